@@ -1,0 +1,319 @@
+//! Actions as values: a name and typed arguments, parsed from and printed to the text a
+//! player types ("road 12-13", "trade 4 ore for brick").
+
+use crate::board::Label;
+use crate::spec::{ActionSpec, ArgType, Spec, SyntaxPart};
+use crate::state::GameState;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Arg {
+    Intersection(usize),
+    Path(usize),
+    Hex(usize),
+    Player(usize),
+    Resource(String),
+    /// Card kinds with counts, sorted by kind.
+    Cards(Vec<(String, u32)>),
+    Int(i64),
+    Word(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Action {
+    pub name: String,
+    pub args: Vec<Arg>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError(pub String);
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl std::error::Error for ParseError {}
+
+fn err<T>(msg: impl Into<String>) -> Result<T, ParseError> {
+    Err(ParseError(msg.into()))
+}
+
+/// "2 ore brick" -> [("brick",1),("ore",2)]. Counts may also be glued: "2ore".
+pub fn parse_cards_words(spec: &Spec, words: &[&str]) -> Result<Vec<(String, u32)>, ParseError> {
+    let mut out: Vec<(String, u32)> = vec![];
+    let mut pending: Option<u32> = None;
+    for w in words {
+        let w = w.trim_matches(',').to_ascii_lowercase();
+        if w.is_empty() {
+            continue;
+        }
+        if let Ok(n) = w.parse::<u32>() {
+            if pending.is_some() {
+                return err(format!("two counts in a row near '{w}'"));
+            }
+            pending = Some(n);
+            continue;
+        }
+        let split = w.find(|c: char| !c.is_ascii_digit()).unwrap_or(0);
+        let (num, name) = w.split_at(split);
+        let n = if num.is_empty() {
+            pending.take().unwrap_or(1)
+        } else {
+            num.parse().unwrap_or(1)
+        };
+        let name = name.trim_end_matches('s');
+        let kind = spec
+            .cards
+            .iter()
+            .find(|c| c.name == name || c.name == format!("{name}s") || c.name == w)
+            .ok_or_else(|| ParseError(format!("'{w}' is not a card")))?;
+        match out.iter_mut().find(|(k, _)| *k == kind.name) {
+            Some(e) => e.1 += n,
+            None => out.push((kind.name.clone(), n)),
+        }
+    }
+    if pending.is_some() {
+        return err("a count with no card after it");
+    }
+    out.retain(|(_, n)| *n > 0);
+    out.sort();
+    Ok(out)
+}
+
+fn parse_player(state: &GameState, w: &str) -> Result<usize, ParseError> {
+    if let Ok(n) = w.parse::<usize>() {
+        if n >= 1 && n <= state.players.len() {
+            return Ok(n - 1);
+        }
+    }
+    state
+        .players
+        .iter()
+        .position(|p| p.color.eq_ignore_ascii_case(w) || p.name.eq_ignore_ascii_case(w))
+        .ok_or_else(|| ParseError(format!("'{w}' is not a player")))
+}
+
+fn parse_arg(
+    spec: &Spec,
+    state: &GameState,
+    t: ArgType,
+    words: &[&str],
+) -> Result<Arg, ParseError> {
+    let one = || -> Result<&str, ParseError> {
+        match words {
+            [w] => Ok(w),
+            [] => err(format!("missing <{}>", type_name(t))),
+            _ => err(format!(
+                "expected one <{}>, got '{}'",
+                type_name(t),
+                words.join(" ")
+            )),
+        }
+    };
+    let topo = || {
+        state
+            .topology
+            .as_deref()
+            .ok_or_else(|| ParseError("the board is not built yet".into()))
+    };
+    Ok(match t {
+        ArgType::Intersection => match topo()?.label(one()?) {
+            Some(Label::Intersection(n)) => Arg::Intersection(n),
+            _ => return err(format!("'{}' is not an intersection", one()?)),
+        },
+        ArgType::Path => match topo()?.label(one()?) {
+            Some(Label::Path(n)) => Arg::Path(n),
+            _ => {
+                return err(format!(
+                    "'{}' is not a path (write it as two intersections, like 12-13)",
+                    one()?
+                ))
+            }
+        },
+        ArgType::Hex => match topo()?.label(one()?) {
+            Some(Label::Hex(n)) => Arg::Hex(n),
+            _ => return err(format!("'{}' is not a hex (hexes are H1, H2, ...)", one()?)),
+        },
+        ArgType::Player => Arg::Player(parse_player(state, one()?)?),
+        ArgType::Resource => {
+            let w = one()?.to_ascii_lowercase();
+            if !spec.is_resource(&w) {
+                return err(format!(
+                    "'{w}' is not a resource ({})",
+                    spec.resources().collect::<Vec<_>>().join(", ")
+                ));
+            }
+            Arg::Resource(w)
+        }
+        ArgType::Cards => Arg::Cards(parse_cards_words(spec, words)?),
+        ArgType::Int => Arg::Int(
+            one()?
+                .parse()
+                .map_err(|_| ParseError(format!("'{}' is not a number", words.join(" "))))?,
+        ),
+        ArgType::Word => Arg::Word(one()?.to_string()),
+    })
+}
+
+pub fn type_name(t: ArgType) -> &'static str {
+    match t {
+        ArgType::Intersection => "intersection",
+        ArgType::Path => "path",
+        ArgType::Hex => "hex",
+        ArgType::Player => "player",
+        ArgType::Resource => "resource",
+        ArgType::Cards => "cards",
+        ArgType::Int => "int",
+        ArgType::Word => "word",
+    }
+}
+
+impl Action {
+    /// Parses a command line against the actions the variant declares: the first action
+    /// whose syntax fits wins; if none fits, the error of the closest one is returned.
+    pub fn parse(spec: &Spec, state: &GameState, line: &str) -> Result<Action, ParseError> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some(first) = words.first() else {
+            return err("empty command");
+        };
+        let mut best: Option<(usize, ParseError)> = None;
+        for a in &spec.actions {
+            if !matches!(a.syntax.first(), Some(SyntaxPart::Literal(l)) if l.eq_ignore_ascii_case(first))
+            {
+                continue;
+            }
+            match Self::parse_with(a, spec, state, &words) {
+                Ok(action) => return Ok(action),
+                Err((depth, e)) => {
+                    if best.as_ref().is_none_or(|(d, _)| depth > *d) {
+                        best = Some((
+                            depth,
+                            ParseError(format!("{} (usage: {})", e.0, a.template())),
+                        ));
+                    }
+                }
+            }
+        }
+        Err(best.map(|b| b.1).unwrap_or_else(|| {
+            ParseError(format!(
+                "unknown command '{first}' (type `help` or `legal`)"
+            ))
+        }))
+    }
+
+    /// Matches the words against one syntax; on failure, says how many words matched.
+    fn parse_with(
+        a: &ActionSpec,
+        spec: &Spec,
+        state: &GameState,
+        words: &[&str],
+    ) -> Result<Action, (usize, ParseError)> {
+        let mut args = vec![];
+        let mut i = 0;
+        let parts = &a.syntax;
+        for (pi, part) in parts.iter().enumerate() {
+            match part {
+                SyntaxPart::Literal(lit) => {
+                    if words.get(i).map(|w| w.eq_ignore_ascii_case(lit)) != Some(true) {
+                        return Err((i, ParseError(format!("expected '{lit}'"))));
+                    }
+                    i += 1;
+                }
+                SyntaxPart::Arg(t) => {
+                    // An argument takes one word, except a list of cards, which takes the
+                    // words up to the next literal of the syntax.
+                    let next_lit = parts[pi + 1..].iter().find_map(|p| match p {
+                        SyntaxPart::Literal(l) => Some(l.as_str()),
+                        _ => None,
+                    });
+                    let end = match (t, next_lit) {
+                        (ArgType::Cards, Some(lit)) => words[i..]
+                            .iter()
+                            .position(|w| w.eq_ignore_ascii_case(lit))
+                            .map(|p| i + p)
+                            .unwrap_or(words.len()),
+                        (ArgType::Cards, None) => words.len(),
+                        _ => (i + 1).min(words.len()),
+                    };
+                    args.push(parse_arg(spec, state, *t, &words[i..end]).map_err(|e| (i + 1, e))?);
+                    i = end;
+                }
+            }
+        }
+        if i < words.len() {
+            return Err((
+                i,
+                ParseError(format!("unexpected '{}'", words[i..].join(" "))),
+            ));
+        }
+        Ok(Action {
+            name: a.name.clone(),
+            args,
+        })
+    }
+
+    /// The text a player would type for this action.
+    pub fn to_text(&self, spec: &Spec, state: &GameState) -> String {
+        let mut out = vec![];
+        let Some(a) = spec.action(&self.name) else {
+            return self.name.clone();
+        };
+        let mut args = self.args.iter();
+        for part in &a.syntax {
+            match part {
+                SyntaxPart::Literal(l) => out.push(l.clone()),
+                SyntaxPart::Arg(_) => {
+                    if let Some(arg) = args.next() {
+                        out.push(arg_text(arg, state));
+                    }
+                }
+            }
+        }
+        out.retain(|s| !s.is_empty());
+        out.join(" ")
+    }
+}
+
+pub fn arg_text(arg: &Arg, state: &GameState) -> String {
+    let topo = state.topology.as_deref();
+    match arg {
+        Arg::Intersection(n) => topo
+            .and_then(|t| t.intersections.get(*n))
+            .map(|i| i.label.clone())
+            .unwrap_or_else(|| (n + 1).to_string()),
+        Arg::Path(n) => topo
+            .and_then(|t| t.paths.get(*n))
+            .map(|p| p.label.clone())
+            .unwrap_or_default(),
+        Arg::Hex(n) => topo
+            .and_then(|t| t.hexes.get(*n))
+            .map(|h| h.label.clone())
+            .unwrap_or_default(),
+        Arg::Player(p) => state
+            .players
+            .get(*p)
+            .map(|p| p.color.clone())
+            .unwrap_or_default(),
+        Arg::Resource(s) | Arg::Word(s) => s.clone(),
+        Arg::Int(n) => n.to_string(),
+        Arg::Cards(cards) => cards_text(cards),
+    }
+}
+
+pub fn cards_text(cards: &[(String, u32)]) -> String {
+    if cards.is_empty() {
+        return "nothing".into();
+    }
+    cards
+        .iter()
+        .map(|(k, n)| {
+            if *n == 1 {
+                k.clone()
+            } else {
+                format!("{n} {k}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}

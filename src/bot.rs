@@ -1,0 +1,41 @@
+//! Bots. They see only what their seat may see: the legal actions of their seat (which
+//! depend on their own hand and the public board) and their view.
+
+use crate::action::Action;
+use crate::engine::{Game, GameError};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Picks uniformly among the kinds of legal action, then uniformly among that kind's
+/// arguments, so a long list of roads does not drown out ending the turn. Works for any
+/// variant; knows nothing of Catan.
+pub struct RandomBot {
+    rng: ChaCha8Rng,
+}
+
+impl RandomBot {
+    pub fn new(seed: u64) -> RandomBot {
+        RandomBot {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+
+    pub fn choose(&mut self, game: &Game, seat: usize) -> Result<Option<Action>, GameError> {
+        let actions = game.legal_actions(seat)?;
+        Ok(self.pick(actions))
+    }
+
+    pub fn pick(&mut self, mut actions: Vec<Action>) -> Option<Action> {
+        if actions.is_empty() {
+            return None;
+        }
+        let mut names: Vec<&str> = actions.iter().map(|a| a.name.as_str()).collect();
+        names.dedup();
+        names.sort_unstable();
+        names.dedup();
+        let name = names[self.rng.random_range(0..names.len())].to_string();
+        actions.retain(|a| a.name == name);
+        let i = self.rng.random_range(0..actions.len());
+        Some(actions.swap_remove(i))
+    }
+}

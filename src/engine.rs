@@ -1,0 +1,501 @@
+//! `Game`: the action pipeline (parse → legal? → apply → events → log), save/load by
+//! replay, undo, and sandbox edits. Every action is all-or-nothing: the state is cloned
+//! before it runs and restored if any rule refuses or any script fails.
+
+use crate::action::{Action, ParseError};
+use crate::board::Label;
+use crate::script::{Message, Script, ScriptError, ScriptErrorKind};
+use crate::spec::{SiteKind, Spec};
+use crate::state::{GameState, Piece, Zone};
+use crate::value::Value;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+/// What a game is made of before its first action: enough to replay it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    pub variants: Vec<String>,
+    pub players: usize,
+    pub seed: u64,
+    /// Options as given by the user (validated against the variant).
+    pub options: Vec<(String, String)>,
+    pub sandbox: bool,
+}
+
+/// One logged action: who, what (as typed), and the random numbers it drew.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LogEntry {
+    pub seat: usize,
+    pub command: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub draws: Vec<u32>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sandbox: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SaveFile {
+    pub format: u32,
+    pub header: Header,
+    pub log: Vec<LogEntry>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum GameError {
+    /// The text is not an action of this game.
+    Parse(ParseError),
+    /// A rule or script refused or failed; the state is unchanged.
+    Script(ScriptError),
+    /// The game cannot be created or loaded as asked.
+    Setup(String),
+    /// A sandbox command was used outside sandbox mode, or went wrong.
+    Sandbox(String),
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameError::Parse(e) => write!(f, "{e}"),
+            GameError::Script(e) if e.kind == ScriptErrorKind::Rejected => {
+                write!(f, "not allowed: {e}")
+            }
+            GameError::Script(e) => write!(f, "script error: {e}"),
+            GameError::Setup(e) => write!(f, "{e}"),
+            GameError::Sandbox(e) => write!(f, "{e}"),
+        }
+    }
+}
+impl std::error::Error for GameError {}
+
+impl From<ScriptError> for GameError {
+    fn from(e: ScriptError) -> Self {
+        GameError::Script(e)
+    }
+}
+impl From<ParseError> for GameError {
+    fn from(e: ParseError) -> Self {
+        GameError::Parse(e)
+    }
+}
+
+/// What an action produced.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Outcome {
+    pub messages: Vec<Message>,
+    pub events: Vec<String>,
+}
+
+/// Where a loaded log stopped agreeing with the replay.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Divergence {
+    pub index: usize,
+    pub command: String,
+    pub reason: String,
+}
+
+impl fmt::Display for Divergence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the log diverges at action {} ('{}'): {}",
+            self.index + 1,
+            self.command,
+            self.reason
+        )
+    }
+}
+
+/// Who is looking at the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Observer {
+    Seat(usize),
+    Spectator,
+    Referee,
+}
+
+pub struct Game {
+    script: Script,
+    header: Header,
+    log: Vec<LogEntry>,
+    /// Messages of the whole game with the index of the action that produced them
+    /// (setup messages carry index 0, the first action 1).
+    messages: Vec<(usize, Message)>,
+}
+
+impl Game {
+    pub fn new(header: Header) -> Result<Game, GameError> {
+        let script = Script::load(&header.variants)?;
+        let spec = script.spec.clone();
+        if header.players < spec.min_players || header.players > spec.max_players {
+            return Err(GameError::Setup(format!(
+                "{} is for {} to {} players, not {}",
+                spec.variants.join("+"),
+                spec.min_players,
+                spec.max_players,
+                header.players
+            )));
+        }
+        let options =
+            crate::script::resolve_options(&spec, &header.options).map_err(GameError::Setup)?;
+        script.set_state(GameState::new(&spec, header.players, header.seed, options));
+        script
+            .setup()
+            .map_err(|e| GameError::Setup(format!("setup failed: {e}")))?;
+        let mut game = Game {
+            script,
+            header,
+            log: vec![],
+            messages: vec![],
+        };
+        let outcome = game.take_outcome();
+        game.messages
+            .extend(outcome.messages.into_iter().map(|m| (0, m)));
+        Ok(game)
+    }
+
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+    pub fn spec(&self) -> &Arc<Spec> {
+        &self.script.spec
+    }
+    pub fn log(&self) -> &[LogEntry] {
+        &self.log
+    }
+    pub fn state(&self) -> impl std::ops::Deref<Target = GameState> + '_ {
+        self.script.state()
+    }
+    pub fn winner(&self) -> Option<usize> {
+        self.state().winner
+    }
+    pub fn messages(&self) -> &[(usize, Message)] {
+        &self.messages
+    }
+
+    fn take_outcome(&mut self) -> Outcome {
+        self.script.with_ctx(|c| {
+            c.draws.clear();
+            Outcome {
+                messages: std::mem::take(&mut c.messages),
+                events: std::mem::take(&mut c.events),
+            }
+        })
+    }
+
+    /// The seat expected to act now.
+    pub fn to_act(&self) -> Result<usize, GameError> {
+        Ok(self.script.to_act()?)
+    }
+
+    /// Parses and performs a typed command for `seat`.
+    pub fn act(&mut self, seat: usize, line: &str) -> Result<Outcome, GameError> {
+        let action = {
+            let st = self.state();
+            Action::parse(&self.script.spec, &st, line)?
+        };
+        self.perform(seat, &action)
+    }
+
+    /// Runs one action through the pipeline; on any refusal or failure the state is
+    /// exactly as before.
+    pub fn perform(&mut self, seat: usize, action: &Action) -> Result<Outcome, GameError> {
+        if seat >= self.header.players {
+            return Err(GameError::Setup(format!("there is no seat {}", seat + 1)));
+        }
+        let snapshot = self.state().clone();
+        self.script.with_ctx(|c| {
+            c.draws.clear();
+            c.messages.clear();
+            c.events.clear();
+        });
+        match self.script.perform(seat, action) {
+            Ok(()) => {
+                let draws = self.script.with_ctx(|c| std::mem::take(&mut c.draws));
+                let command = action.to_text(&self.script.spec, &self.state());
+                self.log.push(LogEntry {
+                    seat,
+                    command,
+                    draws,
+                    sandbox: false,
+                });
+                let outcome = self.take_outcome();
+                let n = self.log.len();
+                self.messages
+                    .extend(outcome.messages.iter().cloned().map(|m| (n, m)));
+                Ok(outcome)
+            }
+            Err(e) => {
+                self.script.with_ctx(|c| {
+                    c.state = snapshot;
+                    c.draws.clear();
+                    c.messages.clear();
+                    c.events.clear();
+                });
+                Err(GameError::Script(e))
+            }
+        }
+    }
+
+    pub fn legal_actions(&self, seat: usize) -> Result<Vec<Action>, GameError> {
+        Ok(self.script.legal_actions(seat)?.0)
+    }
+
+    /// Legal actions plus templates of those that cannot be listed (trade offers).
+    pub fn legal_with_templates(
+        &self,
+        seat: usize,
+    ) -> Result<(Vec<Action>, Vec<String>), GameError> {
+        Ok(self.script.legal_actions(seat)?)
+    }
+
+    pub fn action_text(&self, a: &Action) -> String {
+        a.to_text(&self.script.spec, &self.state())
+    }
+
+    pub fn points(&self, seat: usize, hidden: bool) -> Result<i64, GameError> {
+        Ok(self.script.points(seat, hidden)?)
+    }
+
+    pub fn describe(&self, seat: usize) -> Result<Value, GameError> {
+        Ok(self.script.describe(seat)?)
+    }
+
+    // Sandbox -----------------------------------------------------------------------
+
+    /// Runs a sandbox edit ("dice 3 4", "give red 2 ore", "place city 12 red"), logged
+    /// like any action.
+    pub fn sandbox(&mut self, seat: usize, line: &str) -> Result<Outcome, GameError> {
+        if !self.header.sandbox {
+            return Err(GameError::Sandbox(
+                "sandbox commands need `catan play --sandbox`".into(),
+            ));
+        }
+        let snapshot = self.state().clone();
+        let result = self.sandbox_edit(line);
+        match result {
+            Ok(text) => {
+                self.log.push(LogEntry {
+                    seat,
+                    command: line.trim().to_string(),
+                    draws: vec![],
+                    sandbox: true,
+                });
+                let msg = Message {
+                    text: format!("(sandbox) {text}"),
+                    to: None,
+                };
+                self.messages.push((self.log.len(), msg.clone()));
+                Ok(Outcome {
+                    messages: vec![msg],
+                    events: vec![],
+                })
+            }
+            Err(e) => {
+                self.script.with_ctx(|c| c.state = snapshot);
+                Err(GameError::Sandbox(e))
+            }
+        }
+    }
+
+    fn sandbox_edit(&mut self, line: &str) -> Result<String, String> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let spec = self.script.spec.clone();
+        let player = |st: &GameState, w: &str| -> Result<usize, String> {
+            st.players
+                .iter()
+                .position(|p| p.color.eq_ignore_ascii_case(w) || p.name.eq_ignore_ascii_case(w))
+                .or_else(|| {
+                    w.parse::<usize>()
+                        .ok()
+                        .filter(|n| *n >= 1 && *n <= st.players.len())
+                        .map(|n| n - 1)
+                })
+                .ok_or_else(|| format!("'{w}' is not a player"))
+        };
+        match words.as_slice() {
+            ["dice", a, b] => {
+                let a: u8 = a.parse().map_err(|_| "dice are 1 to 6".to_string())?;
+                let b: u8 = b.parse().map_err(|_| "dice are 1 to 6".to_string())?;
+                if !(1..=6).contains(&a) || !(1..=6).contains(&b) {
+                    return Err("dice are 1 to 6".into());
+                }
+                self.script.with_ctx(|c| c.state.forced_dice.extend([a, b]));
+                Ok(format!("the next roll will be {a} and {b}"))
+            }
+            ["give", who, cards @ ..] => {
+                let st = self.state().clone();
+                let p = player(&st, who)?;
+                let cards = crate::action::parse_cards_words(&spec, cards).map_err(|e| e.0)?;
+                let bank = spec
+                    .zone("bank")
+                    .filter(|&z| !spec.zones[z].per_player)
+                    .ok_or("this variant has no bank")?;
+                let hand = spec
+                    .zone("hand")
+                    .filter(|&z| spec.zones[z].per_player)
+                    .ok_or("this variant has no hand")?;
+                self.script.with_ctx(|c| -> Result<(), String> {
+                    for (kind, n) in &cards {
+                        let k = spec.card(kind).ok_or("unknown card")?;
+                        let (Zone::Counts(b), Zone::Counts(_)) =
+                            (&c.state.zones[bank], &c.state.players[p].zones[hand])
+                        else {
+                            return Err("bank and hand must be counted zones".into());
+                        };
+                        if (b[k] as u32) < *n {
+                            return Err(format!("the bank has only {} {kind}", b[k]));
+                        }
+                        if let Zone::Counts(b) = &mut c.state.zones[bank] {
+                            b[k] -= *n as u16;
+                        }
+                        if let Zone::Counts(h) = &mut c.state.players[p].zones[hand] {
+                            h[k] += *n as u16;
+                        }
+                    }
+                    Ok(())
+                })?;
+                Ok(format!(
+                    "{} receives {}",
+                    st.players[p].color,
+                    crate::action::cards_text(&cards)
+                ))
+            }
+            ["place", piece, label, who] => {
+                let st = self.state().clone();
+                let p = player(&st, who)?;
+                let k = spec
+                    .piece(piece)
+                    .ok_or_else(|| format!("'{piece}' is not a piece"))?;
+                let topo = st.topology.clone().ok_or("no board yet")?;
+                let site = match (topo.label(label), spec.pieces[k].site) {
+                    (Some(Label::Intersection(n)), SiteKind::Intersection) => n,
+                    (Some(Label::Path(n)), SiteKind::Path) => n,
+                    _ => return Err(format!("'{label}' is not a place for a {piece}")),
+                };
+                self.script.with_ctx(|c| -> Result<(), String> {
+                    if c.state.players[p].supply[k] == 0 {
+                        return Err(format!(
+                            "no {piece} left in {}'s supply",
+                            c.state.players[p].color
+                        ));
+                    }
+                    let slot = match spec.pieces[k].site {
+                        SiteKind::Intersection => &mut c.state.intersections[site],
+                        SiteKind::Path => &mut c.state.paths[site],
+                    };
+                    if let Some(old) = slot.take() {
+                        c.state.players[old.owner as usize].supply[old.kind as usize] += 1;
+                    }
+                    *slot = Some(Piece {
+                        kind: k as u8,
+                        owner: p as u8,
+                    });
+                    c.state.players[p].supply[k] -= 1;
+                    Ok(())
+                })?;
+                Ok(format!(
+                    "{piece} of {} placed on {label}",
+                    st.players[p].color
+                ))
+            }
+            _ => Err(
+                "sandbox commands: dice A B | give PLAYER CARDS | place PIECE LABEL PLAYER".into(),
+            ),
+        }
+    }
+
+    // Save, load, undo ---------------------------------------------------------------
+
+    pub fn save_file(&self) -> SaveFile {
+        SaveFile {
+            format: 1,
+            header: self.header.clone(),
+            log: self.log.clone(),
+        }
+    }
+
+    pub fn save_json(&self) -> String {
+        serde_json::to_string_pretty(&self.save_file()).unwrap_or_default()
+    }
+
+    /// Replays a saved game. Returns the game as far as the log agrees with the replay,
+    /// and the first divergence if there is one.
+    pub fn replay(file: &SaveFile) -> Result<(Game, Option<Divergence>), GameError> {
+        if file.format != 1 {
+            return Err(GameError::Setup(format!(
+                "save format {} is not supported (this engine reads 1)",
+                file.format
+            )));
+        }
+        let mut game = Game::new(file.header.clone())?;
+        for (i, entry) in file.log.iter().enumerate() {
+            let result = if entry.sandbox {
+                game.sandbox(entry.seat, &entry.command)
+            } else {
+                game.act(entry.seat, &entry.command)
+            };
+            if let Err(e) = result {
+                return Ok((
+                    game,
+                    Some(Divergence {
+                        index: i,
+                        command: entry.command.clone(),
+                        reason: e.to_string(),
+                    }),
+                ));
+            }
+            let got = &game.log[game.log.len() - 1].draws;
+            if !entry.sandbox && got != &entry.draws {
+                let reason = format!(
+                    "random draws differ (logged {:?}, replayed {:?})",
+                    entry.draws, got
+                );
+                game.undo(1)?;
+                return Ok((
+                    game,
+                    Some(Divergence {
+                        index: i,
+                        command: entry.command.clone(),
+                        reason,
+                    }),
+                ));
+            }
+        }
+        Ok((game, None))
+    }
+
+    pub fn load_json(text: &str) -> Result<(Game, Option<Divergence>), GameError> {
+        let file: SaveFile = serde_json::from_str(text)
+            .map_err(|e| GameError::Setup(format!("not a saved game: {e}")))?;
+        Game::replay(&file)
+    }
+
+    /// Takes back the last `n` logged actions by replaying the rest.
+    pub fn undo(&mut self, n: usize) -> Result<(), GameError> {
+        if n > self.log.len() {
+            return Err(GameError::Setup(format!(
+                "only {} actions to undo",
+                self.log.len()
+            )));
+        }
+        let keep = self.log.len() - n;
+        let file = SaveFile {
+            format: 1,
+            header: self.header.clone(),
+            log: self.log[..keep].to_vec(),
+        };
+        let (game, div) = Game::replay(&file)?;
+        if let Some(d) = div {
+            return Err(GameError::Setup(format!("undo failed: {d}")));
+        }
+        *self = game;
+        Ok(())
+    }
+
+    /// Options in force, defaults included.
+    pub fn options(&self) -> BTreeMap<String, Value> {
+        self.state().options.clone()
+    }
+}

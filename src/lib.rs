@@ -1,0 +1,20 @@
+//! catan-engine: a rules engine for the Catan family of games. Rust is the referee
+//! (board graph, state, action pipeline, randomness, save/load, views); each edition is a
+//! Lua script in `variants/`. See `src/README.md` for a map of the tree.
+
+pub mod action;
+pub mod board;
+pub mod bot;
+pub mod engine;
+pub mod repl;
+pub mod script;
+pub mod sim;
+pub mod spec;
+pub mod state;
+pub mod value;
+pub mod view;
+
+pub use action::{Action, Arg};
+pub use engine::{Game, GameError, Header, Observer};
+pub use script::{ScriptError, ScriptErrorKind};
+pub use state::GameState;

@@ -1,0 +1,1034 @@
+//! The `g` object every hook receives: the only door from a script to the game state.
+//! Seats, hexes, intersections and paths are 1-based integers on the Lua side.
+
+use super::{Ctx, Message, ScriptError};
+use crate::action::Arg;
+use crate::board::{self, Topology};
+use crate::spec::{ArgType, SiteKind};
+use crate::state::{Harbor, HexState, Piece, Zone};
+use crate::value::Value;
+use mlua::{Lua, Table, Value as LV};
+use rand::Rng;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+type R<T> = mlua::Result<T>;
+
+fn rt(msg: impl Into<String>) -> mlua::Error {
+    mlua::Error::runtime(msg.into())
+}
+
+fn ctx(lua: &Lua) -> R<mlua::AppDataRefMut<'_, Ctx>> {
+    lua.app_data_mut::<Ctx>()
+        .ok_or_else(|| rt("no game is running"))
+}
+
+fn writable(lua: &Lua) -> R<mlua::AppDataRefMut<'_, Ctx>> {
+    let c = ctx(lua)?;
+    if c.read_only {
+        return Err(rt(
+            "the game may not change while legal actions are listed or points counted",
+        ));
+    }
+    Ok(c)
+}
+
+fn seat(c: &Ctx, p: i64) -> R<usize> {
+    if p >= 1 && (p as usize) <= c.state.players.len() {
+        Ok(p as usize - 1)
+    } else {
+        Err(rt(format!("there is no player {p}")))
+    }
+}
+
+fn topo(c: &Ctx) -> R<&Arc<Topology>> {
+    c.state
+        .topology
+        .as_ref()
+        .ok_or_else(|| rt("the board has not been built yet"))
+}
+
+fn index(id: i64, len: usize, what: &str) -> R<usize> {
+    if id >= 1 && (id as usize) <= len {
+        Ok(id as usize - 1)
+    } else {
+        Err(rt(format!("there is no {what} {id}")))
+    }
+}
+
+fn card(c: &Ctx, name: &str) -> R<usize> {
+    c.spec
+        .card(name)
+        .ok_or_else(|| rt(format!("'{name}' is not a card of this game")))
+}
+
+fn zone_index(c: &Ctx, name: &str) -> R<usize> {
+    c.spec
+        .zone(name)
+        .ok_or_else(|| rt(format!("'{name}' is not a zone of this game")))
+}
+
+/// (owner, zone index) from a Lua owner (seat or nil) and a zone name.
+fn zone_ref(c: &Ctx, owner: Option<i64>, zone: &str) -> R<(Option<usize>, usize)> {
+    let z = zone_index(c, zone)?;
+    let per_player = c.spec.zones[z].per_player;
+    match (owner, per_player) {
+        (Some(p), true) => Ok((Some(seat(c, p)?), z)),
+        (None, false) => Ok((None, z)),
+        (None, true) => Err(rt(format!(
+            "zone '{zone}' belongs to a player: name the player"
+        ))),
+        (Some(_), false) => Err(rt(format!(
+            "zone '{zone}' belongs to the game: pass nil as its owner"
+        ))),
+    }
+}
+
+fn piece_kind(c: &Ctx, name: &str) -> R<usize> {
+    c.spec
+        .piece(name)
+        .ok_or_else(|| rt(format!("'{name}' is not a piece of this game")))
+}
+
+fn site_kind(s: &str) -> R<SiteKind> {
+    match s {
+        "intersection" => Ok(SiteKind::Intersection),
+        "path" => Ok(SiteKind::Path),
+        _ => Err(rt(format!("a site is 'intersection' or 'path', not '{s}'"))),
+    }
+}
+
+fn draw(c: &mut Ctx, n: u32) -> u32 {
+    let v = c.state.rng.random_range(0..n);
+    c.draws.push(v);
+    v
+}
+
+pub fn from_lua_value(v: &LV) -> R<Option<Value>> {
+    Ok(Some(match v {
+        LV::Nil => return Ok(None),
+        LV::Boolean(b) => Value::Bool(*b),
+        LV::Integer(i) => Value::Int(*i),
+        LV::Number(n) => Value::Num(*n),
+        LV::String(s) => Value::Str(s.to_str()?.to_string()),
+        LV::Table(t) => {
+            let len = t.raw_len();
+            let mut count = 0usize;
+            for pair in t.pairs::<LV, LV>() {
+                pair?;
+                count += 1;
+            }
+            if count == len && len > 0 {
+                let mut list = Vec::with_capacity(len);
+                for v in t.sequence_values::<LV>() {
+                    list.push(from_lua_value(&v?)?.unwrap_or(Value::Bool(false)));
+                }
+                Value::List(list)
+            } else {
+                let mut map = BTreeMap::new();
+                for pair in t.pairs::<LV, LV>() {
+                    let (k, v) = pair?;
+                    let key = match k {
+                        LV::String(s) => s.to_str()?.to_string(),
+                        LV::Integer(i) => i.to_string(),
+                        other => {
+                            return Err(rt(format!(
+                                "table keys must be strings or integers, not {}",
+                                other.type_name()
+                            )))
+                        }
+                    };
+                    if let Some(v) = from_lua_value(&v)? {
+                        map.insert(key, v);
+                    }
+                }
+                Value::Map(map)
+            }
+        }
+        other => {
+            return Err(rt(format!(
+                "a {} cannot be stored in the game state",
+                other.type_name()
+            )))
+        }
+    }))
+}
+
+pub fn to_lua_value(lua: &Lua, v: &Value) -> R<LV> {
+    Ok(match v {
+        Value::Bool(b) => LV::Boolean(*b),
+        Value::Int(i) => LV::Integer(*i),
+        Value::Num(n) => LV::Number(*n),
+        Value::Str(s) => LV::String(lua.create_string(s)?),
+        Value::List(l) => {
+            let t = lua.create_table_with_capacity(l.len(), 0)?;
+            for (i, x) in l.iter().enumerate() {
+                t.raw_set(i + 1, to_lua_value(lua, x)?)?;
+            }
+            LV::Table(t)
+        }
+        Value::Map(m) => {
+            let t = lua.create_table_with_capacity(0, m.len())?;
+            for (k, x) in m {
+                // Keys that look like integers were integers when stored.
+                match k.parse::<i64>() {
+                    Ok(i) => t.raw_set(i, to_lua_value(lua, x)?)?,
+                    Err(_) => t.raw_set(k.as_str(), to_lua_value(lua, x)?)?,
+                }
+            }
+            LV::Table(t)
+        }
+    })
+}
+
+pub fn arg_from_lua(t: ArgType, v: &LV) -> Result<Arg, String> {
+    let int = |v: &LV| match v {
+        LV::Integer(i) if *i >= 1 => Ok(*i as usize - 1),
+        LV::Number(n) if *n >= 1.0 && n.fract() == 0.0 => Ok(*n as usize - 1),
+        other => Err(format!("expected a positive id, got {}", other.type_name())),
+    };
+    let string = |v: &LV| match v {
+        LV::String(s) => s.to_str().map(|s| s.to_string()).map_err(|e| e.to_string()),
+        other => Err(format!("expected a string, got {}", other.type_name())),
+    };
+    Ok(match t {
+        ArgType::Intersection => Arg::Intersection(int(v)?),
+        ArgType::Path => Arg::Path(int(v)?),
+        ArgType::Hex => Arg::Hex(int(v)?),
+        ArgType::Player => Arg::Player(int(v)?),
+        ArgType::Int => match v {
+            LV::Integer(i) => Arg::Int(*i),
+            other => return Err(format!("expected an integer, got {}", other.type_name())),
+        },
+        ArgType::Resource => Arg::Resource(string(v)?),
+        ArgType::Word => Arg::Word(string(v)?),
+        ArgType::Cards => match v {
+            LV::Table(tbl) => {
+                let mut cards = vec![];
+                for pair in tbl.pairs::<String, i64>() {
+                    let (k, n) = pair.map_err(|e| e.to_string())?;
+                    if n > 0 {
+                        cards.push((k, n as u32));
+                    }
+                }
+                cards.sort();
+                Arg::Cards(cards)
+            }
+            other => {
+                return Err(format!(
+                    "expected a table of cards, got {}",
+                    other.type_name()
+                ))
+            }
+        },
+    })
+}
+
+/// Adds one Rust function to `g`, called as `g:name(...)` (the `g` argument is dropped).
+macro_rules! method {
+    ($lua:expr, $g:expr, $name:expr, |$l:ident, $args:tt : $ty:ty| $body:block) => {
+        $g.raw_set(
+            $name,
+            $lua.create_function(|$l: &Lua, (_g, $args): (LV, $ty)| -> R<_> { $body })?,
+        )?;
+    };
+}
+
+pub(super) fn create(lua: &Lua) -> Result<Table, ScriptError> {
+    build(lua).map_err(|e| ScriptError::from_lua(&e))
+}
+
+fn build(lua: &Lua) -> R<Table> {
+    let g = lua.create_table()?;
+
+    // Players and turn ---------------------------------------------------------------
+    method!(lua, g, "players", |l, _a: ()| {
+        Ok(ctx(l)?.state.players.len())
+    });
+    method!(lua, g, "current", |l, _a: ()| {
+        Ok(ctx(l)?.state.current + 1)
+    });
+    method!(lua, g, "set_current", |l, p: i64| {
+        let mut c = writable(l)?;
+        let s = seat(&c, p)?;
+        c.state.current = s;
+        Ok(())
+    });
+    method!(lua, g, "phase", |l, _a: ()| {
+        Ok(ctx(l)?.state.phase.clone())
+    });
+    method!(lua, g, "set_phase", |l, p: String| {
+        writable(l)?.state.phase = p;
+        Ok(())
+    });
+    method!(lua, g, "turn", |l, _a: ()| { Ok(ctx(l)?.state.turn) });
+    method!(lua, g, "set_turn", |l, t: u32| {
+        writable(l)?.state.turn = t;
+        Ok(())
+    });
+    method!(lua, g, "winner", |l, _a: ()| {
+        Ok(ctx(l)?.state.winner.map(|w| w + 1))
+    });
+    method!(lua, g, "declare_winner", |l, p: i64| {
+        let mut c = writable(l)?;
+        let s = seat(&c, p)?;
+        c.state.winner = Some(s);
+        Ok(())
+    });
+    method!(lua, g, "option", |l, name: String| {
+        let c = ctx(l)?;
+        match c.state.options.get(&name) {
+            Some(v) => to_lua_value(l, v),
+            None => Err(rt(format!("no option named '{name}'"))),
+        }
+    });
+    method!(lua, g, "color", |l, p: i64| {
+        let c = ctx(l)?;
+        let s = seat(&c, p)?;
+        Ok(c.state.players[s].color.clone())
+    });
+    method!(lua, g, "set_color", |l, (p, color): (i64, String)| {
+        let mut c = writable(l)?;
+        let s = seat(&c, p)?;
+        c.state.players[s].name = color.clone();
+        c.state.players[s].color = color;
+        Ok(())
+    });
+    method!(lua, g, "name", |l, p: i64| {
+        let c = ctx(l)?;
+        let s = seat(&c, p)?;
+        Ok(c.state.players[s].name.clone())
+    });
+
+    // Variables ----------------------------------------------------------------------
+    method!(lua, g, "get", |l, key: String| {
+        let c = ctx(l)?;
+        match c.state.vars.get(&key) {
+            Some(v) => to_lua_value(l, v),
+            None => Ok(LV::Nil),
+        }
+    });
+    method!(lua, g, "set", |l, (key, v): (String, LV)| {
+        let value = from_lua_value(&v)?;
+        let mut c = writable(l)?;
+        match value {
+            Some(v) => c.state.vars.insert(key, v),
+            None => c.state.vars.remove(&key),
+        };
+        Ok(())
+    });
+    method!(lua, g, "pget", |l, (p, key): (i64, String)| {
+        let c = ctx(l)?;
+        let s = seat(&c, p)?;
+        match c.state.players[s].vars.get(&key) {
+            Some(v) => to_lua_value(l, v),
+            None => Ok(LV::Nil),
+        }
+    });
+    method!(lua, g, "pset", |l, (p, key, v): (i64, String, LV)| {
+        let value = from_lua_value(&v)?;
+        let mut c = writable(l)?;
+        let s = seat(&c, p)?;
+        let vars = &mut c.state.players[s].vars;
+        match value {
+            Some(v) => vars.insert(key, v),
+            None => vars.remove(&key),
+        };
+        Ok(())
+    });
+
+    // Cards --------------------------------------------------------------------------
+    method!(lua, g, "count", |l,
+                              (owner, zone, kind): (
+        Option<i64>,
+        String,
+        Option<String>
+    )| {
+        let c = ctx(l)?;
+        let (o, z) = zone_ref(&c, owner, &zone)?;
+        let zn = c.state.zone(o, z).ok_or_else(|| rt("no such zone"))?;
+        Ok(match kind {
+            Some(k) => zn.count(card(&c, &k)?),
+            None => zn.total(),
+        })
+    });
+    method!(lua, g, "count_category", |l,
+                                       (owner, zone, cat): (
+        Option<i64>,
+        String,
+        String
+    )| {
+        let c = ctx(l)?;
+        let (o, z) = zone_ref(&c, owner, &zone)?;
+        let zn = c.state.zone(o, z).ok_or_else(|| rt("no such zone"))?;
+        Ok(c.spec
+            .cards
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| k.category == cat)
+            .map(|(i, _)| zn.count(i))
+            .sum::<usize>())
+    });
+    method!(
+        lua,
+        g,
+        "cards",
+        |l, (owner, zone): (Option<i64>, String)| {
+            let c = ctx(l)?;
+            let (o, z) = zone_ref(&c, owner, &zone)?;
+            let t = l.create_table()?;
+            match c.state.zone(o, z).ok_or_else(|| rt("no such zone"))? {
+                Zone::Counts(counts) => {
+                    for (i, &n) in counts.iter().enumerate() {
+                        if n > 0 {
+                            t.raw_set(c.spec.cards[i].name.as_str(), n)?;
+                        }
+                    }
+                }
+                Zone::Stack(s) => {
+                    for (i, &k) in s.iter().enumerate() {
+                        t.raw_set(i + 1, c.spec.cards[k as usize].name.as_str())?;
+                    }
+                }
+            }
+            Ok(t)
+        }
+    );
+    method!(lua, g, "create", |l,
+                               (owner, zone, kind, n): (
+        Option<i64>,
+        String,
+        String,
+        u16
+    )| {
+        let mut c = writable(l)?;
+        let (o, z) = zone_ref(&c, owner, &zone)?;
+        let k = card(&c, &kind)?;
+        match c.state.zone_mut(o, z).ok_or_else(|| rt("no such zone"))? {
+            Zone::Counts(counts) => counts[k] += n,
+            Zone::Stack(s) => s.extend(std::iter::repeat_n(k as u16, n as usize)),
+        }
+        Ok(())
+    });
+    method!(lua, g, "move", |l,
+                             (fo, fz, to, tz, kind, n): (
+        Option<i64>,
+        String,
+        Option<i64>,
+        String,
+        String,
+        Option<u16>
+    )| {
+        let n = n.unwrap_or(1);
+        let mut c = writable(l)?;
+        let from = zone_ref(&c, fo, &fz)?;
+        let dest = zone_ref(&c, to, &tz)?;
+        let k = card(&c, &kind)?;
+        let have = c
+            .state
+            .zone(from.0, from.1)
+            .map(|z| z.count(k))
+            .unwrap_or(0);
+        if have < n as usize {
+            return Err(rt(format!("'{fz}' holds {have} {kind}, not {n}")));
+        }
+        match c
+            .state
+            .zone_mut(from.0, from.1)
+            .ok_or_else(|| rt("no such zone"))?
+        {
+            Zone::Counts(counts) => counts[k] -= n,
+            Zone::Stack(s) => {
+                for _ in 0..n {
+                    if let Some(pos) = s.iter().rposition(|&x| x as usize == k) {
+                        s.remove(pos);
+                    }
+                }
+            }
+        }
+        match c
+            .state
+            .zone_mut(dest.0, dest.1)
+            .ok_or_else(|| rt("no such zone"))?
+        {
+            Zone::Counts(counts) => counts[k] += n,
+            Zone::Stack(s) => s.extend(std::iter::repeat_n(k as u16, n as usize)),
+        }
+        Ok(())
+    });
+    // Moves the top card of a stack; returns its kind, or nil if the stack is empty.
+    method!(lua, g, "draw", |l,
+                             (fo, fz, to, tz): (
+        Option<i64>,
+        String,
+        Option<i64>,
+        String
+    )| {
+        let mut c = writable(l)?;
+        let from = zone_ref(&c, fo, &fz)?;
+        let dest = zone_ref(&c, to, &tz)?;
+        let top = match c
+            .state
+            .zone_mut(from.0, from.1)
+            .ok_or_else(|| rt("no such zone"))?
+        {
+            Zone::Stack(s) => s.pop(),
+            Zone::Counts(_) => return Err(rt(format!("'{fz}' is not a stack"))),
+        };
+        let Some(k) = top else { return Ok(None) };
+        match c
+            .state
+            .zone_mut(dest.0, dest.1)
+            .ok_or_else(|| rt("no such zone"))?
+        {
+            Zone::Counts(counts) => counts[k as usize] += 1,
+            Zone::Stack(s) => s.push(k),
+        }
+        Ok(Some(c.spec.cards[k as usize].name.clone()))
+    });
+    method!(
+        lua,
+        g,
+        "shuffle",
+        |l, (owner, zone): (Option<i64>, String)| {
+            let mut c = writable(l)?;
+            let (o, z) = zone_ref(&c, owner, &zone)?;
+            let mut cards = match c.state.zone_mut(o, z).ok_or_else(|| rt("no such zone"))? {
+                Zone::Stack(s) => std::mem::take(s),
+                Zone::Counts(_) => return Err(rt(format!("'{zone}' is not a stack"))),
+            };
+            for i in (1..cards.len()).rev() {
+                let j = draw(&mut c, i as u32 + 1) as usize;
+                cards.swap(i, j);
+            }
+            if let Some(Zone::Stack(s)) = c.state.zone_mut(o, z) {
+                *s = cards;
+            }
+            Ok(())
+        }
+    );
+    // A card picked at random from a zone (each card equally likely), optionally only
+    // among one category; nil if there is none. The card is not moved.
+    method!(lua, g, "random_card", |l,
+                                    (owner, zone, cat): (
+        Option<i64>,
+        String,
+        Option<String>
+    )| {
+        let mut c = writable(l)?;
+        let (o, z) = zone_ref(&c, owner, &zone)?;
+        let counts: Vec<usize> = {
+            let zn = c.state.zone(o, z).ok_or_else(|| rt("no such zone"))?;
+            (0..c.spec.cards.len())
+                .map(|k| {
+                    if cat
+                        .as_ref()
+                        .is_none_or(|cat| &c.spec.cards[k].category == cat)
+                    {
+                        zn.count(k)
+                    } else {
+                        0
+                    }
+                })
+                .collect()
+        };
+        let total: usize = counts.iter().sum();
+        if total == 0 {
+            return Ok(None);
+        }
+        let mut pick = draw(&mut c, total as u32) as usize;
+        for (k, n) in counts.iter().enumerate() {
+            if pick < *n {
+                return Ok(Some(c.spec.cards[k].name.clone()));
+            }
+            pick -= n;
+        }
+        Ok(None)
+    });
+
+    // Board --------------------------------------------------------------------------
+    method!(lua, g, "build_board", |l, layout: Table| {
+        let mut c = writable(l)?;
+        let mut coords = vec![];
+        let mut hexes = vec![];
+        for h in layout.get::<Table>("hexes")?.sequence_values::<Table>() {
+            let h = h?;
+            coords.push((h.get::<i32>("q")?, h.get::<i32>("r")?));
+            let terrain: String = h.get("terrain")?;
+            let t = c
+                .spec
+                .terrain(&terrain)
+                .ok_or_else(|| rt(format!("'{terrain}' is not a terrain of this game")))?;
+            hexes.push(HexState {
+                terrain: t as u8,
+                number: h.get::<Option<u8>>("number")?,
+            });
+        }
+        let topo = Topology::from_axial(&coords).map_err(|e| rt(e.0))?;
+        let mut harbors = vec![];
+        if let Some(list) = layout.get::<Option<Table>>("harbors")? {
+            for hb in list.sequence_values::<Table>() {
+                let hb = hb?;
+                let hex = index(hb.get("hex")?, topo.hexes.len(), "hex")?;
+                let side: String = hb.get("side")?;
+                let i = board::SIDES
+                    .iter()
+                    .position(|s| s.eq_ignore_ascii_case(&side))
+                    .ok_or_else(|| {
+                        rt(format!("'{side}' is not a hex side (NE, E, SE, SW, W, NW)"))
+                    })?;
+                let resource: Option<String> = hb.get("resource")?;
+                if let Some(r) = &resource {
+                    card(&c, r)?;
+                }
+                harbors.push(Harbor {
+                    path: topo.hexes[hex].sides[i],
+                    resource,
+                    ratio: hb.get("ratio")?,
+                });
+            }
+        }
+        c.state.intersections = vec![None; topo.intersections.len()];
+        c.state.paths = vec![None; topo.paths.len()];
+        c.state.hexes = hexes;
+        c.state.harbors = harbors;
+        c.state.topology = Some(Arc::new(topo));
+        Ok(())
+    });
+    method!(lua, g, "hex_count", |l, _a: ()| {
+        Ok(ctx(l)?.state.hexes.len())
+    });
+    method!(lua, g, "intersection_count", |l, _a: ()| {
+        Ok(ctx(l)?.state.intersections.len())
+    });
+    method!(lua, g, "path_count", |l, _a: ()| {
+        Ok(ctx(l)?.state.paths.len())
+    });
+    method!(lua, g, "hex", |l, h: i64| {
+        let c = ctx(l)?;
+        let i = index(h, c.state.hexes.len(), "hex")?;
+        let hs = &c.state.hexes[i];
+        Ok((c.spec.terrains[hs.terrain as usize].name.clone(), hs.number))
+    });
+    method!(lua, g, "hex_resource", |l, h: i64| {
+        let c = ctx(l)?;
+        let i = index(h, c.state.hexes.len(), "hex")?;
+        Ok(c.spec.terrains[c.state.hexes[i].terrain as usize]
+            .produces
+            .map(|k| c.spec.cards[k].name.clone()))
+    });
+    method!(lua, g, "set_hex", |l,
+                                (h, terrain, number): (
+        i64,
+        String,
+        Option<u8>
+    )| {
+        let mut c = writable(l)?;
+        let i = index(h, c.state.hexes.len(), "hex")?;
+        let t = c
+            .spec
+            .terrain(&terrain)
+            .ok_or_else(|| rt(format!("'{terrain}' is not a terrain of this game")))?;
+        c.state.hexes[i] = HexState {
+            terrain: t as u8,
+            number,
+        };
+        Ok(())
+    });
+    method!(lua, g, "hexes_numbered", |l, n: u8| {
+        let c = ctx(l)?;
+        Ok(c.state
+            .hexes
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| h.number == Some(n))
+            .map(|(i, _)| i + 1)
+            .collect::<Vec<_>>())
+    });
+    method!(lua, g, "corners", |l, h: i64| {
+        let c = ctx(l)?;
+        let t = topo(&c)?;
+        let i = index(h, t.hexes.len(), "hex")?;
+        Ok(t.hexes[i].corners.iter().map(|n| n + 1).collect::<Vec<_>>())
+    });
+    method!(lua, g, "hex_neighbors", |l, h: i64| {
+        let c = ctx(l)?;
+        let t = topo(&c)?;
+        let i = index(h, t.hexes.len(), "hex")?;
+        Ok(t.hexes[i]
+            .neighbors
+            .iter()
+            .map(|n| n + 1)
+            .collect::<Vec<_>>())
+    });
+    method!(lua, g, "hexes_at", |l, n: i64| {
+        let c = ctx(l)?;
+        let t = topo(&c)?;
+        let i = index(n, t.intersections.len(), "intersection")?;
+        Ok(t.intersections[i]
+            .hexes
+            .iter()
+            .map(|h| h + 1)
+            .collect::<Vec<_>>())
+    });
+    method!(lua, g, "neighbors", |l, n: i64| {
+        let c = ctx(l)?;
+        let t = topo(&c)?;
+        let i = index(n, t.intersections.len(), "intersection")?;
+        Ok(t.intersections[i]
+            .neighbors
+            .iter()
+            .map(|h| h + 1)
+            .collect::<Vec<_>>())
+    });
+    method!(lua, g, "paths_at", |l, n: i64| {
+        let c = ctx(l)?;
+        let t = topo(&c)?;
+        let i = index(n, t.intersections.len(), "intersection")?;
+        Ok(t.intersections[i]
+            .paths
+            .iter()
+            .map(|h| h + 1)
+            .collect::<Vec<_>>())
+    });
+    method!(lua, g, "ends", |l, p: i64| {
+        let c = ctx(l)?;
+        let t = topo(&c)?;
+        let i = index(p, t.paths.len(), "path")?;
+        let [a, b] = t.paths[i].ends;
+        Ok((a + 1, b + 1))
+    });
+    method!(lua, g, "label", |l, (kind, id): (String, i64)| {
+        let c = ctx(l)?;
+        let t = topo(&c)?;
+        Ok(match kind.as_str() {
+            "hex" => t.hexes[index(id, t.hexes.len(), "hex")?].label.clone(),
+            "intersection" => t.intersections[index(id, t.intersections.len(), "intersection")?]
+                .label
+                .clone(),
+            "path" => t.paths[index(id, t.paths.len(), "path")?].label.clone(),
+            _ => return Err(rt("label kinds are hex, intersection and path")),
+        })
+    });
+    method!(lua, g, "spiral", |l, start: i64| {
+        let c = ctx(l)?;
+        let t = topo(&c)?;
+        let i = index(start, t.hexes.len(), "hex")?;
+        Ok(t.spiral(i).into_iter().map(|h| h + 1).collect::<Vec<_>>())
+    });
+    method!(lua, g, "marker", |l, name: String| {
+        Ok(ctx(l)?.state.markers.get(&name).map(|h| h + 1))
+    });
+    method!(
+        lua,
+        g,
+        "set_marker",
+        |l, (name, h): (String, Option<i64>)| {
+            let mut c = writable(l)?;
+            match h {
+                Some(h) => {
+                    let i = index(h, c.state.hexes.len(), "hex")?;
+                    c.state.markers.insert(name, i);
+                }
+                None => {
+                    c.state.markers.remove(&name);
+                }
+            }
+            Ok(())
+        }
+    );
+    method!(lua, g, "harbors", |l, _a: ()| {
+        let c = ctx(l)?;
+        let t = topo(&c)?;
+        let out = l.create_table()?;
+        for (i, h) in c.state.harbors.iter().enumerate() {
+            let e = l.create_table()?;
+            e.raw_set("path", h.path + 1)?;
+            let [a, b] = t.paths[h.path].ends;
+            e.raw_set("ends", vec![a + 1, b + 1])?;
+            e.raw_set("resource", h.resource.clone())?;
+            e.raw_set("ratio", h.ratio)?;
+            out.raw_set(i + 1, e)?;
+        }
+        Ok(out)
+    });
+    // Harbors touching an intersection where the player has a piece.
+    method!(lua, g, "harbors_of", |l, p: i64| {
+        let c = ctx(l)?;
+        let s = seat(&c, p)?;
+        let t = topo(&c)?;
+        let out = l.create_table()?;
+        let mut n = 0;
+        for h in &c.state.harbors {
+            let [a, b] = t.paths[h.path].ends;
+            let mine = |x: usize| c.state.intersections[x].is_some_and(|pc| pc.owner as usize == s);
+            if mine(a) || mine(b) {
+                let e = l.create_table()?;
+                e.raw_set("resource", h.resource.clone())?;
+                e.raw_set("ratio", h.ratio)?;
+                n += 1;
+                out.raw_set(n, e)?;
+            }
+        }
+        Ok(out)
+    });
+
+    // Pieces -------------------------------------------------------------------------
+    method!(lua, g, "at", |l, (site, id): (String, i64)| {
+        let c = ctx(l)?;
+        let sk = site_kind(&site)?;
+        let sites = c.state.sites(sk);
+        let i = index(id, sites.len(), &site)?;
+        Ok(match sites[i] {
+            Some(pc) => (
+                Some(c.spec.pieces[pc.kind as usize].name.clone()),
+                Some(pc.owner as usize + 1),
+            ),
+            None => (None, None),
+        })
+    });
+    method!(lua, g, "supply", |l, (p, kind): (i64, String)| {
+        let c = ctx(l)?;
+        let s = seat(&c, p)?;
+        let k = piece_kind(&c, &kind)?;
+        Ok(c.state.players[s].supply[k])
+    });
+    method!(lua, g, "place", |l, (p, kind, id): (i64, String, i64)| {
+        let mut c = writable(l)?;
+        let s = seat(&c, p)?;
+        let k = piece_kind(&c, &kind)?;
+        let sk = c.spec.pieces[k].site;
+        let len = c.state.sites(sk).len();
+        let i = index(
+            id,
+            len,
+            if sk == SiteKind::Path {
+                "path"
+            } else {
+                "intersection"
+            },
+        )?;
+        if c.state.sites(sk)[i].is_some() {
+            return Err(rt(format!(
+                "that {} is already taken",
+                if sk == SiteKind::Path {
+                    "path"
+                } else {
+                    "intersection"
+                }
+            )));
+        }
+        if c.state.players[s].supply[k] == 0 {
+            return Err(rt(format!("no {kind} left in the supply")));
+        }
+        c.state.players[s].supply[k] -= 1;
+        let piece = Some(Piece {
+            kind: k as u8,
+            owner: s as u8,
+        });
+        match sk {
+            SiteKind::Intersection => c.state.intersections[i] = piece,
+            SiteKind::Path => c.state.paths[i] = piece,
+        }
+        Ok(())
+    });
+    // Replaces the piece on a site with another kind of the same owner; the old piece
+    // goes back to its owner's supply.
+    method!(lua, g, "upgrade", |l, (id, kind): (i64, String)| {
+        let mut c = writable(l)?;
+        let k = piece_kind(&c, &kind)?;
+        let sk = c.spec.pieces[k].site;
+        let len = c.state.sites(sk).len();
+        let i = index(id, len, "site")?;
+        let old = c.state.sites(sk)[i].ok_or_else(|| rt("there is no piece there to upgrade"))?;
+        let s = old.owner as usize;
+        if c.state.players[s].supply[k] == 0 {
+            return Err(rt(format!("no {kind} left in the supply")));
+        }
+        c.state.players[s].supply[k] -= 1;
+        c.state.players[s].supply[old.kind as usize] += 1;
+        let piece = Some(Piece {
+            kind: k as u8,
+            owner: s as u8,
+        });
+        match sk {
+            SiteKind::Intersection => c.state.intersections[i] = piece,
+            SiteKind::Path => c.state.paths[i] = piece,
+        }
+        Ok(())
+    });
+    method!(lua, g, "remove_piece", |l, (site, id): (String, i64)| {
+        let mut c = writable(l)?;
+        let sk = site_kind(&site)?;
+        let len = c.state.sites(sk).len();
+        let i = index(id, len, &site)?;
+        let slot = match sk {
+            SiteKind::Intersection => &mut c.state.intersections[i],
+            SiteKind::Path => &mut c.state.paths[i],
+        };
+        let pc = slot.take().ok_or_else(|| rt("there is no piece there"))?;
+        c.state.players[pc.owner as usize].supply[pc.kind as usize] += 1;
+        Ok(())
+    });
+    method!(lua, g, "pieces_of", |l, (p, kind): (i64, String)| {
+        let c = ctx(l)?;
+        let s = seat(&c, p)?;
+        let k = piece_kind(&c, &kind)?;
+        let sites = c.state.sites(c.spec.pieces[k].site);
+        Ok(sites
+            .iter()
+            .enumerate()
+            .filter(|(_, pc)| pc.is_some_and(|pc| pc.owner as usize == s && pc.kind as usize == k))
+            .map(|(i, _)| i + 1)
+            .collect::<Vec<_>>())
+    });
+    // Seats with a piece on a corner of the hex, in seat order.
+    method!(lua, g, "owners_at", |l, h: i64| {
+        let c = ctx(l)?;
+        let t = topo(&c)?;
+        let i = index(h, t.hexes.len(), "hex")?;
+        let mut seats: Vec<usize> = t.hexes[i]
+            .corners
+            .iter()
+            .filter_map(|&n| c.state.intersections[n].map(|pc| pc.owner as usize + 1))
+            .collect();
+        seats.sort_unstable();
+        seats.dedup();
+        Ok(seats)
+    });
+    // Empty intersections with no piece closer than `spacing` paths; with `p`, only those
+    // touching one of p's path pieces.
+    method!(lua, g, "open_intersections", |l,
+                                           (spacing, p): (
+        u32,
+        Option<i64>
+    )| {
+        let c = ctx(l)?;
+        let t = topo(&c)?;
+        let owner = match p {
+            Some(p) => Some(seat(&c, p)?),
+            None => None,
+        };
+        let st = &c.state;
+        let mut out = vec![];
+        for (i, info) in t.intersections.iter().enumerate() {
+            if st.intersections[i].is_some() {
+                continue;
+            }
+            if spacing >= 2
+                && info
+                    .neighbors
+                    .iter()
+                    .any(|&n| st.intersections[n].is_some())
+            {
+                continue;
+            }
+            if let Some(s) = owner {
+                if !info
+                    .paths
+                    .iter()
+                    .any(|&pp| st.paths[pp].is_some_and(|pc| pc.owner as usize == s))
+                {
+                    continue;
+                }
+            }
+            out.push(i + 1);
+        }
+        Ok(out)
+    });
+    // Empty paths that extend p's network: one end holds p's piece, or one end touches
+    // p's path piece and holds no other player's piece.
+    method!(lua, g, "open_paths", |l, p: i64| {
+        let c = ctx(l)?;
+        let t = topo(&c)?;
+        let s = seat(&c, p)?;
+        let st = &c.state;
+        let reaches = |n: usize| match st.intersections[n] {
+            Some(pc) => pc.owner as usize == s,
+            None => t.intersections[n]
+                .paths
+                .iter()
+                .any(|&pp| st.paths[pp].is_some_and(|pc| pc.owner as usize == s)),
+        };
+        Ok(t.paths
+            .iter()
+            .enumerate()
+            .filter(|(i, info)| {
+                st.paths[*i].is_none() && (reaches(info.ends[0]) || reaches(info.ends[1]))
+            })
+            .map(|(i, _)| i + 1)
+            .collect::<Vec<_>>())
+    });
+    // Longest trail of p's pieces of a kind, broken by other players' intersection pieces.
+    method!(lua, g, "longest_trail", |l, (p, kind): (i64, String)| {
+        let c = ctx(l)?;
+        let t = topo(&c)?;
+        let s = seat(&c, p)?;
+        let k = piece_kind(&c, &kind)?;
+        let owned: Vec<bool> = c
+            .state
+            .paths
+            .iter()
+            .map(|pc| pc.is_some_and(|pc| pc.owner as usize == s && pc.kind as usize == k))
+            .collect();
+        let blocked: Vec<bool> = c
+            .state
+            .intersections
+            .iter()
+            .map(|pc| pc.is_some_and(|pc| pc.owner as usize != s))
+            .collect();
+        Ok(board::longest_trail(t, &owned, &blocked))
+    });
+
+    // Randomness ---------------------------------------------------------------------
+    method!(lua, g, "roll", |l, n: Option<u32>| {
+        let mut c = writable(l)?;
+        let n = n.unwrap_or(2);
+        let mut dice = Vec::with_capacity(n as usize);
+        for _ in 0..n {
+            if !c.state.forced_dice.is_empty() {
+                let d = c.state.forced_dice.remove(0);
+                c.draws.push(d as u32 - 1);
+                dice.push(d as u32);
+            } else {
+                dice.push(draw(&mut c, 6) + 1);
+            }
+        }
+        Ok(dice)
+    });
+    method!(lua, g, "random", |l, n: u32| {
+        if n == 0 {
+            return Err(rt("g:random(n) needs n >= 1"));
+        }
+        let mut c = writable(l)?;
+        Ok(draw(&mut c, n) + 1)
+    });
+    method!(lua, g, "shuffled", |l, list: Vec<LV>| {
+        let mut list = list;
+        let mut c = writable(l)?;
+        for i in (1..list.len()).rev() {
+            let j = draw(&mut c, i as u32 + 1) as usize;
+            list.swap(i, j);
+        }
+        Ok(list)
+    });
+
+    // Log and events -----------------------------------------------------------------
+    method!(lua, g, "log", |l, text: String| {
+        writable(l)?.messages.push(Message { text, to: None });
+        Ok(())
+    });
+    method!(lua, g, "tell", |l, (seats, text): (Vec<i64>, String)| {
+        let mut c = writable(l)?;
+        let to = seats.iter().map(|&p| seat(&c, p)).collect::<R<Vec<_>>>()?;
+        c.messages.push(Message { text, to: Some(to) });
+        Ok(())
+    });
+    method!(lua, g, "_record", |l, event: String| {
+        if let Some(mut c) = l.app_data_mut::<Ctx>() {
+            c.events.push(event);
+        }
+        Ok(())
+    });
+    Ok(g)
+}

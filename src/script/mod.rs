@@ -1,0 +1,475 @@
+//! The Lua bridge: a sandboxed Lua 5.4 that loads a variant stack, turns its
+//! declarations into a `Spec`, and runs its hooks and actions against the `GameState`.
+//!
+//! The state lives in the Lua app data for the life of the game, so a hook call costs no
+//! copy; the engine clones it before an action and puts the clone back if the action
+//! fails. Scripts hold no authoritative state: everything they keep goes through `g`.
+
+mod api;
+pub mod error;
+mod spec_load;
+
+pub use error::{ScriptError, ScriptErrorKind};
+pub use spec_load::resolve_options;
+
+use crate::action::{Action, Arg};
+use crate::spec::{ArgType, Spec};
+use crate::state::GameState;
+use crate::value::Value;
+use mlua::{Function, HookTriggers, Lua, LuaOptions, StdLib, Table, VmState};
+use std::cell::Cell;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// Instructions one engine call may run before it is stopped as a runaway.
+pub const INSTRUCTION_BUDGET: u64 = 50_000_000;
+/// Memory the whole Lua state may hold.
+pub const MEMORY_CAP: usize = 128 << 20;
+const HOOK_EVERY: u32 = 10_000;
+
+/// The variants shipped with the engine, used when no file of that name is found on disk.
+pub const BUILTIN_VARIANTS: &[(&str, &str)] = &[("base", include_str!("../../variants/base.lua"))];
+
+/// A message for the game log; `to` limits who may read it (None: everyone).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Message {
+    pub text: String,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub to: Option<Vec<usize>>,
+}
+
+/// What a script call may touch: the state, and what the call produced.
+pub(crate) struct Ctx {
+    pub state: GameState,
+    pub spec: Arc<Spec>,
+    /// Random numbers drawn during the current action, in order.
+    pub draws: Vec<u32>,
+    pub messages: Vec<Message>,
+    pub events: Vec<String>,
+    /// Set while listing legal actions: the API refuses every change.
+    pub read_only: bool,
+}
+
+/// A borrow of the state inside the Lua app data.
+pub struct StateRef<'a>(mlua::AppDataRef<'a, Ctx>);
+
+impl std::ops::Deref for StateRef<'_> {
+    type Target = GameState;
+    fn deref(&self) -> &GameState {
+        &self.0.state
+    }
+}
+
+pub struct Script {
+    lua: Lua,
+    pub spec: Arc<Spec>,
+    used: Rc<Cell<u64>>,
+    g: Table,
+    engine: Table,
+}
+
+/// Where variant files are looked for, in order, before the built-in copies.
+pub fn variant_dirs() -> Vec<PathBuf> {
+    let mut dirs = vec![];
+    if let Ok(d) = std::env::var("CATAN_VARIANTS") {
+        dirs.push(PathBuf::from(d));
+    }
+    dirs.push(PathBuf::from("variants"));
+    dirs.push(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("variants"));
+    dirs
+}
+
+/// Finds a variant's source: a path ending in `.lua`, a file in a variant folder, or a
+/// built-in copy. Returns (chunk name for error messages, source).
+pub fn find_variant(name: &str) -> Result<(String, String), ScriptError> {
+    if name.ends_with(".lua") {
+        let text = std::fs::read_to_string(name).map_err(|e| {
+            ScriptError::new(
+                ScriptErrorKind::Load,
+                format!("cannot read variant file {name}: {e}"),
+            )
+        })?;
+        return Ok((name.to_string(), text));
+    }
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        return Err(ScriptError::new(
+            ScriptErrorKind::Load,
+            format!("'{name}' is not a variant name"),
+        ));
+    }
+    for dir in variant_dirs() {
+        let path = dir.join(format!("{name}.lua"));
+        if let Ok(text) = std::fs::read_to_string(&path) {
+            return Ok((format!("variants/{name}.lua"), text));
+        }
+    }
+    BUILTIN_VARIANTS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(n, src)| (format!("variants/{n}.lua"), src.to_string()))
+        .ok_or_else(|| {
+            ScriptError::new(
+                ScriptErrorKind::Load,
+                format!("no variant named '{name}' (try `catan variants`)"),
+            )
+        })
+}
+
+/// Names of every variant that can be loaded: built-in and on disk.
+pub fn known_variants() -> Vec<String> {
+    let mut names: Vec<String> = BUILTIN_VARIANTS
+        .iter()
+        .map(|(n, _)| n.to_string())
+        .collect();
+    for dir in variant_dirs() {
+        if let Ok(entries) = std::fs::read_dir(&dir) {
+            for e in entries.flatten() {
+                let p = e.path();
+                if p.extension().is_some_and(|x| x == "lua") {
+                    if let Some(stem) = p.file_stem().and_then(|s| s.to_str()) {
+                        names.push(stem.to_string());
+                    }
+                }
+            }
+        }
+    }
+    names.sort();
+    names.dedup();
+    names
+}
+
+fn lua_err(e: mlua::Error) -> ScriptError {
+    ScriptError::from_lua(&e)
+}
+
+impl Script {
+    /// Loads a variant stack such as ["base"] or ["base", "helpers"]; each variant's
+    /// `extends` parent is loaded first.
+    pub fn load(stack: &[String]) -> Result<Script, ScriptError> {
+        let lua = Lua::new_with(
+            StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8,
+            LuaOptions::default(),
+        )
+        .map_err(lua_err)?;
+        let used = Rc::new(Cell::new(0u64));
+        sandbox(&lua, used.clone())?;
+        let engine: Table = lua
+            .load(include_str!("prelude.lua"))
+            .set_name("@engine/prelude.lua")
+            .eval()
+            .map_err(lua_err)?;
+        lua.globals()
+            .set("__engine", engine.clone())
+            .map_err(lua_err)?;
+        spec_load::install(&lua)?;
+        for name in stack {
+            used.set(0);
+            spec_load::load_variant(&lua, name)?;
+        }
+        let spec = spec_load::finish(&lua, &engine)?;
+        let spec = Arc::new(spec);
+        let g = api::create(&lua)?;
+        engine
+            .get::<Function>("install")
+            .and_then(|f| f.call::<()>(g.clone()))
+            .map_err(lua_err)?;
+        Ok(Script {
+            lua,
+            spec,
+            used,
+            g,
+            engine,
+        })
+    }
+
+    /// Installs a fresh state (before setup).
+    pub(crate) fn set_state(&self, state: GameState) {
+        self.lua.set_app_data(Ctx {
+            state,
+            spec: self.spec.clone(),
+            draws: vec![],
+            messages: vec![],
+            events: vec![],
+            read_only: false,
+        });
+    }
+
+    pub fn state(&self) -> StateRef<'_> {
+        // The context is installed by Game::new before any call; its absence is a bug.
+        StateRef(
+            self.lua
+                .app_data_ref::<Ctx>()
+                .expect("game state installed"),
+        )
+    }
+
+    pub(crate) fn with_ctx<R>(&self, f: impl FnOnce(&mut Ctx) -> R) -> R {
+        let mut c = self
+            .lua
+            .app_data_mut::<Ctx>()
+            .expect("game state installed");
+        f(&mut c)
+    }
+
+    fn call<R: mlua::FromLuaMulti>(
+        &self,
+        func: &str,
+        args: impl mlua::IntoLuaMulti,
+    ) -> Result<R, ScriptError> {
+        self.used.set(0);
+        let f: Function = self.engine.get(func).map_err(lua_err)?;
+        f.call::<R>(args).map_err(lua_err)
+    }
+
+    /// Runs the `setup` sequence.
+    pub fn setup(&self) -> Result<(), ScriptError> {
+        self.call::<()>("setup", self.g.clone())
+    }
+
+    /// Applies an action: Ok(()) if done, Err if rejected or failed. The caller restores
+    /// the state on error.
+    pub fn perform(&self, seat: usize, action: &Action) -> Result<(), ScriptError> {
+        let args = self.args_to_lua(action)?;
+        let (ok, reason, at, variant): (bool, Option<String>, Option<String>, Option<String>) =
+            self.call(
+                "perform",
+                (self.g.clone(), seat + 1, action.name.clone(), args),
+            )?;
+        if ok {
+            return Ok(());
+        }
+        Err(ScriptError {
+            kind: ScriptErrorKind::Rejected,
+            message: reason.unwrap_or_else(|| "not allowed".into()),
+            location: at,
+            variant,
+        })
+    }
+
+    /// Every action `seat` may take now, and the templates of those that cannot be
+    /// listed (such as trade offers).
+    pub fn legal_actions(&self, seat: usize) -> Result<(Vec<Action>, Vec<String>), ScriptError> {
+        self.with_ctx(|c| c.read_only = true);
+        let result = self.call::<(Table, Table)>("legal_actions", (self.g.clone(), seat + 1));
+        self.with_ctx(|c| c.read_only = false);
+        let (list, templates) = result?;
+        let mut out = Vec::with_capacity(list.raw_len());
+        for entry in list.sequence_values::<Table>() {
+            let entry = entry.map_err(lua_err)?;
+            let name: String = entry.raw_get(1).map_err(lua_err)?;
+            let args: mlua::Value = entry.raw_get(2).map_err(lua_err)?;
+            out.push(self.action_from_lua(&name, args)?);
+        }
+        let mut tpl = vec![];
+        for name in templates.sequence_values::<String>() {
+            let name = name.map_err(lua_err)?;
+            if let Some(a) = self.spec.action(&name) {
+                tpl.push(a.template());
+            }
+        }
+        Ok((out, tpl))
+    }
+
+    /// The seat expected to act next.
+    pub fn to_act(&self) -> Result<usize, ScriptError> {
+        self.with_ctx(|c| c.read_only = true);
+        let r = self.call::<i64>("to_act", self.g.clone());
+        self.with_ctx(|c| c.read_only = false);
+        let seat = r?;
+        let n = self.state().players.len() as i64;
+        if seat < 1 || seat > n {
+            return Err(ScriptError::new(
+                ScriptErrorKind::Runtime,
+                format!("to_act returned seat {seat}, not 1..{n}"),
+            ));
+        }
+        Ok(seat as usize - 1)
+    }
+
+    /// Victory points of `seat`; `hidden` counts what only the owner knows.
+    pub fn points(&self, seat: usize, hidden: bool) -> Result<i64, ScriptError> {
+        self.with_ctx(|c| c.read_only = true);
+        let r = self.call::<i64>("points", (self.g.clone(), seat + 1, hidden));
+        self.with_ctx(|c| c.read_only = false);
+        r
+    }
+
+    /// Extra per-player facts a variant shows (knights played, special cards, ...).
+    pub fn describe(&self, seat: usize) -> Result<Value, ScriptError> {
+        self.with_ctx(|c| c.read_only = true);
+        let r = self.call::<mlua::Value>("describe", (self.g.clone(), seat + 1));
+        self.with_ctx(|c| c.read_only = false);
+        api::from_lua_value(&r?)
+            .map_err(lua_err)
+            .map(|v| v.unwrap_or(Value::Map(Default::default())))
+    }
+
+    fn args_to_lua(&self, action: &Action) -> Result<Table, ScriptError> {
+        let t = self.lua.create_table().map_err(lua_err)?;
+        for (i, a) in action.args.iter().enumerate() {
+            let v: mlua::Value = match a {
+                Arg::Intersection(n) | Arg::Path(n) | Arg::Hex(n) | Arg::Player(n) => {
+                    mlua::Value::Integer(*n as i64 + 1)
+                }
+                Arg::Int(n) => mlua::Value::Integer(*n),
+                Arg::Resource(s) | Arg::Word(s) => {
+                    mlua::Value::String(self.lua.create_string(s).map_err(lua_err)?)
+                }
+                Arg::Cards(cards) => {
+                    let ct = self.lua.create_table().map_err(lua_err)?;
+                    for (k, n) in cards {
+                        ct.raw_set(k.as_str(), *n).map_err(lua_err)?;
+                    }
+                    mlua::Value::Table(ct)
+                }
+            };
+            t.raw_set(i + 1, v).map_err(lua_err)?;
+        }
+        Ok(t)
+    }
+
+    fn action_from_lua(&self, name: &str, args: mlua::Value) -> Result<Action, ScriptError> {
+        let spec = self.spec.action(name).ok_or_else(|| {
+            ScriptError::new(
+                ScriptErrorKind::Runtime,
+                format!("legal actions listed unknown action '{name}'"),
+            )
+        })?;
+        let types: Vec<ArgType> = spec.arg_types().collect();
+        // One argument may be given bare; several come as a list.
+        let values: Vec<mlua::Value> = match (&args, types.len()) {
+            (_, 0) => vec![],
+            (mlua::Value::Table(t), 1) if types[0] != ArgType::Cards => {
+                vec![t.raw_get(1).map_err(lua_err)?]
+            }
+            (_, 1) => vec![args.clone()],
+            (mlua::Value::Table(t), n) => (1..=n)
+                .map(|i| t.raw_get(i))
+                .collect::<Result<_, _>>()
+                .map_err(lua_err)?,
+            _ => {
+                return Err(ScriptError::new(
+                    ScriptErrorKind::Runtime,
+                    format!(
+                        "options of '{name}' must be lists of {} arguments",
+                        types.len()
+                    ),
+                ))
+            }
+        };
+        let mut out = Vec::with_capacity(types.len());
+        for (t, v) in types.iter().zip(values) {
+            out.push(api::arg_from_lua(*t, &v).map_err(|e| {
+                ScriptError::new(
+                    ScriptErrorKind::Runtime,
+                    format!("bad option for '{name}': {e}"),
+                )
+            })?);
+        }
+        Ok(Action {
+            name: name.to_string(),
+            args: out,
+        })
+    }
+}
+
+fn sandbox(lua: &Lua, used: Rc<Cell<u64>>) -> Result<(), ScriptError> {
+    lua.set_memory_limit(MEMORY_CAP).map_err(lua_err)?;
+    lua.set_hook(HookTriggers::new().every_nth_instruction(HOOK_EVERY), move |_lua, _debug| {
+        let n = used.get() + HOOK_EVERY as u64;
+        used.set(n);
+        if n > INSTRUCTION_BUDGET {
+            return Err(mlua::Error::external(ScriptError::new(
+                ScriptErrorKind::Budget,
+                format!("a script ran past its budget of {INSTRUCTION_BUDGET} instructions (an endless loop?)"),
+            )));
+        }
+        Ok(VmState::Continue)
+    })
+    .map_err(lua_err)?;
+    let g = lua.globals();
+    let forbid = |name: &str| -> mlua::Result<()> {
+        let msg = format!("'{name}' is not available to variant scripts (sandbox)");
+        let t = lua.create_table()?;
+        let mt = lua.create_table()?;
+        let m = msg.clone();
+        mt.set(
+            "__index",
+            lua.create_function(move |_, _: mlua::MultiValue| {
+                Err::<(), _>(mlua::Error::runtime(m.clone()))
+            })?,
+        )?;
+        t.set_metatable(Some(mt))?;
+        g.set(name, t)
+    };
+    for lib in ["os", "io", "debug", "package"] {
+        forbid(lib).map_err(lua_err)?;
+    }
+    for f in [
+        "load",
+        "loadstring",
+        "dofile",
+        "loadfile",
+        "require",
+        "collectgarbage",
+        "pcall",
+        "xpcall",
+    ] {
+        let msg = format!("'{f}' is not available to variant scripts (sandbox)");
+        let func = lua
+            .create_function(move |_, _: mlua::MultiValue| {
+                Err::<(), _>(mlua::Error::runtime(msg.clone()))
+            })
+            .map_err(lua_err)?;
+        g.set(f, func).map_err(lua_err)?;
+    }
+    lua.load(
+        r##"
+        math.random = function() error("math.random is not available: use g:random(n), which is seeded", 2) end
+        math.randomseed = math.random
+        -- pairs walks keys in sorted order, so every run of a seed iterates the same way.
+        local rawnext, sort, type, tostring = next, table.sort, type, tostring
+        local function before(a, b)
+          local ta, tb = type(a), type(b)
+          if ta ~= tb then return ta < tb end
+          if ta == "number" or ta == "string" then return a < b end
+          return tostring(a) < tostring(b)
+        end
+        function pairs(t)
+          local mt = getmetatable(t)
+          if mt and mt.__pairs then return mt.__pairs(t) end
+          local keys, n = {}, 0
+          for k in rawnext, t do n = n + 1; keys[n] = k end
+          sort(keys, before)
+          local i = 0
+          return function()
+            i = i + 1
+            local k = keys[i]
+            if k ~= nil then return k, t[k] end
+          end, t, nil
+        end
+        print = function(...)
+          local parts = {}
+          for i = 1, select("#", ...) do parts[i] = tostring((select(i, ...))) end
+          __debug_print(table.concat(parts, "\t"))
+        end
+    "##,
+    )
+    .set_name("@engine/sandbox.lua")
+    .exec()
+    .map_err(lua_err)
+}
+
+/// For `catan variants`: the declared description of a file without running a game.
+pub fn describe_variant(name: &str) -> Result<Spec, ScriptError> {
+    Ok((*Script::load(&[name.to_string()])?.spec).clone())
+}
+
+pub fn is_path(name: &str) -> bool {
+    Path::new(name).extension().is_some_and(|e| e == "lua")
+}

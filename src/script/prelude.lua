@@ -1,0 +1,202 @@
+-- The engine's own Lua, loaded before any variant. It keeps the registry of named hooks
+-- and actions that variants fill, and the dispatch the Rust core calls into.
+-- Hooks run in ascending priority (default 0), then in load order.
+
+local R = { hooks = {}, by_point = nil, actions = {}, order = {}, seq = 0 }
+local engine = {}
+local current_variant = "engine"
+
+function engine.begin_variant(name) current_variant = name end
+
+local function check_name(name, what)
+  if type(name) ~= "string" or name == "" then
+    error(what .. " needs a name (a string such as 'myvariant.rule')", 3)
+  end
+end
+
+local function register(kind, point, name, fn, opts)
+  check_name(name, "a " .. kind .. " hook")
+  if type(point) ~= "string" then error("hook '" .. name .. "' needs a point name", 3) end
+  if type(fn) ~= "function" then error("hook '" .. name .. "' needs a function", 3) end
+  R.seq = R.seq + 1
+  local old = R.hooks[name]
+  R.hooks[name] = {
+    kind = kind, point = point, name = name, fn = fn,
+    priority = (opts and opts.priority) or (old and old.priority) or 0,
+    order = old and old.order or R.seq,
+    variant = current_variant,
+  }
+  R.by_point = nil
+end
+
+function sequence(point, name, fn, opts) register("sequence", point, name, fn, opts) end
+function filter(point, name, fn, opts) register("filter", point, name, fn, opts) end
+function on(event, name, fn, opts) register("event", event, name, fn, opts) end
+
+local function existing(name, what)
+  local h = R.hooks[name]
+  if not h then error("no hook named '" .. tostring(name) .. "' to " .. what, 3) end
+  return h
+end
+
+function remove_hook(name)
+  existing(name, "remove")
+  R.hooks[name] = nil
+  R.by_point = nil
+end
+
+function replace_hook(name, fn)
+  local h = existing(name, "replace")
+  h.fn = fn
+  h.variant = current_variant
+end
+
+-- wrap_hook("base.production", function(original) return function(g, ...) ... end end)
+function wrap_hook(name, wrapper)
+  local h = existing(name, "wrap")
+  h.fn = wrapper(h.fn)
+  h.variant = current_variant
+end
+
+function hook_names()
+  local names = {}
+  for name in pairs(R.hooks) do names[#names + 1] = name end
+  table.sort(names)
+  return names
+end
+
+local function points()
+  if R.by_point then return R.by_point end
+  local by = {}
+  local names = {}
+  for name in pairs(R.hooks) do names[#names + 1] = name end
+  table.sort(names)
+  for _, name in ipairs(names) do
+    local h = R.hooks[name]
+    local key = h.kind .. ":" .. h.point
+    by[key] = by[key] or {}
+    table.insert(by[key], h)
+  end
+  for _, list in pairs(by) do
+    table.sort(list, function(a, b)
+      if a.priority ~= b.priority then return a.priority < b.priority end
+      return a.order < b.order
+    end)
+  end
+  R.by_point = by
+  return by
+end
+
+local EMPTY = {}
+
+-- Actions -----------------------------------------------------------------------------
+
+function action(def)
+  if type(def) ~= "table" then error("action{...} takes a table", 2) end
+  check_name(def.name, "an action")
+  if type(def.apply) ~= "function" then error("action '" .. def.name .. "' needs an apply function", 2) end
+  def.syntax = def.syntax or def.name
+  def.variant = current_variant
+  if not R.actions[def.name] then R.order[#R.order + 1] = def.name end
+  R.actions[def.name] = def
+end
+
+function remove_action(name)
+  if not R.actions[name] then error("no action named '" .. tostring(name) .. "' to remove", 2) end
+  R.actions[name] = nil
+  for i, n in ipairs(R.order) do if n == name then table.remove(R.order, i) break end end
+end
+
+-- wrap_action("build_road", { legal = function(original) return function(g, p, path) ... end end })
+function wrap_action(name, parts)
+  local def = R.actions[name]
+  if not def then error("no action named '" .. tostring(name) .. "' to wrap", 2) end
+  for key, wrapper in pairs(parts) do def[key] = wrapper(def[key]) end
+  def.variant = current_variant
+end
+
+function engine.action_specs()
+  local out = {}
+  for _, name in ipairs(R.order) do
+    local def = R.actions[name]
+    out[#out + 1] = { name = name, syntax = def.syntax, help = def.help or "", enumerable = def.options ~= nil or not def.syntax:find("<") }
+  end
+  return out
+end
+
+-- Dispatch called from Rust ------------------------------------------------------------
+
+function engine.install(g)
+  function g:run(point, ...)
+    local list = points()["sequence:" .. point] or EMPTY
+    for i = 1, #list do list[i].fn(self, ...) end
+  end
+  function g:filter(point, value, ...)
+    local list = points()["filter:" .. point] or EMPTY
+    for i = 1, #list do value = list[i].fn(self, value, ...) end
+    return value
+  end
+  function g:emit(event, data)
+    self:_record(event)
+    local list = points()["event:" .. event] or EMPTY
+    for i = 1, #list do list[i].fn(self, data) end
+  end
+end
+
+local unpack = table.unpack
+
+local function has_args(def) return def.syntax:find("<", 1, true) ~= nil end
+
+function engine.legal_actions(g, seat)
+  local out, templates = {}, {}
+  for _, name in ipairs(R.order) do
+    local def = R.actions[name]
+    if not def.when or def.when(g, seat) then
+      if def.options then
+        local opts = def.options(g, seat)
+        for i = 1, #opts do
+          local o = opts[i]
+          out[#out + 1] = { name, o }
+        end
+      elseif not has_args(def) then
+        if not def.legal or def.legal(g, seat) then out[#out + 1] = { name, EMPTY } end
+      else
+        templates[#templates + 1] = name
+      end
+    end
+  end
+  return out, templates
+end
+
+-- Returns true, or false plus the reason, the file:line that refused, and the variant.
+function engine.perform(g, seat, name, args)
+  local def = R.actions[name]
+  if not def then return false, "there is no action '" .. name .. "'", nil, nil end
+  if g:winner() then return false, "the game is over", nil, nil end
+  if def.when and not def.when(g, seat) then
+    return false, def.not_now or ("'" .. name .. "' is not possible now"), __where_fn(def.when), def.variant
+  end
+  if def.legal then
+    local ok, why = def.legal(g, seat, unpack(args))
+    if not ok then
+      if type(why) == "table" then return false, why.reason, why.at, def.variant end
+      return false, why or ("'" .. name .. "' is not allowed"), __where_fn(def.legal), def.variant
+    end
+  end
+  def.apply(g, seat, unpack(args))
+  g:run("after_action", seat, name)
+  return true
+end
+
+function engine.setup(g) g:run("setup") end
+
+function engine.to_act(g) return g:filter("to_act", g:current()) end
+
+function engine.points(g, seat, hidden) return g:filter("victory_points", 0, seat, hidden) end
+
+function engine.describe(g, seat) return g:filter("describe", {}, seat) end
+
+-- deny("reason") from a legal function: refuse with the caller's file:line.
+function deny(reason) return false, { reason = reason, at = __where(2) } end
+
+return engine

@@ -1,0 +1,439 @@
+//! Loading a variant stack: running each file in the sandbox and merging its
+//! `variant { ... }` declaration into the `Spec`. A child's declaration extends and
+//! overrides its parent's, entry by entry (cards, zones, pieces, terrains and options by
+//! name).
+
+use super::{find_variant, lua_err, ScriptError, ScriptErrorKind};
+use crate::spec::*;
+use crate::value::Value;
+use mlua::{Function, Lua, Table};
+
+#[derive(Default)]
+struct Loading {
+    spec: Spec,
+    loaded: Vec<String>,
+    /// Variants being loaded, innermost last (for `extends` and for attribution).
+    active: Vec<String>,
+}
+
+fn load_err(msg: impl Into<String>) -> mlua::Error {
+    mlua::Error::external(ScriptError::new(ScriptErrorKind::Load, msg))
+}
+
+pub(super) fn install(lua: &Lua) -> Result<(), ScriptError> {
+    lua.set_app_data(Loading::default());
+    let g = lua.globals();
+    let variant = lua
+        .create_function(|lua, decl: Table| {
+            let parents: Vec<String> = match decl.get::<mlua::Value>("extends")? {
+                mlua::Value::Nil => vec![],
+                mlua::Value::String(s) => vec![s.to_str()?.to_string()],
+                mlua::Value::Table(t) => {
+                    t.sequence_values::<String>().collect::<mlua::Result<_>>()?
+                }
+                _ => {
+                    return Err(load_err(
+                        "`extends` must be a variant name or a list of names",
+                    ))
+                }
+            };
+            for parent in parents {
+                let done = lua
+                    .app_data_ref::<Loading>()
+                    .is_some_and(|l| l.loaded.contains(&parent));
+                if !done {
+                    load_inner(lua, &parent)?;
+                }
+            }
+            let name = lua
+                .app_data_ref::<Loading>()
+                .and_then(|l| l.active.last().cloned())
+                .unwrap_or_default();
+            let engine: Table = lua.globals().get("__engine")?;
+            engine
+                .get::<Function>("begin_variant")?
+                .call::<()>(name.clone())?;
+            let mut loading = lua
+                .app_data_mut::<Loading>()
+                .ok_or_else(|| load_err("variant{} outside loading"))?;
+            merge(&mut loading.spec, &decl, &name)
+        })
+        .map_err(lua_err)?;
+    g.set("variant", variant).map_err(lua_err)?;
+    g.set(
+        "__where",
+        lua.create_function(|lua, level: usize| {
+            Ok(lua.inspect_stack(level, |d| {
+                let src = d.source();
+                let file = src
+                    .source
+                    .as_deref()
+                    .unwrap_or("?")
+                    .trim_start_matches('@')
+                    .to_string();
+                format!("{}:{}", file, d.current_line().unwrap_or(0))
+            }))
+        })
+        .map_err(lua_err)?,
+    )
+    .map_err(lua_err)?;
+    g.set(
+        "__where_fn",
+        lua.create_function(|_, f: Function| {
+            let info = f.info();
+            let file = info
+                .source
+                .as_deref()
+                .unwrap_or("?")
+                .trim_start_matches('@')
+                .to_string();
+            Ok(format!("{}:{}", file, info.line_defined.unwrap_or(0)))
+        })
+        .map_err(lua_err)?,
+    )
+    .map_err(lua_err)?;
+    g.set(
+        "__debug_print",
+        lua.create_function(|_, s: String| {
+            eprintln!("[lua] {s}");
+            Ok(())
+        })
+        .map_err(lua_err)?,
+    )
+    .map_err(lua_err)
+}
+
+fn load_inner(lua: &Lua, name: &str) -> mlua::Result<()> {
+    {
+        let l = lua
+            .app_data_ref::<Loading>()
+            .ok_or_else(|| load_err("not loading"))?;
+        if l.active.iter().any(|a| a == name) {
+            return Err(load_err(format!(
+                "variant '{name}' extends itself (a cycle: {})",
+                l.active.join(" -> ")
+            )));
+        }
+    }
+    let (chunk_name, source) = find_variant(name).map_err(mlua::Error::external)?;
+    let key = if name.ends_with(".lua") {
+        std::path::Path::new(name)
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or(name)
+            .to_string()
+    } else {
+        name.to_string()
+    };
+    if let Some(mut l) = lua.app_data_mut::<Loading>() {
+        l.active.push(key.clone());
+    }
+    let engine: Table = lua.globals().get("__engine")?;
+    engine
+        .get::<Function>("begin_variant")?
+        .call::<()>(key.clone())?;
+    let result = lua.load(source).set_name(format!("@{chunk_name}")).exec();
+    if let Some(mut l) = lua.app_data_mut::<Loading>() {
+        l.active.pop();
+        if result.is_ok() {
+            l.loaded.push(key.clone());
+            l.spec.variants.push(key);
+        }
+        if let Some(parent) = l.active.last().cloned() {
+            drop(l);
+            engine
+                .get::<Function>("begin_variant")?
+                .call::<()>(parent)?;
+        }
+    }
+    result
+}
+
+pub(super) fn load_variant(lua: &Lua, name: &str) -> Result<(), ScriptError> {
+    let done = lua
+        .app_data_ref::<Loading>()
+        .is_some_and(|l| l.loaded.iter().any(|v| v == name));
+    if done {
+        return Ok(());
+    }
+    load_inner(lua, name).map_err(|e| {
+        let mut se = ScriptError::from_lua(&e);
+        if se.kind == ScriptErrorKind::Runtime {
+            se.kind = ScriptErrorKind::Load;
+        }
+        se
+    })
+}
+
+pub(super) fn finish(lua: &Lua, engine: &Table) -> Result<Spec, ScriptError> {
+    let loading = lua
+        .remove_app_data::<Loading>()
+        .ok_or_else(|| ScriptError::new(ScriptErrorKind::Load, "no variant was loaded"))?;
+    let mut spec = loading.spec;
+    if spec.variants.is_empty() {
+        return Err(ScriptError::new(
+            ScriptErrorKind::Load,
+            "no variant was loaded",
+        ));
+    }
+    let list: Table = engine
+        .get::<Function>("action_specs")
+        .and_then(|f| f.call(()))
+        .map_err(lua_err)?;
+    for entry in list.sequence_values::<Table>() {
+        let t = entry.map_err(lua_err)?;
+        let name: String = t.get("name").map_err(lua_err)?;
+        let syntax: String = t.get("syntax").map_err(lua_err)?;
+        let mut parts = vec![];
+        for (i, word) in syntax.split_whitespace().enumerate() {
+            if let Some(inner) = word.strip_prefix('<').and_then(|w| w.strip_suffix('>')) {
+                if i == 0 {
+                    return Err(ScriptError::new(
+                        ScriptErrorKind::Load,
+                        format!("action '{name}': its syntax must start with a word"),
+                    ));
+                }
+                let ty = ArgType::parse(inner).ok_or_else(|| {
+                    ScriptError::new(
+                        ScriptErrorKind::Load,
+                        format!("action '{name}': unknown argument type <{inner}>"),
+                    )
+                })?;
+                parts.push(SyntaxPart::Arg(ty));
+            } else {
+                parts.push(SyntaxPart::Literal(word.to_ascii_lowercase()));
+            }
+        }
+        spec.actions.push(ActionSpec {
+            name,
+            syntax: parts,
+            help: t.get("help").map_err(lua_err)?,
+            enumerable: t.get("enumerable").map_err(lua_err)?,
+        });
+    }
+    if spec.max_players == 0 {
+        return Err(ScriptError::new(
+            ScriptErrorKind::Load,
+            "the variant stack declares no player count (players = {min, max})",
+        ));
+    }
+    Ok(spec)
+}
+
+fn merge(spec: &mut Spec, decl: &Table, variant: &str) -> mlua::Result<()> {
+    if let Some(d) = decl.get::<Option<String>>("description")? {
+        spec.description = d;
+    }
+    if let Some(p) = decl.get::<Option<Table>>("players")? {
+        spec.min_players = p
+            .get::<Option<usize>>("min")?
+            .unwrap_or(spec.min_players.max(1));
+        spec.max_players = p
+            .get::<Option<usize>>("max")?
+            .unwrap_or(spec.max_players.max(spec.min_players));
+        spec.default_players = p
+            .get::<Option<usize>>("default")?
+            .unwrap_or(spec.max_players);
+    }
+    if let Some(c) = decl.get::<Option<Table>>("colors")? {
+        spec.colors = c.sequence_values::<String>().collect::<mlua::Result<_>>()?;
+    }
+    if let Some(cards) = decl.get::<Option<Table>>("cards")? {
+        let mut cats: Vec<(String, Table)> = cards
+            .pairs::<String, Table>()
+            .collect::<mlua::Result<_>>()?;
+        cats.sort_by(|a, b| a.0.cmp(&b.0));
+        for (cat, list) in cats {
+            for name in list.sequence_values::<String>() {
+                let name = name?;
+                match spec.cards.iter_mut().find(|c| c.name == name) {
+                    Some(c) => c.category = cat.clone(),
+                    None => spec.cards.push(CardKind {
+                        name,
+                        category: cat.clone(),
+                    }),
+                }
+            }
+        }
+    }
+    if let Some(zones) = decl.get::<Option<Table>>("zones")? {
+        for z in zones.sequence_values::<Table>() {
+            let z = z?;
+            let name: String = z.get("name")?;
+            let owner: String = z
+                .get::<Option<String>>("owner")?
+                .unwrap_or_else(|| "player".into());
+            let vis = match z
+                .get::<Option<String>>("visibility")?
+                .as_deref()
+                .unwrap_or("public")
+            {
+                "public" => Visibility::Public,
+                "count" => Visibility::Count,
+                "owner" => Visibility::Owner,
+                "hidden" => Visibility::Hidden,
+                other => {
+                    return Err(load_err(format!(
+                        "zone '{name}': unknown visibility '{other}'"
+                    )))
+                }
+            };
+            let zs = ZoneSpec {
+                name: name.clone(),
+                per_player: match owner.as_str() {
+                    "player" => true,
+                    "game" => false,
+                    other => {
+                        return Err(load_err(format!(
+                            "zone '{name}': owner must be 'player' or 'game', not '{other}'"
+                        )))
+                    }
+                },
+                stack: z.get::<Option<bool>>("stack")?.unwrap_or(false),
+                visibility: vis,
+            };
+            match spec.zones.iter_mut().find(|x| x.name == name) {
+                Some(x) => *x = zs,
+                None => spec.zones.push(zs),
+            }
+        }
+    }
+    if let Some(pieces) = decl.get::<Option<Table>>("pieces")? {
+        for p in pieces.sequence_values::<Table>() {
+            let p = p?;
+            let name: String = p.get("name")?;
+            let site = match p.get::<String>("on")?.as_str() {
+                "intersection" => SiteKind::Intersection,
+                "path" => SiteKind::Path,
+                other => {
+                    return Err(load_err(format!(
+                        "piece '{name}': 'on' must be intersection or path, not '{other}'"
+                    )))
+                }
+            };
+            let pk = PieceKind {
+                name: name.clone(),
+                site,
+                supply: p.get("supply")?,
+            };
+            match spec.pieces.iter_mut().find(|x| x.name == name) {
+                Some(x) => *x = pk,
+                None => spec.pieces.push(pk),
+            }
+        }
+    }
+    if let Some(terrains) = decl.get::<Option<Table>>("terrains")? {
+        for t in terrains.sequence_values::<Table>() {
+            let t = t?;
+            let name: String = t.get("name")?;
+            let produces = match t.get::<Option<String>>("produces")? {
+                Some(card) => Some(spec.card(&card).ok_or_else(|| {
+                    load_err(format!(
+                        "terrain '{name}' produces '{card}', which is not a declared card"
+                    ))
+                })?),
+                None => None,
+            };
+            let tr = Terrain {
+                name: name.clone(),
+                produces,
+            };
+            match spec.terrains.iter_mut().find(|x| x.name == name) {
+                Some(x) => *x = tr,
+                None => spec.terrains.push(tr),
+            }
+        }
+    }
+    if let Some(options) = decl.get::<Option<Table>>("options")? {
+        for o in options.sequence_values::<Table>() {
+            let o = o?;
+            let name: String = o.get("name")?;
+            let ty: String = o
+                .get::<Option<String>>("type")?
+                .unwrap_or_else(|| "bool".into());
+            let kind = match ty.as_str() {
+                "bool" => OptionType::Bool,
+                "int" => OptionType::Int {
+                    min: o.get::<Option<i64>>("min")?.unwrap_or(i64::MIN),
+                    max: o.get::<Option<i64>>("max")?.unwrap_or(i64::MAX),
+                },
+                "choice" => OptionType::Choice(
+                    o.get::<Table>("choices")?
+                        .sequence_values::<String>()
+                        .collect::<mlua::Result<_>>()?,
+                ),
+                "text" => OptionType::Text,
+                other => return Err(load_err(format!("option '{name}': unknown type '{other}'"))),
+            };
+            let default = super::api::from_lua_value(&o.get::<mlua::Value>("default")?)?
+                .ok_or_else(|| load_err(format!("option '{name}' needs a default")))?;
+            let os = OptionSpec {
+                name: name.clone(),
+                kind,
+                default,
+                doc: o.get::<Option<String>>("doc")?.unwrap_or_default(),
+                variant: variant.to_string(),
+            };
+            match spec.options.iter_mut().find(|x| x.name == name) {
+                Some(x) => *x = os,
+                None => spec.options.push(os),
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks user-given options against the spec and fills in defaults.
+pub fn resolve_options(
+    spec: &Spec,
+    given: &[(String, String)],
+) -> Result<std::collections::BTreeMap<String, Value>, String> {
+    let mut out: std::collections::BTreeMap<String, Value> = spec
+        .options
+        .iter()
+        .map(|o| (o.name.clone(), o.default.clone()))
+        .collect();
+    for (key, text) in given {
+        let o = spec
+            .options
+            .iter()
+            .find(|o| &o.name == key)
+            .ok_or_else(|| {
+                let names: Vec<&str> = spec.options.iter().map(|o| o.name.as_str()).collect();
+                format!(
+                    "unknown option '{key}' (options of this game: {})",
+                    names.join(", ")
+                )
+            })?;
+        let v = match &o.kind {
+            OptionType::Bool => match text.as_str() {
+                "true" | "yes" | "on" | "1" => Value::Bool(true),
+                "false" | "no" | "off" | "0" => Value::Bool(false),
+                _ => return Err(format!("option '{key}' is true or false, not '{text}'")),
+            },
+            OptionType::Int { min, max } => {
+                let n: i64 = text
+                    .parse()
+                    .map_err(|_| format!("option '{key}' is a whole number, not '{text}'"))?;
+                if n < *min || n > *max {
+                    return Err(format!(
+                        "option '{key}' must be between {min} and {max}, not {n}"
+                    ));
+                }
+                Value::Int(n)
+            }
+            OptionType::Choice(choices) => {
+                if !choices.contains(text) {
+                    return Err(format!(
+                        "option '{key}' is one of {}, not '{text}'",
+                        choices.join(", ")
+                    ));
+                }
+                Value::Str(text.clone())
+            }
+            OptionType::Text => Value::Str(text.clone()),
+        };
+        out.insert(key.clone(), v);
+    }
+    Ok(out)
+}

@@ -1,0 +1,190 @@
+//! `Spec`: the vocabulary a variant stack declares (card kinds, zones, pieces, terrains,
+//! colours, options, actions). Fixed once the scripts are loaded; shared by every state.
+
+use crate::value::Value;
+use serde::Serialize;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CardKind {
+    pub name: String,
+    /// A grouping the rules use, e.g. "resource" or "development".
+    pub category: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Visibility {
+    /// Everyone sees the cards.
+    Public,
+    /// Everyone sees how many; only the owner sees which.
+    Count,
+    /// Only the owner sees them; others see how many.
+    Owner,
+    /// Nobody sees which cards (a draw stack); everyone sees how many.
+    Hidden,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ZoneSpec {
+    pub name: String,
+    pub per_player: bool,
+    /// An ordered stack (draw pile) rather than a set of counts.
+    pub stack: bool,
+    pub visibility: Visibility,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SiteKind {
+    Intersection,
+    Path,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PieceKind {
+    pub name: String,
+    pub site: SiteKind,
+    /// How many each player owns.
+    pub supply: u8,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Terrain {
+    pub name: String,
+    /// The card kind the terrain produces, if any.
+    pub produces: Option<usize>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub enum OptionType {
+    Bool,
+    Int { min: i64, max: i64 },
+    Choice(Vec<String>),
+    Text,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct OptionSpec {
+    pub name: String,
+    pub kind: OptionType,
+    pub default: Value,
+    pub doc: String,
+    /// The variant that declared it.
+    pub variant: String,
+}
+
+/// One placeholder of an action's syntax.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ArgType {
+    Intersection,
+    Path,
+    Hex,
+    Player,
+    Resource,
+    Cards,
+    Int,
+    Word,
+}
+
+impl ArgType {
+    pub fn parse(s: &str) -> Option<ArgType> {
+        Some(match s {
+            "intersection" => ArgType::Intersection,
+            "path" => ArgType::Path,
+            "hex" => ArgType::Hex,
+            "player" => ArgType::Player,
+            "resource" => ArgType::Resource,
+            "cards" => ArgType::Cards,
+            "int" | "number" => ArgType::Int,
+            "word" => ArgType::Word,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub enum SyntaxPart {
+    Literal(String),
+    Arg(ArgType),
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ActionSpec {
+    pub name: String,
+    pub syntax: Vec<SyntaxPart>,
+    pub help: String,
+    /// Whether the variant can list every legal argument (else `legal` shows a template).
+    pub enumerable: bool,
+}
+
+impl ActionSpec {
+    pub fn arg_types(&self) -> impl Iterator<Item = ArgType> + '_ {
+        self.syntax.iter().filter_map(|p| match p {
+            SyntaxPart::Arg(t) => Some(*t),
+            SyntaxPart::Literal(_) => None,
+        })
+    }
+    pub fn template(&self) -> String {
+        self.syntax
+            .iter()
+            .map(|p| match p {
+                SyntaxPart::Literal(s) => s.clone(),
+                SyntaxPart::Arg(t) => format!(
+                    "<{}>",
+                    serde_json::to_value(t)
+                        .ok()
+                        .and_then(|v| v.as_str().map(str::to_owned))
+                        .unwrap_or_default()
+                ),
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Spec {
+    /// The variant stack, base first.
+    pub variants: Vec<String>,
+    pub description: String,
+    pub min_players: usize,
+    pub max_players: usize,
+    pub default_players: usize,
+    pub colors: Vec<String>,
+    pub cards: Vec<CardKind>,
+    pub zones: Vec<ZoneSpec>,
+    pub pieces: Vec<PieceKind>,
+    pub terrains: Vec<Terrain>,
+    pub options: Vec<OptionSpec>,
+    pub actions: Vec<ActionSpec>,
+}
+
+impl Spec {
+    pub fn card(&self, name: &str) -> Option<usize> {
+        self.cards.iter().position(|c| c.name == name)
+    }
+    pub fn zone(&self, name: &str) -> Option<usize> {
+        self.zones.iter().position(|z| z.name == name)
+    }
+    pub fn piece(&self, name: &str) -> Option<usize> {
+        self.pieces.iter().position(|p| p.name == name)
+    }
+    pub fn terrain(&self, name: &str) -> Option<usize> {
+        self.terrains.iter().position(|t| t.name == name)
+    }
+    pub fn action(&self, name: &str) -> Option<&ActionSpec> {
+        self.actions.iter().find(|a| a.name == name)
+    }
+    pub fn is_resource(&self, name: &str) -> bool {
+        self.cards
+            .iter()
+            .any(|c| c.name == name && c.category == "resource")
+    }
+    pub fn resources(&self) -> impl Iterator<Item = &str> {
+        self.cards
+            .iter()
+            .filter(|c| c.category == "resource")
+            .map(|c| c.name.as_str())
+    }
+}

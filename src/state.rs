@@ -1,0 +1,202 @@
+//! `GameState`: every fact of a game in one serializable value. Cloning it is how an
+//! action stays all-or-nothing; serializing it is `state --json`.
+
+use crate::board::{HexId, PathId, Topology};
+use crate::spec::{SiteKind, Spec};
+use crate::value::Value;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// A piece on the board: a kind (index into `Spec::pieces`) and its owner (seat index).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Piece {
+    pub kind: u8,
+    pub owner: u8,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HexState {
+    /// Index into `Spec::terrains`.
+    pub terrain: u8,
+    pub number: Option<u8>,
+}
+
+/// A harbor on a coastal path: both its intersections give access.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Harbor {
+    pub path: PathId,
+    /// The card kind it trades at a better rate, or None for any kind.
+    pub resource: Option<String>,
+    pub ratio: u8,
+}
+
+/// Cards in a zone: counts per card kind, or an ordered stack (top = last).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Zone {
+    Counts(Vec<u16>),
+    Stack(Vec<u16>),
+}
+
+impl Zone {
+    pub fn total(&self) -> usize {
+        match self {
+            Zone::Counts(c) => c.iter().map(|&n| n as usize).sum(),
+            Zone::Stack(s) => s.len(),
+        }
+    }
+    pub fn count(&self, kind: usize) -> usize {
+        match self {
+            Zone::Counts(c) => c.get(kind).copied().unwrap_or(0) as usize,
+            Zone::Stack(s) => s.iter().filter(|&&k| k as usize == kind).count(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlayerState {
+    pub name: String,
+    pub color: String,
+    /// Indexed like `Spec::zones`; game-wide zones are left empty here.
+    pub zones: Vec<Zone>,
+    /// Pieces not yet on the board, indexed like `Spec::pieces`.
+    pub supply: Vec<u8>,
+    pub vars: BTreeMap<String, Value>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct GameState {
+    pub topology: Option<Arc<Topology>>,
+    pub hexes: Vec<HexState>,
+    pub harbors: Vec<Harbor>,
+    /// Named markers standing on hexes, e.g. the robber.
+    pub markers: BTreeMap<String, HexId>,
+    pub intersections: Vec<Option<Piece>>,
+    pub paths: Vec<Option<Piece>>,
+    /// Game-wide zones (bank, decks), indexed like `Spec::zones`.
+    pub zones: Vec<Zone>,
+    pub players: Vec<PlayerState>,
+    /// Seat whose turn it is (0-based).
+    pub current: usize,
+    pub phase: String,
+    pub turn: u32,
+    pub options: BTreeMap<String, Value>,
+    pub vars: BTreeMap<String, Value>,
+    pub winner: Option<usize>,
+    pub rng: ChaCha8Rng,
+    /// Dice forced in sandbox mode, used by the next rolls in order.
+    pub forced_dice: Vec<u8>,
+}
+
+impl PartialEq for GameState {
+    fn eq(&self, other: &Self) -> bool {
+        // The board shape is derived from the same script and seed; compare what changes.
+        self.hexes == other.hexes
+            && self.harbors == other.harbors
+            && self.markers == other.markers
+            && self.intersections == other.intersections
+            && self.paths == other.paths
+            && self.zones == other.zones
+            && self.players == other.players
+            && self.current == other.current
+            && self.phase == other.phase
+            && self.turn == other.turn
+            && self.options == other.options
+            && self.vars == other.vars
+            && self.winner == other.winner
+            && self.rng == other.rng
+            && self.forced_dice == other.forced_dice
+    }
+}
+
+fn empty_zone(spec: &Spec, z: usize) -> Zone {
+    if spec.zones[z].stack {
+        Zone::Stack(Vec::new())
+    } else {
+        Zone::Counts(vec![0; spec.cards.len()])
+    }
+}
+
+impl GameState {
+    pub fn new(
+        spec: &Spec,
+        players: usize,
+        seed: u64,
+        options: BTreeMap<String, Value>,
+    ) -> GameState {
+        let players = (0..players)
+            .map(|i| {
+                let color = spec
+                    .colors
+                    .get(i)
+                    .cloned()
+                    .unwrap_or_else(|| format!("p{}", i + 1));
+                PlayerState {
+                    name: color.clone(),
+                    color,
+                    zones: (0..spec.zones.len())
+                        .map(|z| {
+                            if spec.zones[z].per_player {
+                                empty_zone(spec, z)
+                            } else {
+                                Zone::Counts(vec![])
+                            }
+                        })
+                        .collect(),
+                    supply: spec.pieces.iter().map(|p| p.supply).collect(),
+                    vars: BTreeMap::new(),
+                }
+            })
+            .collect();
+        GameState {
+            topology: None,
+            hexes: vec![],
+            harbors: vec![],
+            markers: BTreeMap::new(),
+            intersections: vec![],
+            paths: vec![],
+            zones: (0..spec.zones.len())
+                .map(|z| {
+                    if spec.zones[z].per_player {
+                        Zone::Counts(vec![])
+                    } else {
+                        empty_zone(spec, z)
+                    }
+                })
+                .collect(),
+            players,
+            current: 0,
+            phase: "setup".into(),
+            turn: 0,
+            options,
+            vars: BTreeMap::new(),
+            winner: None,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            forced_dice: vec![],
+        }
+    }
+
+    pub fn zone(&self, owner: Option<usize>, z: usize) -> Option<&Zone> {
+        match owner {
+            Some(p) => self.players.get(p)?.zones.get(z),
+            None => self.zones.get(z),
+        }
+    }
+
+    pub fn zone_mut(&mut self, owner: Option<usize>, z: usize) -> Option<&mut Zone> {
+        match owner {
+            Some(p) => self.players.get_mut(p)?.zones.get_mut(z),
+            None => self.zones.get_mut(z),
+        }
+    }
+
+    /// Where pieces of this kind stand.
+    pub fn sites(&self, site: SiteKind) -> &[Option<Piece>] {
+        match site {
+            SiteKind::Intersection => &self.intersections,
+            SiteKind::Path => &self.paths,
+        }
+    }
+}

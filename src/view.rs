@@ -1,0 +1,146 @@
+//! Views: what one observer may see of a game, as JSON. Hidden zones show only their
+//! size to those not allowed to see them; the referee sees everything.
+
+use crate::engine::{Game, Observer};
+use crate::spec::Visibility;
+use crate::state::Zone;
+use serde_json::{json, Map, Value as J};
+
+fn zone_json(game: &Game, zone: &Zone, visible: bool) -> J {
+    let spec = game.spec();
+    if !visible {
+        return json!({ "count": zone.total() });
+    }
+    match zone {
+        Zone::Counts(c) => {
+            let mut m = Map::new();
+            for (i, n) in c.iter().enumerate() {
+                if *n > 0 {
+                    m.insert(spec.cards[i].name.clone(), json!(n));
+                }
+            }
+            J::Object(m)
+        }
+        Zone::Stack(s) => J::Array(
+            s.iter()
+                .map(|k| json!(spec.cards[*k as usize].name))
+                .collect(),
+        ),
+    }
+}
+
+fn can_see(vis: Visibility, owner: Option<usize>, obs: Observer) -> bool {
+    match (obs, vis) {
+        (Observer::Referee, _) => true,
+        (_, Visibility::Public) => true,
+        (_, Visibility::Hidden) => false,
+        (Observer::Seat(s), Visibility::Count | Visibility::Owner) => owner == Some(s),
+        (Observer::Spectator, _) => false,
+    }
+}
+
+/// The game as `obs` may see it.
+pub fn view(game: &Game, obs: Observer) -> J {
+    let spec = game.spec().clone();
+    let st = game.state().clone();
+    let label = |kind: &str, i: usize| -> String {
+        st.topology
+            .as_ref()
+            .map(|t| match kind {
+                "hex" => t.hexes[i].label.clone(),
+                "path" => t.paths[i].label.clone(),
+                _ => t.intersections[i].label.clone(),
+            })
+            .unwrap_or_default()
+    };
+    let piece = |p: &Option<crate::state::Piece>| -> J {
+        match p {
+            Some(p) => {
+                json!({ "kind": spec.pieces[p.kind as usize].name, "owner": st.players[p.owner as usize].color })
+            }
+            None => J::Null,
+        }
+    };
+    let board = match &st.topology {
+        Some(t) => json!({
+            "hexes": t.hexes.iter().enumerate().map(|(i, h)| json!({
+                "label": h.label, "q": h.q, "r": h.r,
+                "terrain": spec.terrains[st.hexes[i].terrain as usize].name,
+                "number": st.hexes[i].number,
+                "corners": h.corners.iter().map(|c| label("intersection", *c)).collect::<Vec<_>>(),
+                "neighbors": h.neighbors.iter().map(|n| label("hex", *n)).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+            "intersections": t.intersections.iter().enumerate().map(|(i, n)| json!({
+                "label": n.label,
+                "hexes": n.hexes.iter().map(|h| label("hex", *h)).collect::<Vec<_>>(),
+                "neighbors": n.neighbors.iter().map(|m| label("intersection", *m)).collect::<Vec<_>>(),
+                "paths": n.paths.iter().map(|p| label("path", *p)).collect::<Vec<_>>(),
+                "piece": piece(&st.intersections[i]),
+            })).collect::<Vec<_>>(),
+            "paths": t.paths.iter().enumerate().map(|(i, p)| json!({
+                "label": p.label,
+                "ends": p.ends.iter().map(|e| label("intersection", *e)).collect::<Vec<_>>(),
+                "piece": piece(&st.paths[i]),
+            })).collect::<Vec<_>>(),
+            "harbors": st.harbors.iter().map(|h| json!({
+                "path": label("path", h.path), "resource": h.resource, "ratio": h.ratio,
+            })).collect::<Vec<_>>(),
+            "markers": st.markers.iter().map(|(k, v)| (k.clone(), json!(label("hex", *v)))).collect::<Map<_, _>>(),
+        }),
+        None => J::Null,
+    };
+    let mut zones = Map::new();
+    for (z, zs) in spec.zones.iter().enumerate() {
+        if !zs.per_player {
+            zones.insert(
+                zs.name.clone(),
+                zone_json(game, &st.zones[z], can_see(zs.visibility, None, obs)),
+            );
+        }
+    }
+    let players: Vec<J> = st
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let mut pz = Map::new();
+            for (z, zs) in spec.zones.iter().enumerate() {
+                if zs.per_player {
+                    pz.insert(zs.name.clone(), zone_json(game, &p.zones[z], can_see(zs.visibility, Some(i), obs)));
+                }
+            }
+            let sees_hidden = matches!(obs, Observer::Referee) || obs == Observer::Seat(i);
+            json!({
+                "seat": i + 1,
+                "color": p.color,
+                "name": p.name,
+                "points": game.points(i, sees_hidden).ok(),
+                "public_points": game.points(i, false).ok(),
+                "zones": pz,
+                "supply": spec.pieces.iter().enumerate().map(|(k, pk)| (pk.name.clone(), json!(p.supply[k]))).collect::<Map<_, _>>(),
+                "vars": p.vars,
+                "info": game.describe(i).ok(),
+            })
+        })
+        .collect();
+    let observer = match obs {
+        Observer::Seat(s) => json!(st.players.get(s).map(|p| p.color.clone())),
+        Observer::Spectator => json!("spectator"),
+        Observer::Referee => json!("referee"),
+    };
+    json!({
+        "observer": observer,
+        "variants": spec.variants,
+        "options": st.options,
+        "phase": st.phase,
+        "turn": st.turn,
+        "current": st.players.get(st.current).map(|p| p.color.clone()),
+        "to_act": game.to_act().ok().and_then(|s| st.players.get(s).map(|p| p.color.clone())),
+        "winner": st.winner.and_then(|w| st.players.get(w).map(|p| p.color.clone())),
+        "board": board,
+        "zones": zones,
+        "players": players,
+        "vars": st.vars,
+        "rng": if matches!(obs, Observer::Referee) { serde_json::to_value(&st.rng).unwrap_or(J::Null) } else { J::Null },
+    })
+}

@@ -1,0 +1,1183 @@
+-- CATAN, 3-4 players: the 25th Anniversary Edition Game Rules with every clarification of
+-- the Almanac (../shared/rules/003). Rule comments cite the rulebook section they follow.
+--
+-- Every hook and action here is named "base.*" (hooks) or by its command (actions), so a
+-- child variant can wrap, replace or remove any of them: see docs/modding.md.
+
+variant {
+  description = "CATAN (25th Anniversary rules and Almanac), 3-4 players. "
+    .. "The beginner board's terrain, numbers and harbors are the printed ones; its starting "
+    .. "pieces are a balanced stand-in (the printed ones are not in our sources).",
+  players = { min = 3, max = 4, default = 4 },
+  -- Seat order; with 3 players red sits out (Set-up: "nobody plays the red position").
+  colors = { "red", "blue", "white", "orange" },
+  cards = {
+    resource = { "brick", "lumber", "wool", "grain", "ore" },
+    development = { "knight", "victory_point", "road_building", "year_of_plenty", "monopoly" },
+  },
+  zones = {
+    { name = "bank", owner = "game", visibility = "public" },
+    { name = "deck", owner = "game", stack = true, visibility = "hidden" },
+    -- Played progress cards leave the game ("toss it in the box").
+    { name = "box", owner = "game", visibility = "public" },
+    { name = "hand", owner = "player", visibility = "count" },
+    -- Development cards in hand; bought this turn ones wait in dev_new.
+    { name = "dev", owner = "player", visibility = "owner" },
+    { name = "dev_new", owner = "player", visibility = "owner" },
+    -- Knights played stay face up in front of their owner.
+    { name = "played", owner = "player", visibility = "public" },
+  },
+  pieces = {
+    { name = "road", on = "path", supply = 15 },
+    { name = "settlement", on = "intersection", supply = 5 },
+    { name = "city", on = "intersection", supply = 4 },
+  },
+  terrains = {
+    { name = "hills", produces = "brick" },
+    { name = "forest", produces = "lumber" },
+    { name = "pasture", produces = "wool" },
+    { name = "fields", produces = "grain" },
+    { name = "mountains", produces = "ore" },
+    { name = "desert" },
+  },
+  options = {
+    { name = "victory_points", type = "int", default = 10, min = 3, max = 30,
+      doc = "points needed to win, during your own turn (Ending the Game)" },
+    { name = "board", type = "choice", choices = { "beginner", "variable", "random" }, default = "beginner",
+      doc = "beginner map; variable set-up (random terrain and harbors, tokens A-R in a spiral); "
+        .. "fully random tokens with no adjacent 6/8 (Set-up, Variable)" },
+    { name = "starting_pieces", type = "bool", default = true,
+      doc = "on the beginner map, start from fixed pieces instead of the two set-up rounds" },
+    { name = "combined_trade_build", type = "bool", default = true,
+      doc = "Almanac, Combined Trade/Build Phase; false: trade first, then build" },
+    { name = "robber_desert", type = "bool", default = true,
+      doc = "the robber may be moved to the desert" },
+    { name = "shortage_exception", type = "bool", default = true,
+      doc = "Resource Production: a shortage that affects one player gives that player what is left" },
+    { name = "discard_limit", type = "int", default = 7, min = 0, max = 99,
+      doc = "on a 7, players holding more than this many resource cards discard half" },
+  },
+}
+
+local RESOURCES = { "brick", "lumber", "wool", "grain", "ore" }
+local IS_RESOURCE = { brick = true, lumber = true, wool = true, grain = true, ore = true }
+
+-- Board data ---------------------------------------------------------------------------
+
+-- Starting Set-up for Beginners (Illustration A): hexes in reading order with axial
+-- coordinates, numbers, and the nine harbors (../shared/reference/catan_boards.md, B1).
+local BEGINNER_HEXES = {
+  { q = 0, r = -2, terrain = "mountains", number = 10 },
+  { q = 1, r = -2, terrain = "pasture", number = 2 },
+  { q = 2, r = -2, terrain = "forest", number = 9 },
+  { q = -1, r = -1, terrain = "fields", number = 12 },
+  { q = 0, r = -1, terrain = "hills", number = 6 },
+  { q = 1, r = -1, terrain = "pasture", number = 4 },
+  { q = 2, r = -1, terrain = "hills", number = 10 },
+  { q = -2, r = 0, terrain = "fields", number = 9 },
+  { q = -1, r = 0, terrain = "forest", number = 11 },
+  { q = 0, r = 0, terrain = "desert" },
+  { q = 1, r = 0, terrain = "forest", number = 3 },
+  { q = 2, r = 0, terrain = "mountains", number = 8 },
+  { q = -2, r = 1, terrain = "forest", number = 8 },
+  { q = -1, r = 1, terrain = "mountains", number = 3 },
+  { q = 0, r = 1, terrain = "fields", number = 4 },
+  { q = 1, r = 1, terrain = "pasture", number = 5 },
+  { q = -2, r = 2, terrain = "hills", number = 5 },
+  { q = -1, r = 2, terrain = "fields", number = 6 },
+  { q = 0, r = 2, terrain = "pasture", number = 11 },
+}
+
+local BEGINNER_HARBORS = {
+  { hex = 1, side = "NW", ratio = 3 },
+  { hex = 2, side = "NE", resource = "grain", ratio = 2 },
+  { hex = 7, side = "NE", resource = "ore", ratio = 2 },
+  { hex = 12, side = "E", ratio = 3 },
+  { hex = 16, side = "SE", resource = "wool", ratio = 2 },
+  { hex = 18, side = "SE", ratio = 3 },
+  { hex = 17, side = "SW", ratio = 3 },
+  { hex = 13, side = "W", resource = "brick", ratio = 2 },
+  { hex = 4, side = "W", resource = "lumber", ratio = 2 },
+}
+
+-- STAND-IN: the printed beginner starting pieces are not in our sources. These are
+-- balanced positions of our own (each colour about the same production, no one on a
+-- harbor); the second settlement of each colour is the starred one that pays the
+-- starting resources. Replace with the printed positions when they are known.
+-- Settlements are intersection labels, roads are paths "a-b".
+local BEGINNER_PIECES = {
+  red = { settlements = { 11, 41 }, roads = { "11-12", "41-42" } },
+  blue = { settlements = { 14, 44 }, roads = { "14-15", "43-44" } },
+  white = { settlements = { 20, 34 }, roads = { "20-21", "34-35" } },
+  orange = { settlements = { 26, 30 }, roads = { "26-27", "29-30" } },
+}
+
+-- Number tokens A-R (Set-up, Variable; reference B2).
+local TOKENS = { 5, 2, 6, 3, 8, 10, 9, 12, 11, 4, 8, 10, 9, 4, 5, 6, 3, 11 }
+
+local DEVELOPMENT_DECK = { knight = 14, victory_point = 5, road_building = 2, year_of_plenty = 2, monopoly = 2 }
+
+local COSTS = {
+  road = { brick = 1, lumber = 1 },
+  settlement = { brick = 1, lumber = 1, wool = 1, grain = 1 },
+  city = { grain = 2, ore = 3 },
+  development = { ore = 1, wool = 1, grain = 1 },
+}
+
+-- Small helpers ------------------------------------------------------------------------
+
+local function copy(t)
+  local c = {}
+  for k, v in pairs(t) do c[k] = v end
+  return c
+end
+
+local function cards_text(cards)
+  local parts = {}
+  for _, r in ipairs(RESOURCES) do
+    local n = cards[r]
+    if n and n > 0 then parts[#parts + 1] = (n == 1 and r) or (n .. " " .. r) end
+  end
+  if #parts == 0 then return "nothing" end
+  return table.concat(parts, " ")
+end
+
+local function total(cards)
+  local n = 0
+  for _, v in pairs(cards) do n = n + v end
+  return n
+end
+
+local function has(g, p, cards)
+  for k, n in pairs(cards) do
+    if g:count(p, "hand", k) < n then return false end
+  end
+  return true
+end
+
+local function pay(g, p, cards)
+  for k, n in pairs(cards) do
+    if n > 0 then g:move(p, "hand", nil, "bank", k, n) end
+  end
+end
+
+local function hand_size(g, p) return g:count_category(p, "hand", "resource") end
+
+local function cost(g, what, p) return g:filter("cost", copy(COSTS[what]), what, p) end
+
+local function opt(g, name) return g:option(name) end
+
+local function name(g, p) return g:color(p) end
+
+local function other_seats(g, from)
+  local n, out = g:players(), {}
+  for i = 1, n - 1 do out[#out + 1] = (from - 1 + i) % n + 1 end
+  return out
+end
+
+local function in_turn(g)
+  local ph = g:phase()
+  return ph == "main" or ph == "trade" or ph == "build"
+end
+
+-- Trade and build phases: combined, or trade then build (Almanac: Combined Trade/Build).
+local function may_trade(g) local ph = g:phase() return ph == "main" or ph == "trade" end
+local function may_build(g) return in_turn(g) end
+local function did_build(g)
+  if g:phase() == "trade" then g:set_phase("build") end
+end
+
+-- Board set-up -------------------------------------------------------------------------
+
+local function layout_hexes(g, hexes)
+  local list = {}
+  for i, h in ipairs(hexes) do list[i] = { q = h.q, r = h.r, terrain = h.terrain, number = h.number } end
+  return list
+end
+
+local function red_adjacent(g)
+  for h = 1, g:hex_count() do
+    local _, n = g:hex(h)
+    if n == 6 or n == 8 then
+      for _, m in ipairs(g:hex_neighbors(h)) do
+        local _, k = g:hex(m)
+        if k == 6 or k == 8 then return true end
+      end
+    end
+  end
+  return false
+end
+
+local function build_board(g)
+  local kind = opt(g, "board")
+  local hexes = layout_hexes(g, BEGINNER_HEXES)
+  local harbors = {}
+  for i, h in ipairs(BEGINNER_HARBORS) do harbors[i] = copy(h) end
+  if kind ~= "beginner" then
+    -- Set-up, Variable (1) and (2): terrain and harbor pieces shuffled onto the frame.
+    local terrains = {}
+    for i, h in ipairs(hexes) do terrains[i] = h.terrain end
+    terrains = g:shuffled(terrains)
+    for i, h in ipairs(hexes) do h.terrain = terrains[i]; h.number = nil end
+    local kinds = {}
+    for i, h in ipairs(harbors) do kinds[i] = { resource = h.resource, ratio = h.ratio } end
+    kinds = g:shuffled(kinds)
+    for i, h in ipairs(harbors) do h.resource = kinds[i].resource; h.ratio = kinds[i].ratio end
+  end
+  g:build_board({ hexes = hexes, harbors = harbors })
+  if kind == "variable" then
+    -- (3) Tokens A-R counter-clockwise in a spiral from a corner, skipping the desert.
+    local corners = {}
+    for h = 1, g:hex_count() do
+      if #g:hex_neighbors(h) == 3 then corners[#corners + 1] = h end
+    end
+    local start = corners[g:random(#corners)]
+    local t = 1
+    for _, h in ipairs(g:spiral(start)) do
+      local terrain = g:hex(h)
+      if terrain ~= "desert" then
+        g:set_hex(h, terrain, TOKENS[t])
+        t = t + 1
+      end
+    end
+  elseif kind == "random" then
+    -- Fully random tokens: the red numbers 6 and 8 may not be adjacent; reshuffle until so.
+    local land = {}
+    for h = 1, g:hex_count() do
+      if g:hex(h) ~= "desert" then land[#land + 1] = h end
+    end
+    repeat
+      local tokens = g:shuffled(TOKENS)
+      for i, h in ipairs(land) do g:set_hex(h, (g:hex(h)), tokens[i]) end
+    until not red_adjacent(g)
+  end
+  for h = 1, g:hex_count() do
+    if g:hex(h) == "desert" then g:set_marker("robber", h) break end
+  end
+end
+
+local function starting_resources(g, p, node)
+  -- Set-up Phase, Round Two: one card per terrain hex next to the second settlement.
+  local got = {}
+  for _, h in ipairs(g:hexes_at(node)) do
+    local r = g:hex_resource(h)
+    if r and g:count(nil, "bank", r) > 0 then
+      g:move(nil, "bank", p, "hand", r, 1)
+      got[r] = (got[r] or 0) + 1
+    end
+  end
+  g:log(name(g, p) .. " takes starting resources: " .. cards_text(got))
+end
+
+local function begin_turns(g, first)
+  g:set_current(first)
+  g:set_turn(1)
+  g:set_phase("roll")
+  g:set("played_dev", false)
+  g:log("--- turn 1: " .. name(g, first) .. " ---")
+end
+
+sequence("setup", "base.colors", function(g)
+  if g:players() == 3 then
+    for p, c in ipairs({ "blue", "white", "orange" }) do g:set_color(p, c) end
+  end
+end)
+
+sequence("setup", "base.supply", function(g)
+  for _, r in ipairs(RESOURCES) do g:create(nil, "bank", r, 19) end
+  for _, card in ipairs({ "knight", "victory_point", "road_building", "year_of_plenty", "monopoly" }) do
+    g:create(nil, "deck", card, DEVELOPMENT_DECK[card])
+  end
+  g:shuffle(nil, "deck")
+end)
+
+sequence("setup", "base.board", function(g) build_board(g) end)
+
+sequence("setup", "base.start", function(g)
+  local n = g:players()
+  if opt(g, "board") == "beginner" and opt(g, "starting_pieces") then
+    -- Starting Set-up for Beginners: fixed pieces; the oldest player (first seat) starts.
+    for p = 1, n do
+      local pieces = BEGINNER_PIECES[g:color(p)]
+      for _, s in ipairs(pieces.settlements) do g:place(p, "settlement", s) end
+      for _, label in ipairs(pieces.roads) do
+        local a, b = label:match("(%d+)-(%d+)")
+        for _, path in ipairs(g:paths_at(tonumber(a))) do
+          local x, y = g:ends(path)
+          if (x == tonumber(a) and y == tonumber(b)) or (y == tonumber(a) and x == tonumber(b)) then
+            g:place(p, "road", path)
+          end
+        end
+      end
+      starting_resources(g, p, pieces.settlements[2])
+    end
+    begin_turns(g, 1)
+    return
+  end
+  -- Set-up Phase, Round One: everyone rolls; the highest roll starts (ties roll again).
+  local contenders = {}
+  for p = 1, n do contenders[p] = p end
+  local first
+  while not first do
+    local best, top = -1, {}
+    for _, p in ipairs(contenders) do
+      local d = g:roll(2)
+      local s = d[1] + d[2]
+      g:log(name(g, p) .. " rolls " .. s .. " for the start")
+      if s > best then best, top = s, { p } elseif s == best then top[#top + 1] = p end
+    end
+    if #top == 1 then first = top[1] else contenders = top end
+  end
+  g:log(name(g, first) .. " is the starting player")
+  -- Round one clockwise from the starting player, round two counter-clockwise back.
+  local order = {}
+  for i = 0, n - 1 do order[#order + 1] = (first - 1 + i) % n + 1 end
+  for i = n, 1, -1 do order[#order + 1] = order[i] end
+  g:set("setup_order", order)
+  g:set("setup_index", 1)
+  g:set("setup_step", "settlement")
+  g:set("starting_player", first)
+  g:set_phase("setup")
+  g:set_current(first)
+end)
+
+-- Who acts ------------------------------------------------------------------------------
+
+filter("to_act", "base.to_act", function(g, seat)
+  local ph = g:phase()
+  if ph == "setup" then
+    return g:get("setup_order")[g:get("setup_index")]
+  elseif ph == "discard" then
+    -- Everyone discards at once; we ask them clockwise from the roller.
+    local owed = g:get("discards") or {}
+    local n = g:players()
+    for i = 0, n - 1 do
+      local p = (g:current() - 1 + i) % n + 1
+      if (owed[p] or 0) > 0 then return p end
+    end
+  elseif ph == "offer" then
+    local offer = g:get("offer")
+    for _, p in ipairs(other_seats(g, offer.from)) do
+      if not offer.responses[p] then return p end
+    end
+  end
+  return seat
+end)
+
+-- Points (Victory Points) ----------------------------------------------------------------
+
+filter("victory_points", "base.points", function(g, v, p, hidden)
+  v = v + #g:pieces_of(p, "settlement") + 2 * #g:pieces_of(p, "city")
+  if g:get("longest_road") == p then v = v + 2 end
+  if g:get("largest_army") == p then v = v + 2 end
+  -- Victory point cards stay hidden until they win the game.
+  if hidden or g:winner() then
+    v = v + g:count(p, "dev", "victory_point") + g:count(p, "dev_new", "victory_point")
+  end
+  return v
+end)
+
+filter("describe", "base.describe", function(g, info, p)
+  info.knights = g:count(p, "played", "knight")
+  info.road_length = g:longest_trail(p, "road")
+  info.longest_road = g:get("longest_road") == p
+  info.largest_army = g:get("largest_army") == p
+  info.resource_cards = hand_size(g, p)
+  info.development_cards = g:count(p, "dev") + g:count(p, "dev_new")
+  return info
+end)
+
+-- Longest Road (Almanac: Longest Road, including its Special Case) -------------------------
+
+local function update_longest_road(g)
+  local holder = g:get("longest_road")
+  local best, leaders = 0, {}
+  local lengths = {}
+  for p = 1, g:players() do
+    local len = g:longest_trail(p, "road")
+    lengths[p] = len
+    if len > best then best, leaders = len, { p } elseif len == best then leaders[#leaders + 1] = p end
+  end
+  -- The holder keeps the card while tied for the longest road.
+  if holder and lengths[holder] >= 5 and lengths[holder] == best then return end
+  local new
+  if best >= 5 and #leaders == 1 then new = leaders[1] end
+  if new ~= holder then
+    g:set("longest_road", new)
+    if new then
+      g:log(name(g, new) .. " takes Longest Road (" .. best .. " roads)")
+    else
+      g:log("Longest Road is set aside")
+    end
+    g:emit("longest_road_changed", { from = holder, to = new })
+  end
+end
+
+-- Largest Army: the first to play 3 knights, then whoever has strictly more.
+local function update_largest_army(g, p)
+  local holder = g:get("largest_army")
+  local mine = g:count(p, "played", "knight")
+  if mine < 3 or holder == p then return end
+  if holder and g:count(holder, "played", "knight") >= mine then return end
+  g:set("largest_army", p)
+  g:log(name(g, p) .. " takes Largest Army (" .. mine .. " knights)")
+  g:emit("largest_army_changed", { from = holder, to = p })
+end
+
+local function engine_points(g, p) return g:filter("victory_points", 0, p, true) end
+
+-- Ending the Game: 10 points during your own turn, hidden victory point cards included.
+sequence("after_action", "base.victory", function(g)
+  local p = g:current()
+  if g:phase() == "setup" or g:winner() then return end
+  if engine_points(g, p) >= opt(g, "victory_points") then
+    g:declare_winner(p)
+    g:log(name(g, p) .. " wins with " .. engine_points(g, p) .. " points!")
+    g:emit("game_won", { seat = p })
+  end
+end)
+
+-- Set-up phase actions -------------------------------------------------------------------
+
+local function setup_turn(g, p)
+  return g:phase() == "setup" and g:get("setup_order")[g:get("setup_index")] == p
+end
+
+local function settlement_sites(g, p)
+  -- Distance Rule: no settlement or city on any adjacent intersection.
+  return g:open_intersections(2, p)
+end
+
+local function contains(list, x)
+  for _, v in ipairs(list) do if v == x then return true end end
+  return false
+end
+
+-- Building -------------------------------------------------------------------------------
+
+action {
+  name = "settlement",
+  syntax = "settlement <intersection>",
+  help = "build a settlement (brick, lumber, wool, grain); in the set-up phase, place one for free",
+  when = function(g, p)
+    if g:phase() == "setup" then return setup_turn(g, p) and g:get("setup_step") == "settlement" end
+    return p == g:current() and may_build(g)
+  end,
+  options = function(g, p)
+    if g:phase() == "setup" then return g:open_intersections(2) end
+    if g:supply(p, "settlement") == 0 or not has(g, p, cost(g, "settlement", p)) then return {} end
+    return settlement_sites(g, p)
+  end,
+  legal = function(g, p, node)
+    local piece = g:at("intersection", node)
+    if piece then return deny("that intersection is taken") end
+    for _, n in ipairs(g:neighbors(node)) do
+      if g:at("intersection", n) then return deny("the Distance Rule: an adjacent intersection is occupied") end
+    end
+    if g:supply(p, "settlement") == 0 then return deny("you have no settlement left (upgrade one to a city first)") end
+    if g:phase() == "setup" then return true end
+    local connected = false
+    for _, path in ipairs(g:paths_at(node)) do
+      local _, owner = g:at("path", path)
+      if owner == p then connected = true end
+    end
+    if not connected then return deny("a settlement must connect to one of your roads") end
+    if not has(g, p, cost(g, "settlement", p)) then return deny("you cannot pay brick, lumber, wool and grain") end
+    return true
+  end,
+  apply = function(g, p, node)
+    if g:phase() == "setup" then
+      g:place(p, "settlement", node)
+      g:log(name(g, p) .. " places a settlement on " .. node)
+      local idx = g:get("setup_index")
+      if idx > g:players() then starting_resources(g, p, node) end
+      g:set("setup_last", node)
+      g:set("setup_step", "road")
+    else
+      pay(g, p, cost(g, "settlement", p))
+      g:place(p, "settlement", node)
+      did_build(g)
+      g:log(name(g, p) .. " builds a settlement on " .. node)
+    end
+    -- A settlement may break an opponent's road (Almanac: Longest Road).
+    update_longest_road(g)
+    g:emit("built", { seat = p, piece = "settlement", site = node })
+  end,
+}
+
+local function road_spots(g, p)
+  if g:supply(p, "road") == 0 then return {} end
+  return g:open_paths(p)
+end
+
+action {
+  name = "road",
+  syntax = "road <path>",
+  help = "build a road (brick, lumber); free in the set-up phase and with Road Building",
+  when = function(g, p)
+    local ph = g:phase()
+    if ph == "setup" then return setup_turn(g, p) and g:get("setup_step") == "road" end
+    if ph == "road_building" then return p == g:current() end
+    return p == g:current() and may_build(g)
+  end,
+  options = function(g, p)
+    local ph = g:phase()
+    if ph == "setup" then
+      local out = {}
+      for _, path in ipairs(g:paths_at(g:get("setup_last"))) do
+        if not g:at("path", path) then out[#out + 1] = path end
+      end
+      return out
+    end
+    if ph ~= "road_building" and not has(g, p, cost(g, "road", p)) then return {} end
+    return road_spots(g, p)
+  end,
+  legal = function(g, p, path)
+    if g:at("path", path) then return deny("there is already a road on that path") end
+    if g:supply(p, "road") == 0 then return deny("you have no road left") end
+    local ph = g:phase()
+    if ph == "setup" then
+      -- Set-up Phase: the road attaches to the settlement just placed.
+      local a, b = g:ends(path)
+      local last = g:get("setup_last")
+      if a ~= last and b ~= last then return deny("the set-up road must touch the settlement you just placed") end
+      return true
+    end
+    if not contains(g:open_paths(p), path) then
+      return deny("a road must connect to your road, settlement or city (and not through another player's building)")
+    end
+    if ph ~= "road_building" and not has(g, p, cost(g, "road", p)) then return deny("you cannot pay brick and lumber") end
+    return true
+  end,
+  apply = function(g, p, path)
+    local ph = g:phase()
+    local a, b = g:ends(path)
+    g:place(p, "road", path)
+    if ph == "setup" then
+      g:log(name(g, p) .. " places a road on " .. a .. "-" .. b)
+      local idx = g:get("setup_index") + 1
+      g:set("setup_index", idx)
+      g:set("setup_step", "settlement")
+      if idx > #g:get("setup_order") then
+        -- The starting player, last to place, begins the game (Set-up Phase, Round Two).
+        g:set("setup_order", nil); g:set("setup_index", nil); g:set("setup_step", nil); g:set("setup_last", nil)
+        begin_turns(g, g:get("starting_player"))
+      end
+    elseif ph == "road_building" then
+      local left = g:get("free_roads") - 1
+      g:log(name(g, p) .. " builds a free road on " .. a .. "-" .. b)
+      if left == 0 or #road_spots(g, p) == 0 then
+        g:set("free_roads", nil)
+        g:set_phase(g:get("return_phase"))
+        g:set("return_phase", nil)
+      else
+        g:set("free_roads", left)
+      end
+    else
+      pay(g, p, cost(g, "road", p))
+      did_build(g)
+      g:log(name(g, p) .. " builds a road on " .. a .. "-" .. b)
+    end
+    update_longest_road(g)
+    g:emit("built", { seat = p, piece = "road", site = path })
+  end,
+}
+
+action {
+  name = "city",
+  syntax = "city <intersection>",
+  help = "upgrade one of your settlements to a city (3 ore, 2 grain)",
+  when = function(g, p) return p == g:current() and may_build(g) end,
+  options = function(g, p)
+    if g:supply(p, "city") == 0 or not has(g, p, cost(g, "city", p)) then return {} end
+    return g:pieces_of(p, "settlement")
+  end,
+  legal = function(g, p, node)
+    local kind, owner = g:at("intersection", node)
+    if kind ~= "settlement" or owner ~= p then return deny("a city replaces one of your own settlements") end
+    if g:supply(p, "city") == 0 then return deny("you have no city left") end
+    if not has(g, p, cost(g, "city", p)) then return deny("you cannot pay 3 ore and 2 grain") end
+    return true
+  end,
+  apply = function(g, p, node)
+    pay(g, p, cost(g, "city", p))
+    -- Cities: the settlement goes back to your supply.
+    g:upgrade(node, "city")
+    did_build(g)
+    g:log(name(g, p) .. " builds a city on " .. node)
+    g:emit("built", { seat = p, piece = "city", site = node })
+  end,
+}
+
+action {
+  name = "buy",
+  syntax = "buy",
+  help = "buy a development card (ore, wool, grain)",
+  when = function(g, p) return p == g:current() and may_build(g) end,
+  legal = function(g, p)
+    -- Development cards: none can be bought once the deck is empty.
+    if g:count(nil, "deck") == 0 then return deny("the development card deck is empty") end
+    if not has(g, p, cost(g, "development", p)) then return deny("you cannot pay ore, wool and grain") end
+    return true
+  end,
+  apply = function(g, p)
+    pay(g, p, cost(g, "development", p))
+    local card = g:draw(nil, "deck", p, "dev_new")
+    did_build(g)
+    g:log(name(g, p) .. " buys a development card")
+    g:tell({ p }, "you drew: " .. card)
+    g:emit("bought", { seat = p })
+  end,
+}
+
+-- The turn: production, the robber -------------------------------------------------------
+
+local function produce(g, roll)
+  -- Resource Production: 1 per settlement, 2 per city, nothing where the robber stands.
+  local robber = g:marker("robber")
+  local want = {}
+  for _, h in ipairs(g:hexes_numbered(roll)) do
+    local r = g:hex_resource(h)
+    if r and h ~= robber then
+      for _, node in ipairs(g:corners(h)) do
+        local kind, owner = g:at("intersection", node)
+        if kind then
+          local n = g:filter("production", kind == "city" and 2 or 1, owner, kind, h)
+          want[r] = want[r] or {}
+          want[r][owner] = (want[r][owner] or 0) + n
+        end
+      end
+    end
+  end
+  for _, r in ipairs(RESOURCES) do
+    local per = want[r]
+    if per then
+      local need, who = 0, {}
+      for p, n in pairs(per) do need = need + n; who[#who + 1] = p end
+      local bank = g:count(nil, "bank", r)
+      if need <= bank then
+        for p, n in pairs(per) do
+          g:move(nil, "bank", p, "hand", r, n)
+          g:log(name(g, p) .. " receives " .. cards_text({ [r] = n }))
+        end
+      elseif #who == 1 and opt(g, "shortage_exception") then
+        -- The shortage affects one player only: they take what is left.
+        if bank > 0 then g:move(nil, "bank", who[1], "hand", r, bank) end
+        g:log("the bank is short of " .. r .. ": " .. name(g, who[1]) .. " receives " .. bank)
+      else
+        g:log("the bank is short of " .. r .. ": nobody receives " .. r)
+      end
+    end
+  end
+end
+
+local function robber_phase(g, return_phase)
+  g:set("return_phase", return_phase)
+  g:set_phase("robber")
+end
+
+action {
+  name = "roll",
+  syntax = "roll",
+  help = "roll the dice for resource production",
+  when = function(g, p) return p == g:current() and g:phase() == "roll" end,
+  apply = function(g, p)
+    local d = g:roll(2)
+    local sum = d[1] + d[2]
+    g:set("last_roll", { d[1], d[2] })
+    g:log(name(g, p) .. " rolls " .. d[1] .. "+" .. d[2] .. " = " .. sum)
+    local after = opt(g, "combined_trade_build") and "main" or "trade"
+    if sum == 7 then
+      -- Rolling a 7: no production; more than 7 cards discard half, rounded down.
+      local owed, any = {}, false
+      for q = 1, g:players() do
+        local n = hand_size(g, q)
+        local d7 = g:filter("discard_count", n > opt(g, "discard_limit") and n // 2 or 0, q, n)
+        if d7 > 0 then owed[q] = d7; any = true end
+      end
+      g:set("robber_return", after)
+      if any then
+        g:set("discards", owed)
+        g:set_phase("discard")
+      else
+        robber_phase(g, after)
+      end
+    else
+      produce(g, sum)
+      g:set_phase(after)
+    end
+    g:emit("rolled", { seat = p, dice = d, sum = sum })
+  end,
+}
+
+-- All ways to pick `n` cards from a hand, as {resource = count} tables.
+local function selections(hand, n)
+  local out = {}
+  local function rec(i, left, acc)
+    if left == 0 then out[#out + 1] = copy(acc) return end
+    if i > #RESOURCES then return end
+    local r = RESOURCES[i]
+    local have = hand[r] or 0
+    for k = math.min(have, left), 0, -1 do
+      acc[r] = k > 0 and k or nil
+      rec(i + 1, left - k, acc)
+    end
+    acc[r] = nil
+  end
+  rec(1, n, {})
+  return out
+end
+
+action {
+  name = "discard",
+  syntax = "discard <cards>",
+  help = "on a 7, discard half your resource cards (rounded down), chosen by you",
+  when = function(g, p) return g:phase() == "discard" and ((g:get("discards") or {})[p] or 0) > 0 end,
+  options = function(g, p)
+    return selections(g:cards(p, "hand"), g:get("discards")[p])
+  end,
+  legal = function(g, p, cards)
+    local owed = g:get("discards")[p]
+    for k in pairs(cards) do
+      if not IS_RESOURCE[k] then return deny("only resource cards are discarded") end
+    end
+    if total(cards) ~= owed then return deny("you must discard exactly " .. owed .. " cards") end
+    if not has(g, p, cards) then return deny("you do not hold those cards") end
+    return true
+  end,
+  apply = function(g, p, cards)
+    pay(g, p, cards)
+    g:log(name(g, p) .. " discards " .. cards_text(cards))
+    local owed = g:get("discards")
+    owed[p] = nil
+    if next(owed) then
+      g:set("discards", owed)
+    else
+      g:set("discards", nil)
+      robber_phase(g, g:get("robber_return"))
+    end
+    g:emit("discarded", { seat = p, cards = cards })
+  end,
+}
+
+local function robber_targets(g)
+  local current = g:marker("robber")
+  local out = {}
+  for h = 1, g:hex_count() do
+    local terrain = g:hex(h)
+    if h ~= current and (terrain ~= "desert" or opt(g, "robber_desert")) then out[#out + 1] = h end
+  end
+  return g:filter("robber_targets", out)
+end
+
+local function victims(g, p, hex)
+  local out = {}
+  for _, q in ipairs(g:owners_at(hex)) do
+    if q ~= p then out[#out + 1] = q end
+  end
+  return g:filter("steal_targets", out, p, hex)
+end
+
+local function steal(g, p, victim)
+  local card = g:random_card(victim, "hand", "resource")
+  if card then
+    g:move(victim, "hand", p, "hand", card, 1)
+    g:log(name(g, p) .. " steals a card from " .. name(g, victim))
+    g:tell({ p, victim }, name(g, p) .. " stole " .. card .. " from " .. name(g, victim))
+  else
+    g:log(name(g, p) .. " steals from " .. name(g, victim) .. ", who has no cards")
+  end
+  g:emit("stole", { seat = p, victim = victim })
+end
+
+local function finish_robber(g)
+  g:set_phase(g:get("return_phase"))
+  g:set("return_phase", nil)
+  g:set("robber_return", nil)
+end
+
+action {
+  name = "robber",
+  syntax = "robber <hex>",
+  help = "move the robber to another hex",
+  when = function(g, p) return g:phase() == "robber" and p == g:current() end,
+  options = function(g, p) return robber_targets(g) end,
+  legal = function(g, p, hex)
+    if hex == g:marker("robber") then return deny("the robber must move to another hex") end
+    if not contains(robber_targets(g), hex) then return deny("the robber may not go there") end
+    return true
+  end,
+  apply = function(g, p, hex)
+    g:set_marker("robber", hex)
+    g:log(name(g, p) .. " moves the robber to H" .. hex)
+    g:emit("robber_moved", { seat = p, hex = hex })
+    local vs = victims(g, p, hex)
+    if #vs == 0 then
+      finish_robber(g)
+    elseif #vs == 1 then
+      steal(g, p, vs[1])
+      finish_robber(g)
+    else
+      g:set_phase("steal")
+    end
+  end,
+}
+
+action {
+  name = "steal",
+  syntax = "steal <player>",
+  help = "take a random resource card from a player next to the robber",
+  when = function(g, p) return g:phase() == "steal" and p == g:current() end,
+  options = function(g, p) return victims(g, p, g:marker("robber")) end,
+  legal = function(g, p, victim)
+    if not contains(victims(g, p, g:marker("robber")), victim) then
+      return deny("you may only steal from a player with a building next to the robber")
+    end
+    return true
+  end,
+  apply = function(g, p, victim)
+    steal(g, p, victim)
+    finish_robber(g)
+  end,
+}
+
+-- Development cards ----------------------------------------------------------------------
+
+-- Playing Development Cards: one per turn, any time during your turn (even before the
+-- roll), never one bought this turn.
+local function may_play(g, p, card)
+  if p ~= g:current() or g:get("played_dev") then return false end
+  local ph = g:phase()
+  if ph ~= "roll" and not in_turn(g) then return false end
+  return g:count(p, "dev", card) > 0
+end
+
+local function use_card(g, p, card)
+  g:set("played_dev", true)
+  if card == "knight" then
+    g:move(p, "dev", p, "played", card, 1)
+  else
+    g:move(p, "dev", nil, "box", card, 1)
+  end
+  g:emit("played_development", { seat = p, card = card })
+end
+
+action {
+  name = "play_knight",
+  syntax = "play knight",
+  help = "play a knight: move the robber and steal",
+  when = function(g, p) return may_play(g, p, "knight") end,
+  apply = function(g, p)
+    use_card(g, p, "knight")
+    g:log(name(g, p) .. " plays a knight")
+    update_largest_army(g, p)
+    robber_phase(g, g:phase())
+  end,
+}
+
+action {
+  name = "play_road_building",
+  syntax = "play road_building",
+  help = "play Road Building: place 2 free roads",
+  when = function(g, p) return may_play(g, p, "road_building") end,
+  apply = function(g, p)
+    use_card(g, p, "road_building")
+    g:log(name(g, p) .. " plays Road Building")
+    if #road_spots(g, p) > 0 then
+      g:set("return_phase", g:phase())
+      g:set("free_roads", math.min(2, g:supply(p, "road")))
+      g:set_phase("road_building")
+    end
+  end,
+}
+
+action {
+  name = "done",
+  syntax = "done",
+  help = "stop placing free roads",
+  when = function(g, p) return g:phase() == "road_building" and p == g:current() end,
+  apply = function(g, p)
+    g:set("free_roads", nil)
+    g:set_phase(g:get("return_phase"))
+    g:set("return_phase", nil)
+  end,
+}
+
+action {
+  name = "play_year_of_plenty",
+  syntax = "play year_of_plenty <resource> <resource>",
+  help = "play Year of Plenty: take any 2 resource cards from the bank",
+  when = function(g, p) return may_play(g, p, "year_of_plenty") end,
+  options = function(g, p)
+    local out = {}
+    for i, a in ipairs(RESOURCES) do
+      for j = i, #RESOURCES do
+        local b = RESOURCES[j]
+        local need = (a == b) and 2 or 1
+        if g:count(nil, "bank", a) >= need and g:count(nil, "bank", b) >= need then out[#out + 1] = { a, b } end
+      end
+    end
+    return out
+  end,
+  legal = function(g, p, a, b)
+    if a == b and g:count(nil, "bank", a) < 2 or g:count(nil, "bank", a) < 1 or g:count(nil, "bank", b) < 1 then
+      return deny("the bank does not have those cards")
+    end
+    return true
+  end,
+  apply = function(g, p, a, b)
+    use_card(g, p, "year_of_plenty")
+    g:move(nil, "bank", p, "hand", a, 1)
+    g:move(nil, "bank", p, "hand", b, 1)
+    g:log(name(g, p) .. " plays Year of Plenty and takes " .. cards_text({ [a] = 1, [b] = (a == b) and 2 or 1 }))
+  end,
+}
+
+action {
+  name = "play_monopoly",
+  syntax = "play monopoly <resource>",
+  help = "play Monopoly: every other player gives you all their cards of one resource",
+  when = function(g, p) return may_play(g, p, "monopoly") end,
+  options = function(g, p) return RESOURCES end,
+  apply = function(g, p, r)
+    use_card(g, p, "monopoly")
+    local got = 0
+    for _, q in ipairs(other_seats(g, p)) do
+      local n = g:count(q, "hand", r)
+      if n > 0 then
+        g:move(q, "hand", p, "hand", r, n)
+        got = got + n
+      end
+    end
+    g:log(name(g, p) .. " plays Monopoly on " .. r .. " and takes " .. got)
+  end,
+}
+
+-- Trade ------------------------------------------------------------------------------------
+
+-- Maritime Trade: 4:1, 3:1 at a generic harbor, 2:1 at a harbor of that resource.
+local function ratio(g, p, r)
+  local best = 4
+  for _, h in ipairs(g:harbors_of(p)) do
+    if (h.resource == nil or h.resource == r) and h.ratio < best then best = h.ratio end
+  end
+  return g:filter("trade_ratio", best, p, r)
+end
+
+action {
+  name = "trade",
+  syntax = "trade <cards> for <cards>",
+  help = "maritime trade with the bank, e.g. `trade 4 ore for brick` (4:1, 3:1 or 2:1 at your harbors)",
+  when = function(g, p) return p == g:current() and may_trade(g) end,
+  options = function(g, p)
+    local out = {}
+    for _, r in ipairs(RESOURCES) do
+      local k = ratio(g, p, r)
+      if g:count(p, "hand", r) >= k then
+        for _, t in ipairs(RESOURCES) do
+          if t ~= r and g:count(nil, "bank", t) > 0 then out[#out + 1] = { { [r] = k }, { [t] = 1 } } end
+        end
+      end
+    end
+    return out
+  end,
+  legal = function(g, p, give, get)
+    local owed = 0
+    for r, n in pairs(give) do
+      if not IS_RESOURCE[r] then return deny("only resource cards can be traded") end
+      local k = ratio(g, p, r)
+      if n % k ~= 0 then return deny("you trade " .. r .. " at " .. k .. ":1") end
+      owed = owed + n // k
+    end
+    for r, n in pairs(get) do
+      if not IS_RESOURCE[r] then return deny("only resource cards can be traded") end
+      if give[r] then return deny("you may not trade like for like") end
+      if g:count(nil, "bank", r) < n then return deny("the bank has too few " .. r) end
+    end
+    if owed == 0 or total(get) ~= owed then
+      return deny("that trade gives " .. owed .. " card(s) for " .. total(get))
+    end
+    if not has(g, p, give) then return deny("you do not hold those cards") end
+    return true
+  end,
+  apply = function(g, p, give, get)
+    pay(g, p, give)
+    for r, n in pairs(get) do g:move(nil, "bank", p, "hand", r, n) end
+    g:log(name(g, p) .. " trades " .. cards_text(give) .. " to the bank for " .. cards_text(get))
+    g:emit("traded", { seat = p, with = "bank", give = give, get = get })
+  end,
+}
+
+-- Domestic Trade: only with the player whose turn it is; no gifts, no like for like, no
+-- development cards. The active player offers; each other player accepts, declines or
+-- counters; the active player then confirms a partner or cancels.
+local function check_offer(give, get)
+  if total(give) == 0 or total(get) == 0 then return "no gifts: both sides must give cards" end
+  for r in pairs(give) do
+    if not IS_RESOURCE[r] then return "only resource cards can be traded" end
+    if get[r] then return "you may not trade like for like" end
+  end
+  for r in pairs(get) do
+    if not IS_RESOURCE[r] then return "only resource cards can be traded" end
+  end
+end
+
+action {
+  name = "offer",
+  syntax = "offer <cards> for <cards>",
+  help = "offer the other players a trade, e.g. `offer ore for brick`",
+  when = function(g, p) return p == g:current() and may_trade(g) end,
+  legal = function(g, p, give, get)
+    local bad = check_offer(give, get)
+    if bad then return deny(bad) end
+    if not has(g, p, give) then return deny("you do not hold those cards") end
+    return true
+  end,
+  apply = function(g, p, give, get)
+    g:set("offer", { from = p, give = give, get = get, responses = {}, counters = {}, phase = g:phase() })
+    g:set_phase("offer")
+    g:log(name(g, p) .. " offers " .. cards_text(give) .. " for " .. cards_text(get))
+  end,
+}
+
+local function responding(g, p)
+  if g:phase() ~= "offer" then return false end
+  local offer = g:get("offer")
+  return p ~= offer.from and not offer.responses[p]
+end
+
+local function respond(g, p, answer, counter)
+  local offer = g:get("offer")
+  offer.responses[p] = answer
+  if counter then offer.counters[p] = counter end
+  g:set("offer", offer)
+end
+
+action {
+  name = "accept",
+  syntax = "accept",
+  help = "accept the trade on offer",
+  when = responding,
+  legal = function(g, p)
+    if not has(g, p, g:get("offer").get) then return deny("you do not hold the cards asked for") end
+    return true
+  end,
+  apply = function(g, p)
+    respond(g, p, "accept")
+    g:log(name(g, p) .. " accepts")
+  end,
+}
+
+action {
+  name = "decline",
+  syntax = "decline",
+  help = "decline the trade on offer",
+  when = responding,
+  apply = function(g, p)
+    respond(g, p, "decline")
+    g:log(name(g, p) .. " declines")
+  end,
+}
+
+action {
+  name = "counter",
+  syntax = "counter <cards> for <cards>",
+  help = "counter the offer: the cards you give for the cards you want",
+  when = responding,
+  legal = function(g, p, give, get)
+    local bad = check_offer(give, get)
+    if bad then return deny(bad) end
+    if not has(g, p, give) then return deny("you do not hold those cards") end
+    return true
+  end,
+  apply = function(g, p, give, get)
+    respond(g, p, "counter", { give = give, get = get })
+    g:log(name(g, p) .. " counters: " .. cards_text(give) .. " for " .. cards_text(get))
+  end,
+}
+
+local function all_answered(g)
+  if g:phase() ~= "offer" then return false end
+  local offer = g:get("offer")
+  for _, q in ipairs(other_seats(g, offer.from)) do
+    if not offer.responses[q] then return false end
+  end
+  return true
+end
+
+local function close_offer(g)
+  local offer = g:get("offer")
+  g:set("offer", nil)
+  g:set_phase(offer.phase)
+end
+
+-- The terms a partner's answer stands for, from the active player's side.
+local function terms(offer, q)
+  local answer = offer.responses[q]
+  if answer == "accept" then return offer.give, offer.get end
+  if answer == "counter" then
+    local c = offer.counters[q]
+    return c.get, c.give
+  end
+end
+
+action {
+  name = "confirm",
+  syntax = "confirm <player>",
+  help = "trade with a player who accepted or countered",
+  when = function(g, p) return p == g:current() and all_answered(g) end,
+  options = function(g, p)
+    local offer, out = g:get("offer"), {}
+    for _, q in ipairs(other_seats(g, p)) do
+      local give, get = terms(offer, q)
+      if give and has(g, p, give) and has(g, q, get) then out[#out + 1] = q end
+    end
+    return out
+  end,
+  legal = function(g, p, q)
+    local give, get = terms(g:get("offer"), q)
+    if not give then return deny(name(g, q) .. " did not accept or counter") end
+    if not has(g, p, give) or not has(g, q, get) then return deny("one of you no longer holds the cards") end
+    return true
+  end,
+  apply = function(g, p, q)
+    local give, get = terms(g:get("offer"), q)
+    for r, n in pairs(give) do g:move(p, "hand", q, "hand", r, n) end
+    for r, n in pairs(get) do g:move(q, "hand", p, "hand", r, n) end
+    g:log(name(g, p) .. " trades " .. cards_text(give) .. " to " .. name(g, q) .. " for " .. cards_text(get))
+    close_offer(g)
+    g:emit("traded", { seat = p, with = q, give = give, get = get })
+  end,
+}
+
+action {
+  name = "cancel",
+  syntax = "cancel",
+  help = "withdraw your trade offer",
+  when = function(g, p) return g:phase() == "offer" and p == g:get("offer").from end,
+  apply = function(g, p)
+    close_offer(g)
+    g:log(name(g, p) .. " withdraws the offer")
+  end,
+}
+
+-- End of turn ------------------------------------------------------------------------------
+
+action {
+  name = "end",
+  syntax = "end",
+  help = "end your turn and pass the dice to the left",
+  when = function(g, p) return p == g:current() and in_turn(g) end,
+  apply = function(g, p)
+    -- Cards bought this turn become playable from the next turn on.
+    for card, n in pairs(g:cards(p, "dev_new")) do g:move(p, "dev_new", p, "dev", card, n) end
+    g:set("played_dev", false)
+    g:set("last_roll", nil)
+    local nxt = p % g:players() + 1
+    g:set_current(nxt)
+    g:set_turn(g:turn() + 1)
+    g:set_phase("roll")
+    g:log("--- turn " .. g:turn() .. ": " .. name(g, nxt) .. " ---")
+    g:emit("turn_ended", { seat = p })
+  end,
+}
