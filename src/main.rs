@@ -1,6 +1,261 @@
-fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let games: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(10);
-    let r = catan_engine::sim::run(&["base".into()], 4, &[], games, 1, |_| {});
-    println!("{r:?}");
+//! `catan`: a thin shell over the catan-engine library.
+
+use catan_engine::repl::{run_interactive, run_script, ReplConfig};
+use catan_engine::{engine::Header, script, sim};
+use clap::{Parser, Subcommand};
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "catan",
+    version,
+    about = "A rules engine for the Catan family of games: play, simulate, mod."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Args, Clone)]
+struct GameArgs {
+    /// Variant stack, e.g. base, or base+helpers, or a path to a .lua file
+    #[arg(long, default_value = "base")]
+    variant: String,
+    /// Number of players (default: the variant's own default)
+    #[arg(long)]
+    players: Option<usize>,
+    /// Seed for every random event (default: from the clock, printed)
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Set an option, KEY=VALUE (repeatable); see `catan variants`
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    options: Vec<String>,
+    /// A TOML file of options (KEY = VALUE lines); --option wins over it
+    #[arg(long)]
+    options_file: Option<String>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play in the terminal: hot-seat and/or against bots
+    Play {
+        #[command(flatten)]
+        game: GameArgs,
+        /// Seats played by a random bot: "2,3,4", colours "blue,white", "all" or "none"
+        /// (default: every seat but the first)
+        #[arg(long)]
+        bots: Option<String>,
+        /// Script mode: exit with status 2 at the first rejected command
+        #[arg(long)]
+        strict: bool,
+        /// Allow the sandbox commands dice, give and place (logged)
+        #[arg(long)]
+        sandbox: bool,
+        /// Load a saved game
+        #[arg(long)]
+        load: Option<String>,
+        /// Never use colours
+        #[arg(long)]
+        no_color: bool,
+    },
+    /// Play many random-bot games and report wins per seat, mean turns and speed
+    Sim {
+        #[command(flatten)]
+        game: GameArgs,
+        /// Number of games
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Print the report as JSON
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the variants with their descriptions and options
+    Variants,
+}
+
+fn options(args: &GameArgs) -> Result<Vec<(String, String)>, String> {
+    let mut out = vec![];
+    if let Some(path) = &args.options_file {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let table: toml::Table = toml::from_str(&text).map_err(|e| format!("{path}: {e}"))?;
+        for (k, v) in table {
+            let v = match v {
+                toml::Value::String(s) => s,
+                other => other.to_string(),
+            };
+            out.push((k, v));
+        }
+    }
+    for o in &args.options {
+        let (k, v) = o
+            .split_once('=')
+            .ok_or_else(|| format!("--option takes KEY=VALUE, not '{o}'"))?;
+        out.retain(|(key, _)| key != k.trim());
+        out.push((k.trim().to_string(), v.trim().to_string()));
+    }
+    Ok(out)
+}
+
+fn header(args: &GameArgs, sandbox: bool) -> Result<Header, String> {
+    let variants: Vec<String> = args
+        .variant
+        .split('+')
+        .map(|s| s.trim().to_string())
+        .collect();
+    let spec = script::Script::load(&variants)
+        .map_err(|e| e.to_string())?
+        .spec
+        .clone();
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0)
+    });
+    let header = Header {
+        variants,
+        players: args.players.unwrap_or(spec.default_players),
+        seed,
+        options: options(args)?,
+        sandbox,
+    };
+    script::resolve_options(&spec, &header.options)?;
+    Ok(header)
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Variants => {
+            for name in script::known_variants() {
+                match script::describe_variant(&name) {
+                    Ok(spec) => {
+                        println!("{name}  (stack: {})", spec.variants.join(" -> "));
+                        println!("  {}", spec.description);
+                        println!(
+                            "  players: {}-{} (default {})",
+                            spec.min_players, spec.max_players, spec.default_players
+                        );
+                        for o in &spec.options {
+                            let ty = match &o.kind {
+                                catan_engine::spec::OptionType::Bool => "bool".to_string(),
+                                catan_engine::spec::OptionType::Int { min, max } => {
+                                    format!("int {min}..{max}")
+                                }
+                                catan_engine::spec::OptionType::Choice(c) => c.join("|"),
+                                catan_engine::spec::OptionType::Text => "text".into(),
+                            };
+                            println!(
+                                "    {:<22} {:<26} default {:<10} {}",
+                                o.name,
+                                ty,
+                                o.default.to_string(),
+                                o.doc
+                            );
+                        }
+                    }
+                    Err(e) => println!("{name}: cannot load: {e}"),
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        Command::Sim { game, games, json } => {
+            let h = match header(&game, false) {
+                Ok(h) => h,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(1);
+                }
+            };
+            let tty = std::io::stderr().is_terminal();
+            let report = sim::run(&h.variants, h.players, &h.options, games, h.seed, |done| {
+                if tty && (done % 10 == 0 || done == games) {
+                    eprint!("\r{done}/{games} games");
+                }
+            });
+            if tty {
+                eprintln!();
+            }
+            match report {
+                Ok(r) if json => {
+                    println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default())
+                }
+                Ok(r) => {
+                    println!(
+                        "{} games of {} with {} players (seed {})",
+                        r.games,
+                        r.variants.join("+"),
+                        r.players,
+                        h.seed
+                    );
+                    println!("  finished with a winner: {}", r.finished);
+                    for (i, w) in r.wins.iter().enumerate() {
+                        println!(
+                            "  seat {}: {} wins ({:.1}%)",
+                            i + 1,
+                            w,
+                            100.0 * *w as f64 / r.games.max(1) as f64
+                        );
+                    }
+                    println!(
+                        "  mean turns: {:.1}, mean actions: {:.1}",
+                        r.mean_turns, r.mean_actions
+                    );
+                    println!(
+                        "  {:.2} s, {:.1} games per second",
+                        r.seconds, r.games_per_second
+                    );
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(1);
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        Command::Play {
+            game,
+            bots,
+            strict,
+            sandbox,
+            load,
+            no_color,
+        } => {
+            let h = match header(&game, sandbox) {
+                Ok(h) => h,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(1);
+                }
+            };
+            // Default: a bot in every seat but the first.
+            let bots = bots.unwrap_or_else(|| {
+                (2..=h.players)
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            });
+            let interactive = std::io::stdin().is_terminal();
+            let color = !no_color
+                && std::io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none();
+            let config = ReplConfig {
+                header: h,
+                bots,
+                strict,
+                color,
+                load,
+            };
+            let code = if interactive {
+                run_interactive(config)
+            } else {
+                let stdin = std::io::stdin();
+                let mut input = stdin.lock();
+                let mut out = std::io::stdout();
+                run_script(config, &mut input, &mut out)
+            };
+            ExitCode::from(code as u8)
+        }
+    }
 }

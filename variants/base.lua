@@ -101,15 +101,15 @@ local BEGINNER_HARBORS = {
 }
 
 -- STAND-IN: the printed beginner starting pieces are not in our sources. These are
--- balanced positions of our own (each colour about the same production, no one on a
--- harbor); the second settlement of each colour is the starred one that pays the
+-- balanced positions of our own (each colour 19-20 pips over 4-5 resources, none on a
+-- harbor or the desert, the Distance Rule kept); the second settlement of each colour is the starred one that pays the
 -- starting resources. Replace with the printed positions when they are known.
 -- Settlements are intersection labels, roads are paths "a-b".
 local BEGINNER_PIECES = {
-  red = { settlements = { 11, 41 }, roads = { "11-12", "41-42" } },
-  blue = { settlements = { 14, 44 }, roads = { "14-15", "43-44" } },
-  white = { settlements = { 20, 34 }, roads = { "20-21", "34-35" } },
-  orange = { settlements = { 26, 30 }, roads = { "26-27", "29-30" } },
+  red = { settlements = { 46, 26 }, roads = { "46-50", "26-32" } },
+  blue = { settlements = { 45, 37 }, roads = { "40-45", "31-37" } },
+  white = { settlements = { 29, 14 }, roads = { "23-29", "14-19" } },
+  orange = { settlements = { 15, 13 }, roads = { "15-20", "8-13" } },
 }
 
 -- Number tokens A-R (Set-up, Variable; reference B2).
@@ -302,12 +302,16 @@ sequence("setup", "base.start", function(g)
       for _, s in ipairs(pieces.settlements) do g:place(p, "settlement", s) end
       for _, label in ipairs(pieces.roads) do
         local a, b = label:match("(%d+)-(%d+)")
-        for _, path in ipairs(g:paths_at(tonumber(a))) do
+        a, b = tonumber(a), tonumber(b)
+        local placed = false
+        for _, path in ipairs(g:paths_at(a)) do
           local x, y = g:ends(path)
-          if (x == tonumber(a) and y == tonumber(b)) or (y == tonumber(a) and x == tonumber(b)) then
+          if (x == a and y == b) or (y == a and x == b) then
             g:place(p, "road", path)
+            placed = true
           end
         end
+        if not placed then error("beginner road " .. label .. " is not a path of the board") end
       end
       starting_resources(g, p, pieces.settlements[2])
     end

@@ -1,1 +1,711 @@
-//! placeholder
+//! `catan play`: the REPL. Interactive with rustyline (history, completion of commands,
+//! legal actions and board labels, hints) on a terminal; line by line from stdin
+//! otherwise, so a transcript is a test.
+
+mod line;
+
+use crate::board::render::{render, RenderOptions};
+use crate::bot::RandomBot;
+use crate::engine::{Game, GameError, Header, Observer, Outcome};
+use crate::script::Message;
+use crate::view::view;
+use std::io::{BufRead, Write};
+
+pub struct ReplConfig {
+    pub header: Header,
+    /// Seats played by a random bot: "2,3", colours "blue,white", "all" or "none".
+    pub bots: String,
+    /// Exit with status 2 at the first rejected command (script mode).
+    pub strict: bool,
+    pub color: bool,
+    /// A game to load instead of starting a new one.
+    pub load: Option<String>,
+}
+
+const COMMANDS: &[(&str, &str)] = &[
+    ("help", "this list, and every action of the game"),
+    (
+        "legal",
+        "every action you may take now, as you would type it",
+    ),
+    (
+        "show [board|hand|players|bank|log]",
+        "the board (default), your cards, the players, the bank, the log",
+    ),
+    (
+        "state --json",
+        "the whole referee state as JSON (shows every hidden card)",
+    ),
+    ("view --json", "what the player to act may see, as JSON"),
+    (
+        "undo",
+        "take back your last action (and the bots' actions after it)",
+    ),
+    ("save FILE", "save the game (header and log) as JSON"),
+    ("load FILE", "load a saved game, replaying its log"),
+    ("quit", "leave"),
+];
+
+const SANDBOX_COMMANDS: &[(&str, &str)] = &[
+    ("dice A B", "force the next roll"),
+    ("give PLAYER CARDS", "give cards from the bank"),
+    ("place PIECE LABEL PLAYER", "put a piece on the board"),
+];
+
+/// What a line did, for script mode's exit status.
+#[derive(PartialEq, Eq)]
+enum Step {
+    Ok,
+    Rejected,
+    Quit,
+}
+
+pub struct Repl<'w> {
+    pub game: Game,
+    config: ReplConfig,
+    is_bot: Vec<bool>,
+    bots: Vec<RandomBot>,
+    out: &'w mut dyn Write,
+    /// Messages already printed (index into game.messages()).
+    shown: usize,
+    last_turn: Option<(u32, usize)>,
+}
+
+fn seat_name(game: &Game, seat: usize) -> String {
+    game.state()
+        .players
+        .get(seat)
+        .map(|p| p.color.clone())
+        .unwrap_or_else(|| format!("seat {}", seat + 1))
+}
+
+impl<'w> Repl<'w> {
+    pub fn new(config: ReplConfig, out: &'w mut dyn Write) -> Result<Repl<'w>, GameError> {
+        let game = match &config.load {
+            Some(path) => load_game(path)?.0,
+            None => Game::new(config.header.clone())?,
+        };
+        let players = game.header().players;
+        let seed = game.header().seed;
+        let bots = (0..players)
+            .map(|s| RandomBot::new(seed ^ (0xB07 + s as u64 * 7919)))
+            .collect();
+        let is_bot = parse_bots(&config.bots, &game).map_err(GameError::Setup)?;
+        Ok(Repl {
+            game,
+            config,
+            is_bot,
+            bots,
+            out,
+            shown: 0,
+            last_turn: None,
+        })
+    }
+
+    fn is_bot(&self, seat: usize) -> bool {
+        self.is_bot.get(seat).copied().unwrap_or(false)
+    }
+
+    fn say(&mut self, text: &str) {
+        let _ = writeln!(self.out, "{text}");
+    }
+
+    /// Prints new log messages a human at `seat` may read.
+    fn flush_messages(&mut self, seat: Option<usize>) {
+        let msgs: Vec<Message> = self.game.messages()[self.shown..]
+            .iter()
+            .map(|(_, m)| m.clone())
+            .collect();
+        self.shown = self.game.messages().len();
+        for m in msgs {
+            let visible = match (&m.to, seat) {
+                (None, _) => true,
+                (Some(to), Some(s)) => to.contains(&s) && !self.is_bot(s),
+                (Some(_), None) => false,
+            };
+            if visible {
+                self.say(&format!("  {}", m.text));
+            }
+        }
+    }
+
+    pub fn welcome(&mut self) {
+        let spec = self.game.spec().clone();
+        let h = self.game.header().clone();
+        self.say(&format!(
+            "catan-engine: {} with {} players, seed {}",
+            spec.variants.join("+"),
+            h.players,
+            h.seed
+        ));
+        self.say(&format!("  {}", spec.description));
+        let humans: Vec<String> = (0..h.players)
+            .filter(|s| !self.is_bot(*s))
+            .map(|s| seat_name(&self.game, s))
+            .collect();
+        let bots: Vec<String> = (0..h.players)
+            .filter(|s| self.is_bot(*s))
+            .map(|s| seat_name(&self.game, s))
+            .collect();
+        self.say(&format!(
+            "  humans: {}; bots: {}",
+            if humans.is_empty() {
+                "none".into()
+            } else {
+                humans.join(", ")
+            },
+            if bots.is_empty() {
+                "none".into()
+            } else {
+                bots.join(", ")
+            }
+        ));
+        self.say("  type `help` for commands, `legal` for your possible actions.");
+        self.flush_messages(None);
+    }
+
+    /// Lets bots act until a human is to act or the game ends.
+    pub fn run_bots(&mut self) -> Result<(), GameError> {
+        let mut guard = 0;
+        while self.game.winner().is_none() {
+            let seat = self.game.to_act()?;
+            if !self.is_bot(seat) {
+                break;
+            }
+            self.announce_turn();
+            let Some(action) = self.bots[seat].choose(&self.game, seat)? else {
+                self.say(&format!(
+                    "{} (bot) has no legal action; stopping the bots",
+                    seat_name(&self.game, seat)
+                ));
+                break;
+            };
+            let text = self.game.action_text(&action);
+            match self.game.perform(seat, &action) {
+                Ok(_) => {
+                    self.say(&format!("{} (bot)> {text}", seat_name(&self.game, seat)));
+                    self.flush_messages(None);
+                }
+                Err(e) => {
+                    self.say(&format!("bot action '{text}' was refused: {e}"));
+                    break;
+                }
+            }
+            guard += 1;
+            if guard > 100_000 {
+                self.say("the bots played 100000 actions without a winner; stopping");
+                break;
+            }
+        }
+        self.announce_end();
+        Ok(())
+    }
+
+    fn announce_turn(&mut self) {
+        let (turn, current) = {
+            let st = self.game.state();
+            (st.turn, st.current)
+        };
+        if self.last_turn != Some((turn, current)) {
+            self.last_turn = Some((turn, current));
+        }
+    }
+
+    fn announce_end(&mut self) {
+        if let Some(w) = self.game.winner() {
+            if self.last_turn != Some((u32::MAX, w)) {
+                self.last_turn = Some((u32::MAX, w));
+                let pts = self.game.points(w, true).unwrap_or(0);
+                let name = seat_name(&self.game, w);
+                self.say(&format!("*** {name} wins the game with {pts} points ***"));
+                let table = self.players_text();
+                self.say(&table);
+            }
+        }
+    }
+
+    /// The prompt for the seat to act.
+    pub fn prompt(&self) -> String {
+        if self.game.winner().is_some() {
+            return "game over> ".into();
+        }
+        let seat = self.game.to_act().unwrap_or(0);
+        let st = self.game.state();
+        format!(
+            "[turn {} {} {}]> ",
+            st.turn,
+            seat_name(&self.game, seat),
+            st.phase
+        )
+    }
+
+    /// Text of every legal action for the seat to act (for completion and hints).
+    pub fn legal_texts(&self) -> Vec<String> {
+        let Ok(seat) = self.game.to_act() else {
+            return vec![];
+        };
+        match self.game.legal_with_templates(seat) {
+            Ok((actions, templates)) => {
+                let mut v: Vec<String> = actions.iter().map(|a| self.game.action_text(a)).collect();
+                v.extend(templates);
+                v
+            }
+            Err(_) => vec![],
+        }
+    }
+
+    fn players_text(&self) -> String {
+        let st = self.game.state().clone();
+        let mut out = String::new();
+        for (i, p) in st.players.iter().enumerate() {
+            let pts = self.game.points(i, false).unwrap_or(0);
+            let info = self.game.describe(i).ok();
+            let field = |k: &str| {
+                info.as_ref()
+                    .and_then(|v| {
+                        if let crate::value::Value::Map(m) = v {
+                            m.get(k).cloned()
+                        } else {
+                            None
+                        }
+                    })
+                    .map(|v| v.to_string())
+                    .unwrap_or_default()
+            };
+            let mut extras = vec![];
+            if field("longest_road") == "true" {
+                extras.push("Longest Road".to_string());
+            }
+            if field("largest_army") == "true" {
+                extras.push("Largest Army".to_string());
+            }
+            out.push_str(&format!(
+                "  {:<7} {:>2} pts  {:>2} resource cards  {:>2} development cards  {} knights  road {}{}{}{}\n",
+                p.color,
+                pts,
+                field("resource_cards"),
+                field("development_cards"),
+                field("knights"),
+                field("road_length"),
+                if extras.is_empty() { String::new() } else { format!("  [{}]", extras.join(", ")) },
+                if self.is_bot(i) { "  (bot)" } else { "" },
+                if st.current == i { "  <- turn" } else { "" },
+            ));
+        }
+        out.trim_end().to_string()
+    }
+
+    fn hand_text(&self, seat: usize) -> String {
+        let v = view(&self.game, Observer::Seat(seat));
+        let zones = &v["players"][seat]["zones"];
+        let mut out = format!("  {}'s cards:", seat_name(&self.game, seat));
+        if let Some(obj) = zones.as_object() {
+            for (zone, cards) in obj {
+                if let Some(c) = cards.as_object() {
+                    if c.is_empty() {
+                        continue;
+                    }
+                    let list: Vec<String> = c.iter().map(|(k, n)| format!("{n} {k}")).collect();
+                    out.push_str(&format!("\n    {zone}: {}", list.join(", ")));
+                }
+            }
+        }
+        let pts = self.game.points(seat, true).unwrap_or(0);
+        out.push_str(&format!("\n    points (with hidden cards): {pts}"));
+        out
+    }
+
+    fn bank_text(&self) -> String {
+        let v = view(&self.game, Observer::Spectator);
+        let mut out = String::new();
+        if let Some(obj) = v["zones"].as_object() {
+            for (zone, cards) in obj {
+                out.push_str(&format!("  {zone}: "));
+                match cards.as_object() {
+                    Some(c) if c.contains_key("count") && c.len() == 1 => {
+                        out.push_str(&format!("{} cards", c["count"]))
+                    }
+                    Some(c) => {
+                        let list: Vec<String> = c.iter().map(|(k, n)| format!("{n} {k}")).collect();
+                        out.push_str(&if list.is_empty() {
+                            "empty".to_string()
+                        } else {
+                            list.join(", ")
+                        })
+                    }
+                    None => out.push_str(&cards.to_string()),
+                }
+                out.push('\n');
+            }
+        }
+        out.trim_end().to_string()
+    }
+
+    fn board_text(&self) -> String {
+        let st = self.game.state().clone();
+        render(
+            &st,
+            self.game.spec(),
+            &RenderOptions {
+                color: self.config.color,
+            },
+        )
+    }
+
+    fn log_text(&self, seat: usize, n: usize) -> String {
+        let msgs: Vec<&Message> = self
+            .game
+            .messages()
+            .iter()
+            .map(|(_, m)| m)
+            .filter(|m| m.to.as_ref().is_none_or(|to| to.contains(&seat)))
+            .collect();
+        let start = msgs.len().saturating_sub(n);
+        msgs[start..]
+            .iter()
+            .map(|m| format!("  {}", m.text))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    fn help_text(&self) -> String {
+        let mut out = String::from("commands:\n");
+        for (c, d) in COMMANDS {
+            out.push_str(&format!("  {c:<36} {d}\n"));
+        }
+        if self.game.header().sandbox {
+            out.push_str("sandbox commands (logged):\n");
+            for (c, d) in SANDBOX_COMMANDS {
+                out.push_str(&format!("  {c:<36} {d}\n"));
+            }
+        }
+        out.push_str("actions of this game:\n");
+        for a in &self.game.spec().actions {
+            out.push_str(&format!("  {:<36} {}\n", a.template(), a.help));
+        }
+        out.push_str("labels: hexes H1.., intersections 1.., paths by their ends (12-13); cards as `2 ore brick`");
+        out
+    }
+
+    /// Handles one line typed by the human at the seat to act.
+    fn handle(&mut self, line: &str) -> Step {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            return Step::Ok;
+        }
+        let seat = match self.game.to_act() {
+            Ok(s) => s,
+            Err(e) => {
+                self.say(&format!("error: {e}"));
+                return Step::Rejected;
+            }
+        };
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.as_slice() {
+            ["quit"] | ["exit"] => return Step::Quit,
+            ["help"] | ["?"] => {
+                let t = self.help_text();
+                self.say(&t);
+            }
+            ["legal"] => {
+                if self.game.winner().is_some() {
+                    self.say("the game is over");
+                    return Step::Ok;
+                }
+                let name = seat_name(&self.game, seat);
+                self.say(&format!("{name} may:"));
+                for t in self.legal_texts() {
+                    self.say(&format!("  {t}"));
+                }
+            }
+            ["show"] | ["show", "board"] | ["board"] => {
+                let t = self.board_text();
+                self.say(&t);
+            }
+            ["show", "hand"] | ["hand"] => {
+                let t = self.hand_text(seat);
+                self.say(&t);
+            }
+            ["show", "players"] | ["players"] => {
+                let t = self.players_text();
+                self.say(&t);
+            }
+            ["show", "bank"] | ["bank"] => {
+                let t = self.bank_text();
+                self.say(&t);
+            }
+            ["show", "log"] | ["log"] => {
+                let t = self.log_text(seat, 30);
+                self.say(&t);
+            }
+            ["show", "log", n] => {
+                let n = n.parse().unwrap_or(30);
+                let t = self.log_text(seat, n);
+                self.say(&t);
+            }
+            ["state", "--json"] => {
+                let v = view(&self.game, Observer::Referee);
+                self.say(&serde_json::to_string_pretty(&v).unwrap_or_default());
+            }
+            ["view", "--json"] => {
+                let v = view(&self.game, Observer::Seat(seat));
+                self.say(&serde_json::to_string_pretty(&v).unwrap_or_default());
+            }
+            ["undo"] => return self.undo(),
+            ["save", path] => match std::fs::write(path, self.game.save_json()) {
+                Ok(()) => self.say(&format!(
+                    "saved to {path} ({} actions)",
+                    self.game.log().len()
+                )),
+                Err(e) => {
+                    self.say(&format!("cannot save to {path}: {e}"));
+                    return Step::Rejected;
+                }
+            },
+            ["load", path] => match load_game(path) {
+                Ok((game, div)) => {
+                    self.game = game;
+                    self.shown = self.game.messages().len();
+                    self.is_bot.resize(self.game.header().players, false);
+                    if let Some(d) = div {
+                        self.say(&format!("warning: {d}; the game stops there"));
+                    }
+                    self.say(&format!(
+                        "loaded {path} ({} actions)",
+                        self.game.log().len()
+                    ));
+                }
+                Err(e) => {
+                    self.say(&format!("cannot load {path}: {e}"));
+                    return Step::Rejected;
+                }
+            },
+            ["dice", ..] | ["give", ..] | ["place", ..] if self.game.header().sandbox => {
+                match self.game.sandbox(seat, line) {
+                    Ok(o) => self.print_outcome(&o, seat),
+                    Err(e) => {
+                        self.say(&format!("error: {e}"));
+                        return Step::Rejected;
+                    }
+                }
+            }
+            _ => {
+                if self.game.winner().is_some() {
+                    self.say("the game is over (save, show, or quit)");
+                    return Step::Rejected;
+                }
+                match self.game.act(seat, line) {
+                    Ok(_) => self.flush_messages(Some(seat)),
+                    Err(e) => {
+                        self.say(&format!("error: {e}"));
+                        return Step::Rejected;
+                    }
+                }
+            }
+        }
+        Step::Ok
+    }
+
+    fn print_outcome(&mut self, _o: &Outcome, seat: usize) {
+        self.flush_messages(Some(seat));
+    }
+
+    /// Undoes back to before the last action of a human seat.
+    fn undo(&mut self) -> Step {
+        let log = self.game.log();
+        let Some(pos) = log.iter().rposition(|e| !self.is_bot(e.seat)) else {
+            self.say("nothing to undo");
+            return Step::Rejected;
+        };
+        let n = log.len() - pos;
+        let what = log[pos].command.clone();
+        match self.game.undo(n) {
+            Ok(()) => {
+                self.shown = self.game.messages().len();
+                self.say(&format!("undone: {what}"));
+                Step::Ok
+            }
+            Err(e) => {
+                self.say(&format!("cannot undo: {e}"));
+                Step::Rejected
+            }
+        }
+    }
+
+    /// A short status for the start of a human's decision.
+    fn status(&mut self) {
+        if self.game.winner().is_some() {
+            return;
+        }
+        let Ok(seat) = self.game.to_act() else { return };
+        let key = {
+            let st = self.game.state();
+            (st.turn, st.current)
+        };
+        if self.last_turn != Some(key) {
+            self.last_turn = Some(key);
+            let board = self.board_text();
+            self.say(&board);
+            let t = self.players_text();
+            self.say(&t);
+        }
+        let hand = self.hand_text(seat);
+        self.say(&hand);
+        let mut names: Vec<String> = self
+            .legal_texts()
+            .iter()
+            .map(|t| t.split_whitespace().next().unwrap_or("").to_string())
+            .collect();
+        names.dedup();
+        names.sort();
+        names.dedup();
+        self.say(&format!(
+            "  {} to act; possible: {} (type `legal` for details)",
+            seat_name(&self.game, seat),
+            names.join(", ")
+        ));
+    }
+}
+
+/// "2,3", "blue,white", "all", "none" -> which seats are bots.
+pub fn parse_bots(spec: &str, game: &Game) -> Result<Vec<bool>, String> {
+    let players = game.header().players;
+    let mut bots = vec![false; players];
+    match spec.trim() {
+        "none" | "" => {}
+        "all" => bots.iter_mut().for_each(|b| *b = true),
+        list => {
+            for part in list.split(',') {
+                let part = part.trim();
+                let seat = match part.parse::<usize>() {
+                    Ok(n) if n >= 1 && n <= players => n - 1,
+                    _ => game
+                        .state()
+                        .players
+                        .iter()
+                        .position(|p| p.color.eq_ignore_ascii_case(part))
+                        .ok_or_else(|| format!("--bots: '{part}' is not a seat (1..{players}) or a colour in this game"))?,
+                };
+                bots[seat] = true;
+            }
+        }
+    }
+    Ok(bots)
+}
+
+fn load_game(path: &str) -> Result<(Game, Option<crate::engine::Divergence>), GameError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| GameError::Setup(format!("cannot read {path}: {e}")))?;
+    Game::load_json(&text)
+}
+
+/// Script mode: reads commands line by line, echoing each. Returns the exit status.
+pub fn run_script(config: ReplConfig, input: &mut dyn BufRead, out: &mut dyn Write) -> i32 {
+    let strict = config.strict;
+    let mut repl = match Repl::new(config, out) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
+    };
+    repl.welcome();
+    if let Err(e) = repl.run_bots() {
+        repl.say(&format!("error: {e}"));
+        return 1;
+    }
+    let mut line = String::new();
+    loop {
+        line.clear();
+        match input.read_line(&mut line) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => {
+                repl.say(&format!("error reading input: {e}"));
+                return 1;
+            }
+        }
+        let text = line.trim().to_string();
+        if text.is_empty() {
+            continue;
+        }
+        let prompt = repl.prompt();
+        repl.say(&format!("{prompt}{text}"));
+        match repl.handle(&text) {
+            Step::Quit => return 0,
+            Step::Rejected if strict => return 2,
+            _ => {}
+        }
+        if let Err(e) = repl.run_bots() {
+            repl.say(&format!("error: {e}"));
+            return 1;
+        }
+    }
+    0
+}
+
+/// Interactive mode on a terminal.
+pub fn run_interactive(config: ReplConfig) -> i32 {
+    let mut stdout = std::io::stdout();
+    let mut repl = match Repl::new(config, &mut stdout) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
+    };
+    repl.welcome();
+    let mut editor = match line::Editor::new() {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("error: cannot start the line editor: {e}");
+            return 1;
+        }
+    };
+    loop {
+        if let Err(e) = repl.run_bots() {
+            repl.say(&format!("error: {e}"));
+        }
+        repl.status();
+        let labels: Vec<String> = repl
+            .game
+            .state()
+            .topology
+            .as_ref()
+            .map(|t| t.all_labels().map(str::to_string).collect())
+            .unwrap_or_default();
+        let mut words: Vec<String> = COMMANDS
+            .iter()
+            .map(|(c, _)| c.split_whitespace().next().unwrap_or("").to_string())
+            .collect();
+        words.extend(
+            [
+                "show board",
+                "show hand",
+                "show players",
+                "show bank",
+                "show log",
+            ]
+            .map(String::from),
+        );
+        if repl.game.header().sandbox {
+            words.extend(["dice", "give", "place"].map(String::from));
+        }
+        editor.set_candidates(repl.legal_texts(), words, labels);
+        let prompt = repl.prompt();
+        match editor.read(&prompt) {
+            Ok(Some(text)) => {
+                if repl.handle(&text) == Step::Quit {
+                    break;
+                }
+            }
+            Ok(None) => break,
+            Err(e) => {
+                eprintln!("error: {e}");
+                break;
+            }
+        }
+    }
+    editor.save_history();
+    0
+}
