@@ -155,6 +155,26 @@ impl Game {
         Ok(game)
     }
 
+    /// Starts a new game with the same variants, players and options but another seed,
+    /// reusing the loaded scripts (the hooks are fixed once loaded). For simulations.
+    pub fn restart(&mut self, seed: u64) -> Result<(), GameError> {
+        self.header.seed = seed;
+        let spec = self.script.spec.clone();
+        let options = crate::script::resolve_options(&spec, &self.header.options)
+            .map_err(GameError::Setup)?;
+        self.script
+            .set_state(GameState::new(&spec, self.header.players, seed, options));
+        self.script
+            .setup()
+            .map_err(|e| GameError::Setup(format!("setup failed: {e}")))?;
+        self.log.clear();
+        self.messages.clear();
+        let outcome = self.take_outcome();
+        self.messages
+            .extend(outcome.messages.into_iter().map(|m| (0, m)));
+        Ok(())
+    }
+
     pub fn header(&self) -> &Header {
         &self.header
     }

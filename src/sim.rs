@@ -20,11 +20,19 @@ pub struct GameResult {
 /// action (tests use it to check invariants).
 pub fn play_one(
     header: Header,
+    each: impl FnMut(&Game) -> Result<(), String>,
+) -> Result<GameResult, GameError> {
+    let mut game = Game::new(header)?;
+    play_game(&mut game, each)
+}
+
+/// Plays a freshly set-up game to its end with random bots.
+pub fn play_game(
+    game: &mut Game,
     mut each: impl FnMut(&Game) -> Result<(), String>,
 ) -> Result<GameResult, GameError> {
-    let seed = header.seed;
-    let players = header.players;
-    let mut game = Game::new(header)?;
+    let seed = game.header().seed;
+    let players = game.header().players;
     let mut bots: Vec<RandomBot> = (0..players)
         .map(|s| {
             RandomBot::new(
@@ -33,11 +41,11 @@ pub fn play_one(
             )
         })
         .collect();
-    each(&game).map_err(GameError::Setup)?;
+    each(game).map_err(GameError::Setup)?;
     let mut actions = 0;
     while game.winner().is_none() && actions < MAX_ACTIONS {
         let seat = game.to_act()?;
-        let Some(action) = bots[seat].choose(&game, seat)? else {
+        let Some(action) = bots[seat].choose(game, seat)? else {
             return Err(GameError::Setup(format!(
                 "seat {} has no legal action in phase {}",
                 seat + 1,
@@ -51,7 +59,7 @@ pub fn play_one(
             ))
         })?;
         actions += 1;
-        each(&game).map_err(GameError::Setup)?;
+        each(game).map_err(GameError::Setup)?;
     }
     let st = game.state();
     Ok(GameResult {
@@ -86,15 +94,19 @@ pub fn run(
     let start = Instant::now();
     let mut wins = vec![0; players];
     let (mut turns, mut acts, mut finished) = (0u64, 0u64, 0usize);
+    let header = Header {
+        variants: variants.to_vec(),
+        players,
+        seed,
+        options: options.to_vec(),
+        sandbox: false,
+    };
+    let mut game = Game::new(header)?;
     for i in 0..games {
-        let header = Header {
-            variants: variants.to_vec(),
-            players,
-            seed: seed.wrapping_add(i as u64),
-            options: options.to_vec(),
-            sandbox: false,
-        };
-        let r = play_one(header, |_| Ok(()))?;
+        if i > 0 {
+            game.restart(seed.wrapping_add(i as u64))?;
+        }
+        let r = play_game(&mut game, |_| Ok(()))?;
         if let Some(w) = r.winner {
             wins[w] += 1;
             finished += 1;

@@ -142,21 +142,26 @@ local function cards_text(cards)
   return table.concat(parts, " ")
 end
 
+-- Raw `next` for loops whose result does not depend on order (sums, checks, moves that
+-- all happen); `pairs` (sorted, deterministic) everywhere else.
+local next = next
+
 local function total(cards)
   local n = 0
-  for _, v in pairs(cards) do n = n + v end
+  for _, v in next, cards do n = n + v end
   return n
 end
 
 local function has(g, p, cards)
-  for k, n in pairs(cards) do
-    if g:count(p, "hand", k) < n then return false end
+  local hand = g:cards(p, "hand")
+  for k, n in next, cards do
+    if (hand[k] or 0) < n then return false end
   end
   return true
 end
 
 local function pay(g, p, cards)
-  for k, n in pairs(cards) do
+  for k, n in next, cards do
     if n > 0 then g:move(p, "hand", nil, "bank", k, n) end
   end
 end
@@ -371,7 +376,7 @@ end)
 -- Points (Victory Points) ----------------------------------------------------------------
 
 filter("victory_points", "base.points", function(g, v, p, hidden)
-  v = v + #g:pieces_of(p, "settlement") + 2 * #g:pieces_of(p, "city")
+  v = v + g:piece_count(p, "settlement") + 2 * g:piece_count(p, "city")
   if g:get("longest_road") == p then v = v + 2 end
   if g:get("largest_army") == p then v = v + 2 end
   -- Victory point cards stay hidden until they win the game.
@@ -461,6 +466,7 @@ end
 
 action {
   name = "settlement",
+  phases = { "setup", "main", "trade", "build" },
   syntax = "settlement <intersection>",
   help = "build a settlement (brick, lumber, wool, grain); in the set-up phase, place one for free",
   when = function(g, p)
@@ -516,6 +522,7 @@ end
 
 action {
   name = "road",
+  phases = { "setup", "road_building", "main", "trade", "build" },
   syntax = "road <path>",
   help = "build a road (brick, lumber); free in the set-up phase and with Road Building",
   when = function(g, p)
@@ -589,6 +596,7 @@ action {
 
 action {
   name = "city",
+  phases = { "main", "trade", "build" },
   syntax = "city <intersection>",
   help = "upgrade one of your settlements to a city (3 ore, 2 grain)",
   when = function(g, p) return p == g:current() and may_build(g) end,
@@ -615,6 +623,7 @@ action {
 
 action {
   name = "buy",
+  phases = { "main", "trade", "build" },
   syntax = "buy",
   help = "buy a development card (ore, wool, grain)",
   when = function(g, p) return p == g:current() and may_build(g) end,
@@ -682,6 +691,7 @@ end
 
 action {
   name = "roll",
+  phases = { "roll" },
   syntax = "roll",
   help = "roll the dice for resource production",
   when = function(g, p) return p == g:current() and g:phase() == "roll" end,
@@ -734,6 +744,7 @@ end
 
 action {
   name = "discard",
+  phases = { "discard" },
   syntax = "discard <cards>",
   help = "on a 7, discard half your resource cards (rounded down), chosen by you",
   when = function(g, p) return g:phase() == "discard" and ((g:get("discards") or {})[p] or 0) > 0 end,
@@ -802,6 +813,7 @@ end
 
 action {
   name = "robber",
+  phases = { "robber" },
   syntax = "robber <hex>",
   help = "move the robber to another hex",
   when = function(g, p) return g:phase() == "robber" and p == g:current() end,
@@ -829,6 +841,7 @@ action {
 
 action {
   name = "steal",
+  phases = { "steal" },
   syntax = "steal <player>",
   help = "take a random resource card from a player next to the robber",
   when = function(g, p) return g:phase() == "steal" and p == g:current() end,
@@ -846,6 +859,8 @@ action {
 }
 
 -- Development cards ----------------------------------------------------------------------
+
+local PLAY_PHASES = { "roll", "main", "trade", "build" }
 
 -- Playing Development Cards: one per turn, any time during your turn (even before the
 -- roll), never one bought this turn.
@@ -868,6 +883,7 @@ end
 
 action {
   name = "play_knight",
+  phases = PLAY_PHASES,
   syntax = "play knight",
   help = "play a knight: move the robber and steal",
   when = function(g, p) return may_play(g, p, "knight") end,
@@ -881,6 +897,7 @@ action {
 
 action {
   name = "play_road_building",
+  phases = PLAY_PHASES,
   syntax = "play road_building",
   help = "play Road Building: place 2 free roads",
   when = function(g, p) return may_play(g, p, "road_building") end,
@@ -897,6 +914,7 @@ action {
 
 action {
   name = "done",
+  phases = { "road_building" },
   syntax = "done",
   help = "stop placing free roads",
   when = function(g, p) return g:phase() == "road_building" and p == g:current() end,
@@ -909,6 +927,7 @@ action {
 
 action {
   name = "play_year_of_plenty",
+  phases = PLAY_PHASES,
   syntax = "play year_of_plenty <resource> <resource>",
   help = "play Year of Plenty: take any 2 resource cards from the bank",
   when = function(g, p) return may_play(g, p, "year_of_plenty") end,
@@ -939,6 +958,7 @@ action {
 
 action {
   name = "play_monopoly",
+  phases = PLAY_PHASES,
   syntax = "play monopoly <resource>",
   help = "play Monopoly: every other player gives you all their cards of one resource",
   when = function(g, p) return may_play(g, p, "monopoly") end,
@@ -960,9 +980,9 @@ action {
 -- Trade ------------------------------------------------------------------------------------
 
 -- Maritime Trade: 4:1, 3:1 at a generic harbor, 2:1 at a harbor of that resource.
-local function ratio(g, p, r)
+local function ratio(g, p, r, harbors)
   local best = 4
-  for _, h in ipairs(g:harbors_of(p)) do
+  for _, h in ipairs(harbors or g:harbors_of(p)) do
     if (h.resource == nil or h.resource == r) and h.ratio < best then best = h.ratio end
   end
   return g:filter("trade_ratio", best, p, r)
@@ -970,16 +990,18 @@ end
 
 action {
   name = "trade",
+  phases = { "main", "trade" },
   syntax = "trade <cards> for <cards>",
   help = "maritime trade with the bank, e.g. `trade 4 ore for brick` (4:1, 3:1 or 2:1 at your harbors)",
   when = function(g, p) return p == g:current() and may_trade(g) end,
   options = function(g, p)
     local out = {}
+    local hand, bank, harbors = g:cards(p, "hand"), g:cards(nil, "bank"), g:harbors_of(p)
     for _, r in ipairs(RESOURCES) do
-      local k = ratio(g, p, r)
-      if g:count(p, "hand", r) >= k then
+      local k = ratio(g, p, r, harbors)
+      if (hand[r] or 0) >= k then
         for _, t in ipairs(RESOURCES) do
-          if t ~= r and g:count(nil, "bank", t) > 0 then out[#out + 1] = { { [r] = k }, { [t] = 1 } } end
+          if t ~= r and (bank[t] or 0) > 0 then out[#out + 1] = { { [r] = k }, { [t] = 1 } } end
         end
       end
     end
@@ -1006,7 +1028,7 @@ action {
   end,
   apply = function(g, p, give, get)
     pay(g, p, give)
-    for r, n in pairs(get) do g:move(nil, "bank", p, "hand", r, n) end
+    for r, n in next, get do g:move(nil, "bank", p, "hand", r, n) end
     g:log(name(g, p) .. " trades " .. cards_text(give) .. " to the bank for " .. cards_text(get))
     g:emit("traded", { seat = p, with = "bank", give = give, get = get })
   end,
@@ -1028,6 +1050,7 @@ end
 
 action {
   name = "offer",
+  phases = { "main", "trade" },
   syntax = "offer <cards> for <cards>",
   help = "offer the other players a trade, e.g. `offer ore for brick`",
   when = function(g, p) return p == g:current() and may_trade(g) end,
@@ -1059,6 +1082,7 @@ end
 
 action {
   name = "accept",
+  phases = { "offer" },
   syntax = "accept",
   help = "accept the trade on offer",
   when = responding,
@@ -1074,6 +1098,7 @@ action {
 
 action {
   name = "decline",
+  phases = { "offer" },
   syntax = "decline",
   help = "decline the trade on offer",
   when = responding,
@@ -1085,6 +1110,7 @@ action {
 
 action {
   name = "counter",
+  phases = { "offer" },
   syntax = "counter <cards> for <cards>",
   help = "counter the offer: the cards you give for the cards you want",
   when = responding,
@@ -1127,6 +1153,7 @@ end
 
 action {
   name = "confirm",
+  phases = { "offer" },
   syntax = "confirm <player>",
   help = "trade with a player who accepted or countered",
   when = function(g, p) return p == g:current() and all_answered(g) end,
@@ -1146,8 +1173,8 @@ action {
   end,
   apply = function(g, p, q)
     local give, get = terms(g:get("offer"), q)
-    for r, n in pairs(give) do g:move(p, "hand", q, "hand", r, n) end
-    for r, n in pairs(get) do g:move(q, "hand", p, "hand", r, n) end
+    for r, n in next, give do g:move(p, "hand", q, "hand", r, n) end
+    for r, n in next, get do g:move(q, "hand", p, "hand", r, n) end
     g:log(name(g, p) .. " trades " .. cards_text(give) .. " to " .. name(g, q) .. " for " .. cards_text(get))
     close_offer(g)
     g:emit("traded", { seat = p, with = q, give = give, get = get })
@@ -1156,6 +1183,7 @@ action {
 
 action {
   name = "cancel",
+  phases = { "offer" },
   syntax = "cancel",
   help = "withdraw your trade offer",
   when = function(g, p) return g:phase() == "offer" and p == g:get("offer").from end,
@@ -1169,6 +1197,7 @@ action {
 
 action {
   name = "end",
+  phases = { "main", "trade", "build" },
   syntax = "end",
   help = "end your turn and pass the dice to the left",
   when = function(g, p) return p == g:current() and in_turn(g) end,

@@ -144,8 +144,13 @@ impl Canvas {
                     ch: ' ',
                     style: None,
                 });
-                // Blanks take no style, so runs of colour stop at the text.
-                let style = if cell.ch == ' ' { None } else { cell.style };
+                // Blanks only continue a run of their own style ("2:1 grain"), so
+                // colour never spills into the gaps between things.
+                let style = if cell.ch == ' ' && cell.style != current {
+                    None
+                } else {
+                    cell.style
+                };
                 if color && style != current {
                     if current.is_some() {
                         line.push_str("\x1b[0m");

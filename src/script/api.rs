@@ -882,6 +882,16 @@ fn build(lua: &Lua) -> R<Table> {
             .map(|(i, _)| i + 1)
             .collect::<Vec<_>>())
     });
+    method!(lua, g, "piece_count", |l, (p, kind): (i64, String)| {
+        let c = ctx(l)?;
+        let s = seat(&c, p)?;
+        let k = piece_kind(&c, &kind)?;
+        let sites = c.state.sites(c.spec.pieces[k].site);
+        Ok(sites
+            .iter()
+            .filter(|pc| pc.is_some_and(|pc| pc.owner as usize == s && pc.kind as usize == k))
+            .count())
+    });
     // Seats with a piece on a corner of the hex, in seat order.
     method!(lua, g, "owners_at", |l, h: i64| {
         let c = ctx(l)?;

@@ -97,6 +97,13 @@ function action(def)
   if type(def.apply) ~= "function" then error("action '" .. def.name .. "' needs an apply function", 2) end
   def.syntax = def.syntax or def.name
   def.variant = current_variant
+  -- `phases = {"main", "trade"}`: the action exists only in these phases. The dispatcher
+  -- checks it before calling `when`, which keeps listing legal actions cheap.
+  if def.phases then
+    local set = {}
+    for _, ph in ipairs(def.phases) do set[ph] = true end
+    def.phase_set = set
+  end
   if not R.actions[def.name] then R.order[#R.order + 1] = def.name end
   R.actions[def.name] = def
 end
@@ -149,9 +156,10 @@ local function has_args(def) return def.syntax:find("<", 1, true) ~= nil end
 
 function engine.legal_actions(g, seat)
   local out, templates = {}, {}
+  local phase = g:phase()
   for _, name in ipairs(R.order) do
     local def = R.actions[name]
-    if not def.when or def.when(g, seat) then
+    if (not def.phase_set or def.phase_set[phase]) and (not def.when or def.when(g, seat)) then
       if def.options then
         local opts = def.options(g, seat)
         for i = 1, #opts do
@@ -173,8 +181,8 @@ function engine.perform(g, seat, name, args)
   local def = R.actions[name]
   if not def then return false, "there is no action '" .. name .. "'", nil, nil end
   if g:winner() then return false, "the game is over", nil, nil end
-  if def.when and not def.when(g, seat) then
-    return false, def.not_now or ("'" .. name .. "' is not possible now"), __where_fn(def.when), def.variant
+  if (def.phase_set and not def.phase_set[g:phase()]) or (def.when and not def.when(g, seat)) then
+    return false, def.not_now or ("'" .. name .. "' is not possible now"), __where_fn(def.when or def.apply), def.variant
   end
   if def.legal then
     local ok, why = def.legal(g, seat, unpack(args))
