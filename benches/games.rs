@@ -5,18 +5,12 @@ use catan_engine::sim;
 use std::time::Instant;
 
 fn main() {
-    let games: usize = std::env::var("CATAN_BENCH_GAMES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(200);
+    let games: usize = std::env::var("CATAN_BENCH_GAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(200);
     for (label, options) in [
         ("base, 4 players, beginner board", vec![]),
         (
             "base, 4 players, variable set-up",
-            vec![
-                ("board".to_string(), "variable".to_string()),
-                ("starting_pieces".into(), "false".into()),
-            ],
+            vec![("board".to_string(), "variable".to_string()), ("starting_pieces".into(), "false".into())],
         ),
     ] {
         let start = Instant::now();

@@ -57,11 +57,7 @@ pub fn parse_cards_words(spec: &Spec, words: &[&str]) -> Result<Vec<(String, u32
         }
         let split = w.find(|c: char| !c.is_ascii_digit()).unwrap_or(0);
         let (num, name) = w.split_at(split);
-        let n = if num.is_empty() {
-            pending.take().unwrap_or(1)
-        } else {
-            num.parse().unwrap_or(1)
-        };
+        let n = if num.is_empty() { pending.take().unwrap_or(1) } else { num.parse().unwrap_or(1) };
         let name = name.trim_end_matches('s');
         let kind = spec
             .cards
@@ -94,29 +90,15 @@ fn parse_player(state: &GameState, w: &str) -> Result<usize, ParseError> {
         .ok_or_else(|| ParseError(format!("'{w}' is not a player")))
 }
 
-fn parse_arg(
-    spec: &Spec,
-    state: &GameState,
-    t: ArgType,
-    words: &[&str],
-) -> Result<Arg, ParseError> {
+fn parse_arg(spec: &Spec, state: &GameState, t: ArgType, words: &[&str]) -> Result<Arg, ParseError> {
     let one = || -> Result<&str, ParseError> {
         match words {
             [w] => Ok(w),
             [] => err(format!("missing <{}>", type_name(t))),
-            _ => err(format!(
-                "expected one <{}>, got '{}'",
-                type_name(t),
-                words.join(" ")
-            )),
+            _ => err(format!("expected one <{}>, got '{}'", type_name(t), words.join(" "))),
         }
     };
-    let topo = || {
-        state
-            .topology
-            .as_deref()
-            .ok_or_else(|| ParseError("the board is not built yet".into()))
-    };
+    let topo = || state.topology.as_deref().ok_or_else(|| ParseError("the board is not built yet".into()));
     Ok(match t {
         ArgType::Intersection => match topo()?.label(one()?) {
             Some(Label::Intersection(n)) => Arg::Intersection(n),
@@ -124,12 +106,7 @@ fn parse_arg(
         },
         ArgType::Path => match topo()?.label(one()?) {
             Some(Label::Path(n)) => Arg::Path(n),
-            _ => {
-                return err(format!(
-                    "'{}' is not a path (write it as two intersections, like 12-13)",
-                    one()?
-                ))
-            }
+            _ => return err(format!("'{}' is not a path (write it as two intersections, like 12-13)", one()?)),
         },
         ArgType::Hex => match topo()?.label(one()?) {
             Some(Label::Hex(n)) => Arg::Hex(n),
@@ -139,19 +116,14 @@ fn parse_arg(
         ArgType::Resource => {
             let w = one()?.to_ascii_lowercase();
             if !spec.is_resource(&w) {
-                return err(format!(
-                    "'{w}' is not a resource ({})",
-                    spec.resources().collect::<Vec<_>>().join(", ")
-                ));
+                return err(format!("'{w}' is not a resource ({})", spec.resources().collect::<Vec<_>>().join(", ")));
             }
             Arg::Resource(w)
         }
         ArgType::Cards => Arg::Cards(parse_cards_words(spec, words)?),
-        ArgType::Int => Arg::Int(
-            one()?
-                .parse()
-                .map_err(|_| ParseError(format!("'{}' is not a number", words.join(" "))))?,
-        ),
+        ArgType::Int => {
+            Arg::Int(one()?.parse().map_err(|_| ParseError(format!("'{}' is not a number", words.join(" "))))?)
+        }
         ArgType::Word => Arg::Word(one()?.to_string()),
     })
 }
@@ -179,27 +151,21 @@ impl Action {
         };
         let mut best: Option<(usize, ParseError)> = None;
         for a in &spec.actions {
-            if !matches!(a.syntax.first(), Some(SyntaxPart::Literal(l)) if l.eq_ignore_ascii_case(first))
-            {
+            if !matches!(a.syntax.first(), Some(SyntaxPart::Literal(l)) if l.eq_ignore_ascii_case(first)) {
                 continue;
             }
             match Self::parse_with(a, spec, state, &words) {
                 Ok(action) => return Ok(action),
                 Err((depth, e)) => {
                     if best.as_ref().is_none_or(|(d, _)| depth > *d) {
-                        best = Some((
-                            depth,
-                            ParseError(format!("{} (usage: {})", e.0, a.template())),
-                        ));
+                        best = Some((depth, ParseError(format!("{} (usage: {})", e.0, a.template()))));
                     }
                 }
             }
         }
-        Err(best.map(|b| b.1).unwrap_or_else(|| {
-            ParseError(format!(
-                "unknown command '{first}' (type `help` or `legal`)"
-            ))
-        }))
+        Err(best
+            .map(|b| b.1)
+            .unwrap_or_else(|| ParseError(format!("unknown command '{first}' (type `help` or `legal`)"))))
     }
 
     /// Matches the words against one syntax; on failure, says how many words matched.
@@ -242,15 +208,9 @@ impl Action {
             }
         }
         if i < words.len() {
-            return Err((
-                i,
-                ParseError(format!("unexpected '{}'", words[i..].join(" "))),
-            ));
+            return Err((i, ParseError(format!("unexpected '{}'", words[i..].join(" ")))));
         }
-        Ok(Action {
-            name: a.name.clone(),
-            args,
-        })
+        Ok(Action { name: a.name.clone(), args })
     }
 
     /// The text a player would type for this action.
@@ -278,23 +238,12 @@ impl Action {
 pub fn arg_text(arg: &Arg, state: &GameState) -> String {
     let topo = state.topology.as_deref();
     match arg {
-        Arg::Intersection(n) => topo
-            .and_then(|t| t.intersections.get(*n))
-            .map(|i| i.label.clone())
-            .unwrap_or_else(|| (n + 1).to_string()),
-        Arg::Path(n) => topo
-            .and_then(|t| t.paths.get(*n))
-            .map(|p| p.label.clone())
-            .unwrap_or_default(),
-        Arg::Hex(n) => topo
-            .and_then(|t| t.hexes.get(*n))
-            .map(|h| h.label.clone())
-            .unwrap_or_default(),
-        Arg::Player(p) => state
-            .players
-            .get(*p)
-            .map(|p| p.color.clone())
-            .unwrap_or_default(),
+        Arg::Intersection(n) => {
+            topo.and_then(|t| t.intersections.get(*n)).map(|i| i.label.clone()).unwrap_or_else(|| (n + 1).to_string())
+        }
+        Arg::Path(n) => topo.and_then(|t| t.paths.get(*n)).map(|p| p.label.clone()).unwrap_or_default(),
+        Arg::Hex(n) => topo.and_then(|t| t.hexes.get(*n)).map(|h| h.label.clone()).unwrap_or_default(),
+        Arg::Player(p) => state.players.get(*p).map(|p| p.color.clone()).unwrap_or_default(),
         Arg::Resource(s) | Arg::Word(s) => s.clone(),
         Arg::Int(n) => n.to_string(),
         Arg::Cards(cards) => cards_text(cards),
@@ -305,15 +254,5 @@ pub fn cards_text(cards: &[(String, u32)]) -> String {
     if cards.is_empty() {
         return "nothing".into();
     }
-    cards
-        .iter()
-        .map(|(k, n)| {
-            if *n == 1 {
-                k.clone()
-            } else {
-                format!("{n} {k}")
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+    cards.iter().map(|(k, n)| if *n == 1 { k.clone() } else { format!("{n} {k}") }).collect::<Vec<_>>().join(" ")
 }

@@ -15,14 +15,25 @@ pub struct RandomBot {
 
 impl RandomBot {
     pub fn new(seed: u64) -> RandomBot {
-        RandomBot {
-            rng: ChaCha8Rng::seed_from_u64(seed),
-        }
+        RandomBot { rng: ChaCha8Rng::seed_from_u64(seed) }
     }
 
+    /// Same distribution as `pick(game.legal_actions(seat))`, but only the options of
+    /// the kind of action drawn are computed: a kind with no legal option is dropped and
+    /// another is drawn.
     pub fn choose(&mut self, game: &Game, seat: usize) -> Result<Option<Action>, GameError> {
-        let actions = game.legal_actions(seat)?;
-        Ok(self.pick(actions))
+        let mut names = game.action_names(seat)?;
+        names.sort_unstable();
+        names.dedup();
+        while !names.is_empty() {
+            let name = names.swap_remove(self.rng.random_range(0..names.len()));
+            let mut options = game.options_of(seat, &name)?;
+            if !options.is_empty() {
+                let i = self.rng.random_range(0..options.len());
+                return Ok(Some(options.swap_remove(i)));
+            }
+        }
+        Ok(None)
     }
 
     pub fn pick(&mut self, mut actions: Vec<Action>) -> Option<Action> {

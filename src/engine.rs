@@ -97,13 +97,7 @@ pub struct Divergence {
 
 impl fmt::Display for Divergence {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "the log diverges at action {} ('{}'): {}",
-            self.index + 1,
-            self.command,
-            self.reason
-        )
+        write!(f, "the log diverges at action {} ('{}'): {}", self.index + 1, self.command, self.reason)
     }
 }
 
@@ -137,21 +131,12 @@ impl Game {
                 header.players
             )));
         }
-        let options =
-            crate::script::resolve_options(&spec, &header.options).map_err(GameError::Setup)?;
+        let options = crate::script::resolve_options(&spec, &header.options).map_err(GameError::Setup)?;
         script.set_state(GameState::new(&spec, header.players, header.seed, options));
-        script
-            .setup()
-            .map_err(|e| GameError::Setup(format!("setup failed: {e}")))?;
-        let mut game = Game {
-            script,
-            header,
-            log: vec![],
-            messages: vec![],
-        };
+        script.setup().map_err(|e| GameError::Setup(format!("setup failed: {e}")))?;
+        let mut game = Game { script, header, log: vec![], messages: vec![] };
         let outcome = game.take_outcome();
-        game.messages
-            .extend(outcome.messages.into_iter().map(|m| (0, m)));
+        game.messages.extend(outcome.messages.into_iter().map(|m| (0, m)));
         Ok(game)
     }
 
@@ -160,18 +145,13 @@ impl Game {
     pub fn restart(&mut self, seed: u64) -> Result<(), GameError> {
         self.header.seed = seed;
         let spec = self.script.spec.clone();
-        let options = crate::script::resolve_options(&spec, &self.header.options)
-            .map_err(GameError::Setup)?;
-        self.script
-            .set_state(GameState::new(&spec, self.header.players, seed, options));
-        self.script
-            .setup()
-            .map_err(|e| GameError::Setup(format!("setup failed: {e}")))?;
+        let options = crate::script::resolve_options(&spec, &self.header.options).map_err(GameError::Setup)?;
+        self.script.set_state(GameState::new(&spec, self.header.players, seed, options));
+        self.script.setup().map_err(|e| GameError::Setup(format!("setup failed: {e}")))?;
         self.log.clear();
         self.messages.clear();
         let outcome = self.take_outcome();
-        self.messages
-            .extend(outcome.messages.into_iter().map(|m| (0, m)));
+        self.messages.extend(outcome.messages.into_iter().map(|m| (0, m)));
         Ok(())
     }
 
@@ -197,10 +177,7 @@ impl Game {
     fn take_outcome(&mut self) -> Outcome {
         self.script.with_ctx(|c| {
             c.draws.clear();
-            Outcome {
-                messages: std::mem::take(&mut c.messages),
-                events: std::mem::take(&mut c.events),
-            }
+            Outcome { messages: std::mem::take(&mut c.messages), events: std::mem::take(&mut c.events) }
         })
     }
 
@@ -234,16 +211,10 @@ impl Game {
             Ok(()) => {
                 let draws = self.script.with_ctx(|c| std::mem::take(&mut c.draws));
                 let command = action.to_text(&self.script.spec, &self.state());
-                self.log.push(LogEntry {
-                    seat,
-                    command,
-                    draws,
-                    sandbox: false,
-                });
+                self.log.push(LogEntry { seat, command, draws, sandbox: false });
                 let outcome = self.take_outcome();
                 let n = self.log.len();
-                self.messages
-                    .extend(outcome.messages.iter().cloned().map(|m| (n, m)));
+                self.messages.extend(outcome.messages.iter().cloned().map(|m| (n, m)));
                 Ok(outcome)
             }
             Err(e) => {
@@ -262,11 +233,18 @@ impl Game {
         Ok(self.script.legal_actions(seat)?.0)
     }
 
+    /// Names of the listable actions `seat` may be able to take (see `options_of`).
+    pub fn action_names(&self, seat: usize) -> Result<Vec<String>, GameError> {
+        Ok(self.script.action_names(seat)?)
+    }
+
+    /// Every legal way for `seat` to take the named action now.
+    pub fn options_of(&self, seat: usize, name: &str) -> Result<Vec<Action>, GameError> {
+        Ok(self.script.options_of(seat, name)?)
+    }
+
     /// Legal actions plus templates of those that cannot be listed (trade offers).
-    pub fn legal_with_templates(
-        &self,
-        seat: usize,
-    ) -> Result<(Vec<Action>, Vec<String>), GameError> {
+    pub fn legal_with_templates(&self, seat: usize) -> Result<(Vec<Action>, Vec<String>), GameError> {
         Ok(self.script.legal_actions(seat)?)
     }
 
@@ -288,29 +266,16 @@ impl Game {
     /// like any action.
     pub fn sandbox(&mut self, seat: usize, line: &str) -> Result<Outcome, GameError> {
         if !self.header.sandbox {
-            return Err(GameError::Sandbox(
-                "sandbox commands need `catan play --sandbox`".into(),
-            ));
+            return Err(GameError::Sandbox("sandbox commands need `catan play --sandbox`".into()));
         }
         let snapshot = self.state().clone();
         let result = self.sandbox_edit(line);
         match result {
             Ok(text) => {
-                self.log.push(LogEntry {
-                    seat,
-                    command: line.trim().to_string(),
-                    draws: vec![],
-                    sandbox: true,
-                });
-                let msg = Message {
-                    text: format!("(sandbox) {text}"),
-                    to: None,
-                };
+                self.log.push(LogEntry { seat, command: line.trim().to_string(), draws: vec![], sandbox: true });
+                let msg = Message { text: format!("(sandbox) {text}"), to: None };
                 self.messages.push((self.log.len(), msg.clone()));
-                Ok(Outcome {
-                    messages: vec![msg],
-                    events: vec![],
-                })
+                Ok(Outcome { messages: vec![msg], events: vec![] })
             }
             Err(e) => {
                 self.script.with_ctx(|c| c.state = snapshot);
@@ -326,12 +291,7 @@ impl Game {
             st.players
                 .iter()
                 .position(|p| p.color.eq_ignore_ascii_case(w) || p.name.eq_ignore_ascii_case(w))
-                .or_else(|| {
-                    w.parse::<usize>()
-                        .ok()
-                        .filter(|n| *n >= 1 && *n <= st.players.len())
-                        .map(|n| n - 1)
-                })
+                .or_else(|| w.parse::<usize>().ok().filter(|n| *n >= 1 && *n <= st.players.len()).map(|n| n - 1))
                 .ok_or_else(|| format!("'{w}' is not a player"))
         };
         match words.as_slice() {
@@ -348,14 +308,9 @@ impl Game {
                 let st = self.state().clone();
                 let p = player(&st, who)?;
                 let cards = crate::action::parse_cards_words(&spec, cards).map_err(|e| e.0)?;
-                let bank = spec
-                    .zone("bank")
-                    .filter(|&z| !spec.zones[z].per_player)
-                    .ok_or("this variant has no bank")?;
-                let hand = spec
-                    .zone("hand")
-                    .filter(|&z| spec.zones[z].per_player)
-                    .ok_or("this variant has no hand")?;
+                let bank =
+                    spec.zone("bank").filter(|&z| !spec.zones[z].per_player).ok_or("this variant has no bank")?;
+                let hand = spec.zone("hand").filter(|&z| spec.zones[z].per_player).ok_or("this variant has no hand")?;
                 self.script.with_ctx(|c| -> Result<(), String> {
                     for (kind, n) in &cards {
                         let k = spec.card(kind).ok_or("unknown card")?;
@@ -376,18 +331,12 @@ impl Game {
                     }
                     Ok(())
                 })?;
-                Ok(format!(
-                    "{} receives {}",
-                    st.players[p].color,
-                    crate::action::cards_text(&cards)
-                ))
+                Ok(format!("{} receives {}", st.players[p].color, crate::action::cards_text(&cards)))
             }
             ["place", piece, label, who] => {
                 let st = self.state().clone();
                 let p = player(&st, who)?;
-                let k = spec
-                    .piece(piece)
-                    .ok_or_else(|| format!("'{piece}' is not a piece"))?;
+                let k = spec.piece(piece).ok_or_else(|| format!("'{piece}' is not a piece"))?;
                 let topo = st.topology.clone().ok_or("no board yet")?;
                 let site = match (topo.label(label), spec.pieces[k].site) {
                     (Some(Label::Intersection(n)), SiteKind::Intersection) => n,
@@ -396,10 +345,7 @@ impl Game {
                 };
                 self.script.with_ctx(|c| -> Result<(), String> {
                     if c.state.players[p].supply[k] == 0 {
-                        return Err(format!(
-                            "no {piece} left in {}'s supply",
-                            c.state.players[p].color
-                        ));
+                        return Err(format!("no {piece} left in {}'s supply", c.state.players[p].color));
                     }
                     let slot = match spec.pieces[k].site {
                         SiteKind::Intersection => &mut c.state.intersections[site],
@@ -408,32 +354,20 @@ impl Game {
                     if let Some(old) = slot.take() {
                         c.state.players[old.owner as usize].supply[old.kind as usize] += 1;
                     }
-                    *slot = Some(Piece {
-                        kind: k as u8,
-                        owner: p as u8,
-                    });
+                    *slot = Some(Piece { kind: k as u8, owner: p as u8 });
                     c.state.players[p].supply[k] -= 1;
                     Ok(())
                 })?;
-                Ok(format!(
-                    "{piece} of {} placed on {label}",
-                    st.players[p].color
-                ))
+                Ok(format!("{piece} of {} placed on {label}", st.players[p].color))
             }
-            _ => Err(
-                "sandbox commands: dice A B | give PLAYER CARDS | place PIECE LABEL PLAYER".into(),
-            ),
+            _ => Err("sandbox commands: dice A B | give PLAYER CARDS | place PIECE LABEL PLAYER".into()),
         }
     }
 
     // Save, load, undo ---------------------------------------------------------------
 
     pub fn save_file(&self) -> SaveFile {
-        SaveFile {
-            format: 1,
-            header: self.header.clone(),
-            log: self.log.clone(),
-        }
+        SaveFile { format: 1, header: self.header.clone(), log: self.log.clone() }
     }
 
     pub fn save_json(&self) -> String {
@@ -459,53 +393,32 @@ impl Game {
             if let Err(e) = result {
                 return Ok((
                     game,
-                    Some(Divergence {
-                        index: i,
-                        command: entry.command.clone(),
-                        reason: e.to_string(),
-                    }),
+                    Some(Divergence { index: i, command: entry.command.clone(), reason: e.to_string() }),
                 ));
             }
             let got = &game.log[game.log.len() - 1].draws;
             if !entry.sandbox && got != &entry.draws {
-                let reason = format!(
-                    "random draws differ (logged {:?}, replayed {:?})",
-                    entry.draws, got
-                );
+                let reason = format!("random draws differ (logged {:?}, replayed {:?})", entry.draws, got);
                 game.undo(1)?;
-                return Ok((
-                    game,
-                    Some(Divergence {
-                        index: i,
-                        command: entry.command.clone(),
-                        reason,
-                    }),
-                ));
+                return Ok((game, Some(Divergence { index: i, command: entry.command.clone(), reason })));
             }
         }
         Ok((game, None))
     }
 
     pub fn load_json(text: &str) -> Result<(Game, Option<Divergence>), GameError> {
-        let file: SaveFile = serde_json::from_str(text)
-            .map_err(|e| GameError::Setup(format!("not a saved game: {e}")))?;
+        let file: SaveFile =
+            serde_json::from_str(text).map_err(|e| GameError::Setup(format!("not a saved game: {e}")))?;
         Game::replay(&file)
     }
 
     /// Takes back the last `n` logged actions by replaying the rest.
     pub fn undo(&mut self, n: usize) -> Result<(), GameError> {
         if n > self.log.len() {
-            return Err(GameError::Setup(format!(
-                "only {} actions to undo",
-                self.log.len()
-            )));
+            return Err(GameError::Setup(format!("only {} actions to undo", self.log.len())));
         }
         let keep = self.log.len() - n;
-        let file = SaveFile {
-            format: 1,
-            header: self.header.clone(),
-            log: self.log[..keep].to_vec(),
-        };
+        let file = SaveFile { format: 1, header: self.header.clone(), log: self.log[..keep].to_vec() };
         let (game, div) = Game::replay(&file)?;
         if let Some(d) = div {
             return Err(GameError::Setup(format!("undo failed: {d}")));

@@ -7,11 +7,7 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(
-    name = "catan",
-    version,
-    about = "A rules engine for the Catan family of games: play, simulate, mod."
-)]
+#[command(name = "catan", version, about = "A rules engine for the Catan family of games: play, simulate, mod.")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -88,9 +84,7 @@ fn options(args: &GameArgs) -> Result<Vec<(String, String)>, String> {
         }
     }
     for o in &args.options {
-        let (k, v) = o
-            .split_once('=')
-            .ok_or_else(|| format!("--option takes KEY=VALUE, not '{o}'"))?;
+        let (k, v) = o.split_once('=').ok_or_else(|| format!("--option takes KEY=VALUE, not '{o}'"))?;
         out.retain(|(key, _)| key != k.trim());
         out.push((k.trim().to_string(), v.trim().to_string()));
     }
@@ -98,20 +92,10 @@ fn options(args: &GameArgs) -> Result<Vec<(String, String)>, String> {
 }
 
 fn header(args: &GameArgs, sandbox: bool) -> Result<Header, String> {
-    let variants: Vec<String> = args
-        .variant
-        .split('+')
-        .map(|s| s.trim().to_string())
-        .collect();
-    let spec = script::Script::load(&variants)
-        .map_err(|e| e.to_string())?
-        .spec
-        .clone();
+    let variants: Vec<String> = args.variant.split('+').map(|s| s.trim().to_string()).collect();
+    let spec = script::Script::load(&variants).map_err(|e| e.to_string())?.spec.clone();
     let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or(0)
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
     });
     let header = Header {
         variants,
@@ -146,13 +130,7 @@ fn main() -> ExitCode {
                                 catan_engine::spec::OptionType::Choice(c) => c.join("|"),
                                 catan_engine::spec::OptionType::Text => "text".into(),
                             };
-                            println!(
-                                "    {:<22} {:<26} default {:<10} {}",
-                                o.name,
-                                ty,
-                                o.default.to_string(),
-                                o.doc
-                            );
+                            println!("    {:<22} {:<26} default {:<10} {}", o.name, ty, o.default.to_string(), o.doc);
                         }
                     }
                     Err(e) => println!("{name}: cannot load: {e}"),
@@ -191,21 +169,10 @@ fn main() -> ExitCode {
                     );
                     println!("  finished with a winner: {}", r.finished);
                     for (i, w) in r.wins.iter().enumerate() {
-                        println!(
-                            "  seat {}: {} wins ({:.1}%)",
-                            i + 1,
-                            w,
-                            100.0 * *w as f64 / r.games.max(1) as f64
-                        );
+                        println!("  seat {}: {} wins ({:.1}%)", i + 1, w, 100.0 * *w as f64 / r.games.max(1) as f64);
                     }
-                    println!(
-                        "  mean turns: {:.1}, mean actions: {:.1}",
-                        r.mean_turns, r.mean_actions
-                    );
-                    println!(
-                        "  {:.2} s, {:.1} games per second",
-                        r.seconds, r.games_per_second
-                    );
+                    println!("  mean turns: {:.1}, mean actions: {:.1}", r.mean_turns, r.mean_actions);
+                    println!("  {:.2} s, {:.1} games per second", r.seconds, r.games_per_second);
                 }
                 Err(e) => {
                     eprintln!("error: {e}");
@@ -214,14 +181,7 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Command::Play {
-            game,
-            bots,
-            strict,
-            sandbox,
-            load,
-            no_color,
-        } => {
+        Command::Play { game, bots, strict, sandbox, load, no_color } => {
             let h = match header(&game, sandbox) {
                 Ok(h) => h,
                 Err(e) => {
@@ -230,23 +190,10 @@ fn main() -> ExitCode {
                 }
             };
             // Default: a bot in every seat but the first.
-            let bots = bots.unwrap_or_else(|| {
-                (2..=h.players)
-                    .map(|s| s.to_string())
-                    .collect::<Vec<_>>()
-                    .join(",")
-            });
+            let bots = bots.unwrap_or_else(|| (2..=h.players).map(|s| s.to_string()).collect::<Vec<_>>().join(","));
             let interactive = std::io::stdin().is_terminal();
-            let color = !no_color
-                && std::io::stdout().is_terminal()
-                && std::env::var_os("NO_COLOR").is_none();
-            let config = ReplConfig {
-                header: h,
-                bots,
-                strict,
-                color,
-                load,
-            };
+            let color = !no_color && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+            let config = ReplConfig { header: h, bots, strict, color, load };
             let code = if interactive {
                 run_interactive(config)
             } else {

@@ -18,28 +18,17 @@ pub struct GameResult {
 
 /// Plays one game with a random bot in every seat. `each` sees the game after every
 /// action (tests use it to check invariants).
-pub fn play_one(
-    header: Header,
-    each: impl FnMut(&Game) -> Result<(), String>,
-) -> Result<GameResult, GameError> {
+pub fn play_one(header: Header, each: impl FnMut(&Game) -> Result<(), String>) -> Result<GameResult, GameError> {
     let mut game = Game::new(header)?;
     play_game(&mut game, each)
 }
 
 /// Plays a freshly set-up game to its end with random bots.
-pub fn play_game(
-    game: &mut Game,
-    mut each: impl FnMut(&Game) -> Result<(), String>,
-) -> Result<GameResult, GameError> {
+pub fn play_game(game: &mut Game, mut each: impl FnMut(&Game) -> Result<(), String>) -> Result<GameResult, GameError> {
     let seed = game.header().seed;
     let players = game.header().players;
     let mut bots: Vec<RandomBot> = (0..players)
-        .map(|s| {
-            RandomBot::new(
-                seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-                    .wrapping_add(s as u64 + 1),
-            )
-        })
+        .map(|s| RandomBot::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(s as u64 + 1)))
         .collect();
     each(game).map_err(GameError::Setup)?;
     let mut actions = 0;
@@ -53,21 +42,13 @@ pub fn play_game(
             )));
         };
         game.perform(seat, &action).map_err(|e| {
-            GameError::Setup(format!(
-                "a listed legal action was refused: '{}': {e}",
-                game.action_text(&action)
-            ))
+            GameError::Setup(format!("a listed legal action was refused: '{}': {e}", game.action_text(&action)))
         })?;
         actions += 1;
         each(game).map_err(GameError::Setup)?;
     }
     let st = game.state();
-    Ok(GameResult {
-        seed,
-        winner: st.winner,
-        turns: st.turn,
-        actions,
-    })
+    Ok(GameResult { seed, winner: st.winner, turns: st.turn, actions })
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -94,13 +75,7 @@ pub fn run(
     let start = Instant::now();
     let mut wins = vec![0; players];
     let (mut turns, mut acts, mut finished) = (0u64, 0u64, 0usize);
-    let header = Header {
-        variants: variants.to_vec(),
-        players,
-        seed,
-        options: options.to_vec(),
-        sandbox: false,
-    };
+    let header = Header { variants: variants.to_vec(), players, seed, options: options.to_vec(), sandbox: false };
     let mut game = Game::new(header)?;
     for i in 0..games {
         if i > 0 {

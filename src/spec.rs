@@ -132,10 +132,7 @@ impl ActionSpec {
                 SyntaxPart::Literal(s) => s.clone(),
                 SyntaxPart::Arg(t) => format!(
                     "<{}>",
-                    serde_json::to_value(t)
-                        .ok()
-                        .and_then(|v| v.as_str().map(str::to_owned))
-                        .unwrap_or_default()
+                    serde_json::to_value(t).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
                 ),
             })
             .collect::<Vec<_>>()
@@ -177,14 +174,9 @@ impl Spec {
         self.actions.iter().find(|a| a.name == name)
     }
     pub fn is_resource(&self, name: &str) -> bool {
-        self.cards
-            .iter()
-            .any(|c| c.name == name && c.category == "resource")
+        self.cards.iter().any(|c| c.name == name && c.category == "resource")
     }
     pub fn resources(&self) -> impl Iterator<Item = &str> {
-        self.cards
-            .iter()
-            .filter(|c| c.category == "resource")
-            .map(|c| c.name.as_str())
+        self.cards.iter().filter(|c| c.category == "resource").map(|c| c.name.as_str())
     }
 }

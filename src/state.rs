@@ -120,30 +120,15 @@ fn empty_zone(spec: &Spec, z: usize) -> Zone {
 }
 
 impl GameState {
-    pub fn new(
-        spec: &Spec,
-        players: usize,
-        seed: u64,
-        options: BTreeMap<String, Value>,
-    ) -> GameState {
+    pub fn new(spec: &Spec, players: usize, seed: u64, options: BTreeMap<String, Value>) -> GameState {
         let players = (0..players)
             .map(|i| {
-                let color = spec
-                    .colors
-                    .get(i)
-                    .cloned()
-                    .unwrap_or_else(|| format!("p{}", i + 1));
+                let color = spec.colors.get(i).cloned().unwrap_or_else(|| format!("p{}", i + 1));
                 PlayerState {
                     name: color.clone(),
                     color,
                     zones: (0..spec.zones.len())
-                        .map(|z| {
-                            if spec.zones[z].per_player {
-                                empty_zone(spec, z)
-                            } else {
-                                Zone::Counts(vec![])
-                            }
-                        })
+                        .map(|z| if spec.zones[z].per_player { empty_zone(spec, z) } else { Zone::Counts(vec![]) })
                         .collect(),
                     supply: spec.pieces.iter().map(|p| p.supply).collect(),
                     vars: BTreeMap::new(),
@@ -158,13 +143,7 @@ impl GameState {
             intersections: vec![],
             paths: vec![],
             zones: (0..spec.zones.len())
-                .map(|z| {
-                    if spec.zones[z].per_player {
-                        Zone::Counts(vec![])
-                    } else {
-                        empty_zone(spec, z)
-                    }
-                })
+                .map(|z| if spec.zones[z].per_player { Zone::Counts(vec![]) } else { empty_zone(spec, z) })
                 .collect(),
             players,
             current: 0,

@@ -21,11 +21,7 @@ fn zone_json(game: &Game, zone: &Zone, visible: bool) -> J {
             }
             J::Object(m)
         }
-        Zone::Stack(s) => J::Array(
-            s.iter()
-                .map(|k| json!(spec.cards[*k as usize].name))
-                .collect(),
-        ),
+        Zone::Stack(s) => J::Array(s.iter().map(|k| json!(spec.cards[*k as usize].name)).collect()),
     }
 }
 
@@ -92,10 +88,7 @@ pub fn view(game: &Game, obs: Observer) -> J {
     let mut zones = Map::new();
     for (z, zs) in spec.zones.iter().enumerate() {
         if !zs.per_player {
-            zones.insert(
-                zs.name.clone(),
-                zone_json(game, &st.zones[z], can_see(zs.visibility, None, obs)),
-            );
+            zones.insert(zs.name.clone(), zone_json(game, &st.zones[z], can_see(zs.visibility, None, obs)));
         }
     }
     let players: Vec<J> = st

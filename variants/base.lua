@@ -101,15 +101,15 @@ local BEGINNER_HARBORS = {
 }
 
 -- STAND-IN: the printed beginner starting pieces are not in our sources. These are
--- balanced positions of our own (each colour 19-20 pips over 4-5 resources, none on a
--- harbor or the desert, the Distance Rule kept); the second settlement of each colour is the starred one that pays the
+-- balanced positions of our own (each colour 18-21 pips, grain and ore within reach of
+-- all, none on a harbor, the Distance Rule kept; checked with `catan sim`); the second settlement of each colour is the starred one that pays the
 -- starting resources. Replace with the printed positions when they are known.
 -- Settlements are intersection labels, roads are paths "a-b".
 local BEGINNER_PIECES = {
-  red = { settlements = { 46, 26 }, roads = { "46-50", "26-32" } },
-  blue = { settlements = { 45, 37 }, roads = { "40-45", "31-37" } },
-  white = { settlements = { 29, 14 }, roads = { "23-29", "14-19" } },
-  orange = { settlements = { 15, 13 }, roads = { "15-20", "8-13" } },
+  red = { settlements = { 38, 49 }, roads = { "38-43", "49-53" } },
+  blue = { settlements = { 37, 26 }, roads = { "31-37", "21-26" } },
+  white = { settlements = { 29, 9 }, roads = { "23-29", "5-9" } },
+  orange = { settlements = { 40, 41 }, roads = { "40-44", "36-41" } },
 }
 
 -- Number tokens A-R (Set-up, Variable; reference B2).
@@ -126,9 +126,13 @@ local COSTS = {
 
 -- Small helpers ------------------------------------------------------------------------
 
+-- Raw `next` for loops whose result does not depend on order (copies, sums, checks, moves
+-- that all happen); `pairs` (sorted, deterministic) everywhere else.
+local next = next
+
 local function copy(t)
   local c = {}
-  for k, v in pairs(t) do c[k] = v end
+  for k, v in next, t do c[k] = v end
   return c
 end
 
@@ -141,10 +145,6 @@ local function cards_text(cards)
   if #parts == 0 then return "nothing" end
   return table.concat(parts, " ")
 end
-
--- Raw `next` for loops whose result does not depend on order (sums, checks, moves that
--- all happen); `pairs` (sorted, deterministic) everywhere else.
-local next = next
 
 local function total(cards)
   local n = 0

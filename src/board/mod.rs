@@ -104,10 +104,7 @@ impl Topology {
         let mut seen = std::collections::HashSet::new();
         for c in coords {
             if !seen.insert(*c) {
-                return Err(BoardError(format!(
-                    "hex at ({}, {}) is listed twice",
-                    c.0, c.1
-                )));
+                return Err(BoardError(format!("hex at ({}, {}) is listed twice", c.0, c.1)));
             }
         }
         // Collect corner points and order them in reading order.
@@ -120,8 +117,7 @@ impl Topology {
         }
         points.sort_by_key(|&(x, y)| (y, x));
         points.dedup();
-        let point_id: BTreeMap<(i32, i32), NodeId> =
-            points.iter().enumerate().map(|(i, p)| (*p, i)).collect();
+        let point_id: BTreeMap<(i32, i32), NodeId> = points.iter().enumerate().map(|(i, p)| (*p, i)).collect();
 
         let mut hex_corners = Vec::with_capacity(coords.len());
         let mut edge_set: BTreeMap<(NodeId, NodeId), Vec<HexId>> = BTreeMap::new();
@@ -137,24 +133,15 @@ impl Topology {
             }
             hex_corners.push(corners);
         }
-        let path_id: BTreeMap<(NodeId, NodeId), PathId> =
-            edge_set.keys().enumerate().map(|(i, k)| (*k, i)).collect();
+        let path_id: BTreeMap<(NodeId, NodeId), PathId> = edge_set.keys().enumerate().map(|(i, k)| (*k, i)).collect();
 
         let mut graph = UnGraph::<Site, Link>::default();
-        let hex_nodes: Vec<NodeIndex> = (0..coords.len())
-            .map(|h| graph.add_node(Site::Hex(h)))
-            .collect();
-        let int_nodes: Vec<NodeIndex> = (0..points.len())
-            .map(|i| graph.add_node(Site::Intersection(i)))
-            .collect();
+        let hex_nodes: Vec<NodeIndex> = (0..coords.len()).map(|h| graph.add_node(Site::Hex(h))).collect();
+        let int_nodes: Vec<NodeIndex> = (0..points.len()).map(|i| graph.add_node(Site::Intersection(i))).collect();
         let mut paths = Vec::with_capacity(edge_set.len());
         for (i, ((a, b), hexes)) in edge_set.iter().enumerate() {
             graph.add_edge(int_nodes[*a], int_nodes[*b], Link::Path(i));
-            paths.push(PathInfo {
-                label: format!("{}-{}", a + 1, b + 1),
-                ends: [*a, *b],
-                hexes: hexes.clone(),
-            });
+            paths.push(PathInfo { label: format!("{}-{}", a + 1, b + 1), ends: [*a, *b], hexes: hexes.clone() });
         }
         for (h, corners) in hex_corners.iter().enumerate() {
             for &c in corners {
@@ -187,9 +174,7 @@ impl Topology {
                     intersections[*b].neighbors.push(*a);
                 }
                 (Link::Corner, Site::Hex(h), Site::Intersection(i))
-                | (Link::Corner, Site::Intersection(i), Site::Hex(h)) => {
-                    intersections[*i].hexes.push(*h)
-                }
+                | (Link::Corner, Site::Intersection(i), Site::Hex(h)) => intersections[*i].hexes.push(*h),
                 _ => {}
             }
         }
@@ -198,8 +183,7 @@ impl Topology {
             info.paths.sort_unstable();
             info.neighbors.sort_unstable();
         }
-        let coord_hex: BTreeMap<(i32, i32), HexId> =
-            coords.iter().enumerate().map(|(i, c)| (*c, i)).collect();
+        let coord_hex: BTreeMap<(i32, i32), HexId> = coords.iter().enumerate().map(|(i, c)| (*c, i)).collect();
         let hexes = coords
             .iter()
             .enumerate()
@@ -210,29 +194,15 @@ impl Topology {
                     let (a, b) = (corners[i], corners[(i + 1) % 6]);
                     sides[i] = path_id[&(a.min(b), a.max(b))];
                 }
-                let mut neighbors: Vec<HexId> =
-                    [(1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1)]
-                        .iter()
-                        .filter_map(|(dq, dr)| coord_hex.get(&(q + dq, r + dr)).copied())
-                        .collect();
+                let mut neighbors: Vec<HexId> = [(1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1)]
+                    .iter()
+                    .filter_map(|(dq, dr)| coord_hex.get(&(q + dq, r + dr)).copied())
+                    .collect();
                 neighbors.sort_unstable();
-                HexInfo {
-                    label: format!("H{}", h + 1),
-                    q,
-                    r,
-                    corners,
-                    sides,
-                    neighbors,
-                }
+                HexInfo { label: format!("H{}", h + 1), q, r, corners, sides, neighbors }
             })
             .collect();
-        let mut topo = Topology {
-            graph,
-            hexes,
-            intersections,
-            paths,
-            labels: BTreeMap::new(),
-        };
+        let mut topo = Topology { graph, hexes, intersections, paths, labels: BTreeMap::new() };
         topo.index_labels();
         Ok(topo)
     }
@@ -268,12 +238,7 @@ impl Topology {
                 .iter()
                 .position(|h| h.label.to_ascii_lowercase() == t)
                 .map(Label::Hex)
-                .or_else(|| {
-                    self.intersections
-                        .iter()
-                        .position(|n| n.label == t)
-                        .map(Label::Intersection)
-                })
+                .or_else(|| self.intersections.iter().position(|n| n.label == t).map(Label::Intersection))
                 .or_else(|| {
                     self.paths
                         .iter()
@@ -305,9 +270,7 @@ impl Topology {
 
     /// Hexes on the outer ring: those with fewer than six neighbours.
     pub fn outer_ring(&self) -> Vec<HexId> {
-        (0..self.hexes.len())
-            .filter(|&h| self.hexes[h].neighbors.len() < 6)
-            .collect()
+        (0..self.hexes.len()).filter(|&h| self.hexes[h].neighbors.len() < 6).collect()
     }
 
     /// Hexes in spiral order: start at `start` (a hex of the outer ring), walk the ring
@@ -343,13 +306,7 @@ impl Topology {
             })
             .collect();
         (0..6)
-            .find_map(|i| {
-                if free[(i + 5) % 6].is_none() {
-                    free[i]
-                } else {
-                    None
-                }
-            })
+            .find_map(|i| if free[(i + 5) % 6].is_none() { free[i] } else { None })
             .or_else(|| free.iter().flatten().next().copied())
     }
 }
@@ -357,13 +314,7 @@ impl Topology {
 /// Longest trail (no edge used twice) through the given edges, which may not pass
 /// through a blocked intersection. Used for Longest Road; generic over any edge set.
 pub fn longest_trail(topo: &Topology, owned: &[bool], blocked: &[bool]) -> usize {
-    fn dfs(
-        topo: &Topology,
-        owned: &[bool],
-        blocked: &[bool],
-        node: NodeId,
-        used: &mut Vec<bool>,
-    ) -> usize {
+    fn dfs(topo: &Topology, owned: &[bool], blocked: &[bool], node: NodeId, used: &mut Vec<bool>) -> usize {
         let mut best = 0;
         for &p in &topo.intersections[node].paths {
             if !owned[p] || used[p] {
@@ -372,11 +323,7 @@ pub fn longest_trail(topo: &Topology, owned: &[bool], blocked: &[bool]) -> usize
             let [a, b] = topo.paths[p].ends;
             let next = if a == node { b } else { a };
             used[p] = true;
-            let len = if blocked[next] {
-                1
-            } else {
-                1 + dfs(topo, owned, blocked, next, used)
-            };
+            let len = if blocked[next] { 1 } else { 1 + dfs(topo, owned, blocked, next, used) };
             used[p] = false;
             best = best.max(len);
         }
@@ -422,10 +369,7 @@ mod tests {
         assert_eq!(t.label("1"), Some(Label::Intersection(0)));
         let p = &t.paths[0];
         let [a, b] = p.ends;
-        assert_eq!(
-            t.label(&format!("{}-{}", b + 1, a + 1)),
-            Some(Label::Path(0))
-        );
+        assert_eq!(t.label(&format!("{}-{}", b + 1, a + 1)), Some(Label::Path(0)));
     }
 
     #[test]
@@ -440,10 +384,7 @@ mod tests {
         assert_eq!(t.hexes[*s.last().unwrap()].q, 0);
         assert_eq!(t.hexes[*s.last().unwrap()].r, 0);
         for w in s.windows(2) {
-            assert!(
-                t.hexes[w[0]].neighbors.contains(&w[1]),
-                "spiral steps to a neighbour"
-            );
+            assert!(t.hexes[w[0]].neighbors.contains(&w[1]), "spiral steps to a neighbour");
         }
     }
 }

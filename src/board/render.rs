@@ -106,15 +106,12 @@ impl Canvas {
     /// side, are all unused.
     fn is_free_centred(&self, row: i32, col: i32, width: i32) -> bool {
         let start = col - (width - 1) / 2;
-        (start - 1..start + width + 1)
-            .all(|c| self.cells.get(&(row, c)).is_none_or(|cell| cell.ch == ' '))
+        (start - 1..start + width + 1).all(|c| self.cells.get(&(row, c)).is_none_or(|cell| cell.ch == ' '))
     }
 
     #[cfg(test)]
     fn text_at(&self, row: i32, col: i32, len: usize) -> String {
-        (0..len as i32)
-            .map(|i| self.cells.get(&(row, col + i)).map_or(' ', |c| c.ch))
-            .collect()
+        (0..len as i32).map(|i| self.cells.get(&(row, col + i)).map_or(' ', |c| c.ch)).collect()
     }
 
     /// The drawing as lines, trailing blanks trimmed, with ANSI styles if `color`.
@@ -129,28 +126,17 @@ impl Canvas {
         };
         let mut out = Vec::new();
         for row in min_row..=max_row {
-            let Some(max_col) = visible()
-                .filter(|((r, _), _)| *r == row)
-                .map(|((_, c), _)| *c)
-                .max()
-            else {
+            let Some(max_col) = visible().filter(|((r, _), _)| *r == row).map(|((_, c), _)| *c).max() else {
                 out.push(String::new());
                 continue;
             };
             let mut line = String::new();
             let mut current: Option<&'static str> = None;
             for col in min_col..=max_col {
-                let cell = self.cells.get(&(row, col)).copied().unwrap_or(Cell {
-                    ch: ' ',
-                    style: None,
-                });
+                let cell = self.cells.get(&(row, col)).copied().unwrap_or(Cell { ch: ' ', style: None });
                 // Blanks only continue a run of their own style ("2:1 grain"), so
                 // colour never spills into the gaps between things.
-                let style = if cell.ch == ' ' && cell.style != current {
-                    None
-                } else {
-                    cell.style
-                };
+                let style = if cell.ch == ' ' && cell.style != current { None } else { cell.style };
                 if color && style != current {
                     if current.is_some() {
                         line.push_str("\x1b[0m");
@@ -176,22 +162,13 @@ impl Canvas {
 /// Short owner tags: each player's colour cut to its shortest prefix that no other
 /// player's colour shares ("r" for red; "bl" / "br" when blue and brown both play).
 fn player_tags(state: &GameState) -> Vec<String> {
-    let colors: Vec<Vec<char>> = state
-        .players
-        .iter()
-        .map(|p| p.color.to_lowercase().chars().collect())
-        .collect();
+    let colors: Vec<Vec<char>> = state.players.iter().map(|p| p.color.to_lowercase().chars().collect()).collect();
     colors
         .iter()
         .enumerate()
         .map(|(i, c)| {
             (1..=c.len())
-                .find(|&k| {
-                    colors
-                        .iter()
-                        .enumerate()
-                        .all(|(j, other)| j == i || other.get(..k) != c.get(..k))
-                })
+                .find(|&k| colors.iter().enumerate().all(|(j, other)| j == i || other.get(..k) != c.get(..k)))
                 .map(|k| c[..k].iter().collect())
                 .unwrap_or_else(|| format!("p{}", i + 1))
         })
@@ -232,15 +209,8 @@ fn terrain_style(name: &str) -> Option<&'static str> {
 /// What stands on an intersection, as text: the owner tag, lower case for a settlement,
 /// upper case for a city, "tag/k" for any other kind (k = the kind's initial).
 fn intersection_piece(piece: Piece, spec: &Spec, tags: &[String]) -> String {
-    let tag = tags
-        .get(piece.owner as usize)
-        .cloned()
-        .unwrap_or_else(|| format!("p{}", piece.owner as usize + 1));
-    match spec
-        .pieces
-        .get(piece.kind as usize)
-        .map(|k| k.name.as_str())
-    {
+    let tag = tags.get(piece.owner as usize).cloned().unwrap_or_else(|| format!("p{}", piece.owner as usize + 1));
+    match spec.pieces.get(piece.kind as usize).map(|k| k.name.as_str()) {
         Some("settlement") => tag.to_lowercase(),
         Some("city") => tag.to_uppercase(),
         Some(other) => format!("{tag}/{}", other.chars().next().unwrap_or('?')),
@@ -249,10 +219,7 @@ fn intersection_piece(piece: Piece, spec: &Spec, tags: &[String]) -> String {
 }
 
 fn owner_style(piece: Piece, state: &GameState) -> Option<&'static str> {
-    state
-        .players
-        .get(piece.owner as usize)
-        .map(|p| player_style(&p.color))
+    state.players.get(piece.owner as usize).map(|p| player_style(&p.color))
 }
 
 // Drawing -----------------------------------------------------------------------------
@@ -260,23 +227,14 @@ fn owner_style(piece: Piece, state: &GameState) -> Option<&'static str> {
 fn draw(topo: &Topology, state: &GameState, spec: &Spec) -> Canvas {
     let mut canvas = Canvas::default();
     let tags = player_tags(state);
-    let point = |n: usize| {
-        topo.intersections
-            .get(n)
-            .map(|i| (i.y * KY, i.x * KX))
-            .unwrap_or((0, 0))
-    };
+    let point = |n: usize| topo.intersections.get(n).map(|i| (i.y * KY, i.x * KX)).unwrap_or((0, 0));
 
     // Paths: '|' for the vertical (E / W) sides, '/' or '\' for the diagonals. A road
     // doubles its line characters around the owner's tag.
     for (p, info) in topo.paths.iter().enumerate() {
         let [a, b] = info.ends;
         let ((ra, ca), (rb, cb)) = (point(a), point(b));
-        let ((r0, c0), (r1, c1)) = if ra <= rb {
-            ((ra, ca), (rb, cb))
-        } else {
-            ((rb, cb), (ra, ca))
-        };
+        let ((r0, c0), (r1, c1)) = if ra <= rb { ((ra, ca), (rb, cb)) } else { ((rb, cb), (ra, ca)) };
         let line = if c0 == c1 {
             '|'
         } else if c1 > c0 {
@@ -295,11 +253,7 @@ fn draw(topo: &Topology, state: &GameState, spec: &Spec) -> Canvas {
                         .get(piece.owner as usize)
                         .cloned()
                         .unwrap_or_else(|| format!("p{}", piece.owner as usize + 1));
-                    let body = match spec
-                        .pieces
-                        .get(piece.kind as usize)
-                        .map(|k| k.name.as_str())
-                    {
+                    let body = match spec.pieces.get(piece.kind as usize).map(|k| k.name.as_str()) {
                         Some("road") | None => line,
                         Some("ship") => '~',
                         Some(_) => '=',
@@ -384,17 +338,12 @@ fn draw(topo: &Topology, state: &GameState, spec: &Spec) -> Canvas {
             .map(|h| (f64::from(3 * h.r * KY), f64::from((2 * h.q + h.r) * KX)))
             .collect();
         let centres = if centres.is_empty() {
-            topo.hexes
-                .iter()
-                .map(|h| (f64::from(3 * h.r * KY), f64::from((2 * h.q + h.r) * KX)))
-                .collect()
+            topo.hexes.iter().map(|h| (f64::from(3 * h.r * KY), f64::from((2 * h.q + h.r) * KX))).collect()
         } else {
             centres
         };
         let k = centres.len().max(1) as f64;
-        let (hr, hc) = centres
-            .iter()
-            .fold((0.0, 0.0), |(r, c), (a, b)| (r + a / k, c + b / k));
+        let (hr, hc) = centres.iter().fold((0.0, 0.0), |(r, c), (a, b)| (r + a / k, c + b / k));
         let (dr, dc) = (mr - hr, mc - hc);
         let text = harbor_text(harbor);
         let w = text.chars().count() as i32;
@@ -427,10 +376,7 @@ fn harbor_list(topo: &Topology, state: &GameState, color: bool) -> Vec<String> {
         .harbors
         .iter()
         .map(|h| {
-            let at = topo
-                .paths
-                .get(h.path)
-                .map_or_else(|| "?".to_string(), |p| p.label.clone());
+            let at = topo.paths.get(h.path).map_or_else(|| "?".to_string(), |p| p.label.clone());
             let text = harbor_text(h);
             if color {
                 format!("\x1b[{STYLE_HARBOR}m{text}\x1b[0m at {at}")
@@ -463,11 +409,7 @@ fn wrap(head: &str, items: &[String], sep: &str) -> Vec<String> {
     let mut line = head.to_string();
     let mut first = true;
     for (i, item) in items.iter().enumerate() {
-        let piece = if i + 1 < items.len() {
-            format!("{item}{}", sep.trim_end())
-        } else {
-            item.clone()
-        };
+        let piece = if i + 1 < items.len() { format!("{item}{}", sep.trim_end()) } else { item.clone() };
         if !first && visible(&line) + 1 + visible(&piece) > WRAP {
             lines.push(line);
             line = format!("{indent}{piece}");
@@ -525,14 +467,8 @@ mod tests {
     use std::sync::Arc;
 
     fn game(sandbox: bool) -> Game {
-        Game::new(Header {
-            variants: vec!["base".into()],
-            players: 4,
-            seed: 1,
-            options: vec![],
-            sandbox,
-        })
-        .expect("the base game starts")
+        Game::new(Header { variants: vec!["base".into()], players: 4, seed: 1, options: vec![], sandbox })
+            .expect("the base game starts")
     }
 
     /// A state on an arbitrary board, every hex desert-less fields with a number.
@@ -571,10 +507,7 @@ mod tests {
         let g = game(false);
         let mut st = g.state().clone();
         st.topology = None;
-        assert_eq!(
-            render(&st, g.spec(), &RenderOptions { color: false }),
-            "(no board yet)"
-        );
+        assert_eq!(render(&st, g.spec(), &RenderOptions { color: false }), "(no board yet)");
     }
 
     #[test]
@@ -588,10 +521,8 @@ mod tests {
         assert!(!text.contains('\x1b'), "no escapes without colour");
         let canvas = draw(&topo, &st, spec);
         assert_eq!(canvas.clashes, 0, "nothing drawn over anything else");
-        let words: Vec<&str> = text
-            .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
-            .filter(|w| !w.is_empty())
-            .collect();
+        let words: Vec<&str> =
+            text.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').filter(|w| !w.is_empty()).collect();
         for h in &topo.hexes {
             assert!(words.contains(&h.label.as_str()), "{} shown", h.label);
         }
@@ -605,10 +536,7 @@ mod tests {
             }
             let terrain = &spec.terrains[hex.terrain as usize].name;
             let w = terrain.len() as i32;
-            assert_eq!(
-                canvas.text_at(row - 1, col - (w - 1) / 2, terrain.len()),
-                *terrain
-            );
+            assert_eq!(canvas.text_at(row - 1, col - (w - 1) / 2, terrain.len()), *terrain);
         }
         assert_intersections_shown(&canvas, &st, spec);
         // The robber stands in its hex, on the map itself (not only in the legend).
@@ -618,11 +546,7 @@ mod tests {
         assert_eq!(canvas.text_at(row + KY, col - 2, 6), "robber");
         // Every harbor is listed, and each found room on the map.
         for h in &st.harbors {
-            assert!(text.contains(&format!(
-                "{} at {}",
-                harbor_text(h),
-                topo.paths[h.path].label
-            )));
+            assert!(text.contains(&format!("{} at {}", harbor_text(h), topo.paths[h.path].label)));
         }
         let map: String = canvas.lines(false).join("\n");
         assert_eq!(map.matches(":1").count(), st.harbors.len());
@@ -637,10 +561,8 @@ mod tests {
         let mut g = game(true);
         let seat = g.to_act().expect("someone acts");
         g.sandbox(seat, "place city 1 blue").expect("sandbox city");
-        g.sandbox(seat, "place road 1-4 blue")
-            .expect("sandbox road");
-        g.sandbox(seat, "place road 12-17 red")
-            .expect("sandbox road");
+        g.sandbox(seat, "place road 1-4 blue").expect("sandbox road");
+        g.sandbox(seat, "place road 12-17 red").expect("sandbox road");
         let st = g.state().clone();
         let spec = g.spec();
         let topo = st.topology.clone().expect("a board");
@@ -655,9 +577,7 @@ mod tests {
         // The vertical road 12-17: a doubled bar, the owner's tag in the middle.
         let (a, b) = (&topo.intersections[11], &topo.intersections[16]);
         assert_eq!(a.x, b.x);
-        let rows: Vec<String> = (a.y * KY + 1..b.y * KY)
-            .map(|r| canvas.text_at(r, a.x * KX, 2))
-            .collect();
+        let rows: Vec<String> = (a.y * KY + 1..b.y * KY).map(|r| canvas.text_at(r, a.x * KX, 2)).collect();
         assert_eq!(rows, ["||", "r ", "||"]);
         let coloured = render(&st, spec, &RenderOptions { color: true });
         assert!(coloured.contains("\x1b[1;34mB\x1b[0m"), "a blue city");
@@ -703,10 +623,8 @@ mod tests {
             st.intersections[2] = Some(Piece { kind: 2, owner: 1 });
             st.paths[0] = Some(Piece { kind: 0, owner: 5 });
             let topo = st.topology.clone().expect("a board");
-            let coast: Vec<usize> = (0..topo.paths.len())
-                .filter(|&p| topo.paths[p].hexes.len() == 1)
-                .step_by(5)
-                .collect();
+            let coast: Vec<usize> =
+                (0..topo.paths.len()).filter(|&p| topo.paths[p].hexes.len() == 1).step_by(5).collect();
             for (i, &p) in coast.iter().enumerate() {
                 st.harbors.push(crate::state::Harbor {
                     path: p,
@@ -720,14 +638,7 @@ mod tests {
             let text = render(&st, spec, &RenderOptions { color: false });
             println!("{text}");
             assert!(text.contains("br=brown") && text.contains("bl=blue"));
-            assert_eq!(
-                canvas.text_at(
-                    topo.intersections[0].y * KY,
-                    topo.intersections[0].x * KX,
-                    2
-                ),
-                "br"
-            );
+            assert_eq!(canvas.text_at(topo.intersections[0].y * KY, topo.intersections[0].x * KX, 2), "br");
             for h in &topo.hexes {
                 assert!(text.contains(&h.label));
             }

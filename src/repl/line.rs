@@ -23,22 +23,14 @@ pub struct CatanHelper {
 
 impl Completer for CatanHelper {
     type Candidate = Pair;
-    fn complete(
-        &self,
-        line: &str,
-        pos: usize,
-        _ctx: &Context<'_>,
-    ) -> rustyline::Result<(usize, Vec<Pair>)> {
+    fn complete(&self, line: &str, pos: usize, _ctx: &Context<'_>) -> rustyline::Result<(usize, Vec<Pair>)> {
         let typed = &line[..pos];
         let mut whole: Vec<Pair> = self
             .legal
             .iter()
             .chain(self.commands.iter())
             .filter(|c| c.starts_with(typed))
-            .map(|c| Pair {
-                display: c.clone(),
-                replacement: c.clone(),
-            })
+            .map(|c| Pair { display: c.clone(), replacement: c.clone() })
             .collect();
         whole.dedup_by(|a, b| a.display == b.display);
         if !whole.is_empty() {
@@ -50,14 +42,8 @@ impl Completer for CatanHelper {
         let labels = self
             .labels
             .iter()
-            .filter(|l| {
-                l.to_ascii_lowercase()
-                    .starts_with(&word.to_ascii_lowercase())
-            })
-            .map(|l| Pair {
-                display: l.clone(),
-                replacement: l.clone(),
-            })
+            .filter(|l| l.to_ascii_lowercase().starts_with(&word.to_ascii_lowercase()))
+            .map(|l| Pair { display: l.clone(), replacement: l.clone() })
             .collect();
         Ok((start, labels))
     }
@@ -69,10 +55,7 @@ impl Hinter for CatanHelper {
         if line.is_empty() || pos < line.len() {
             return None;
         }
-        self.legal
-            .iter()
-            .find(|c| c.starts_with(line) && c.len() > line.len())
-            .map(|c| c[line.len()..].to_string())
+        self.legal.iter().find(|c| c.starts_with(line) && c.len() > line.len()).map(|c| c[line.len()..].to_string())
     }
 }
 
@@ -89,10 +72,7 @@ pub struct Editor {
 
 impl Editor {
     pub fn new() -> rustyline::Result<Editor> {
-        let config = Config::builder()
-            .completion_type(CompletionType::List)
-            .auto_add_history(true)
-            .build();
+        let config = Config::builder().completion_type(CompletionType::List).auto_add_history(true).build();
         let mut rl = rustyline::Editor::with_config(config)?;
         rl.set_helper(Some(CatanHelper::default()));
         let history = std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".catan_history"));
@@ -102,12 +82,7 @@ impl Editor {
         Ok(Editor { rl, history })
     }
 
-    pub fn set_candidates(
-        &mut self,
-        legal: Vec<String>,
-        commands: Vec<String>,
-        labels: Vec<String>,
-    ) {
+    pub fn set_candidates(&mut self, legal: Vec<String>, commands: Vec<String>, labels: Vec<String>) {
         if let Some(h) = self.rl.helper_mut() {
             h.legal = legal;
             h.commands = commands;

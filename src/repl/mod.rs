@@ -24,23 +24,11 @@ pub struct ReplConfig {
 
 const COMMANDS: &[(&str, &str)] = &[
     ("help", "this list, and every action of the game"),
-    (
-        "legal",
-        "every action you may take now, as you would type it",
-    ),
-    (
-        "show [board|hand|players|bank|log]",
-        "the board (default), your cards, the players, the bank, the log",
-    ),
-    (
-        "state --json",
-        "the whole referee state as JSON (shows every hidden card)",
-    ),
+    ("legal", "every action you may take now, as you would type it"),
+    ("show [board|hand|players|bank|log]", "the board (default), your cards, the players, the bank, the log"),
+    ("state --json", "the whole referee state as JSON (shows every hidden card)"),
     ("view --json", "what the player to act may see, as JSON"),
-    (
-        "undo",
-        "take back your last action (and the bots' actions after it)",
-    ),
+    ("undo", "take back your last action (and the bots' actions after it)"),
     ("save FILE", "save the game (header and log) as JSON"),
     ("load FILE", "load a saved game, replaying its log"),
     ("quit", "leave"),
@@ -72,11 +60,7 @@ pub struct Repl<'w> {
 }
 
 fn seat_name(game: &Game, seat: usize) -> String {
-    game.state()
-        .players
-        .get(seat)
-        .map(|p| p.color.clone())
-        .unwrap_or_else(|| format!("seat {}", seat + 1))
+    game.state().players.get(seat).map(|p| p.color.clone()).unwrap_or_else(|| format!("seat {}", seat + 1))
 }
 
 impl<'w> Repl<'w> {
@@ -87,19 +71,9 @@ impl<'w> Repl<'w> {
         };
         let players = game.header().players;
         let seed = game.header().seed;
-        let bots = (0..players)
-            .map(|s| RandomBot::new(seed ^ (0xB07 + s as u64 * 7919)))
-            .collect();
+        let bots = (0..players).map(|s| RandomBot::new(seed ^ (0xB07 + s as u64 * 7919))).collect();
         let is_bot = parse_bots(&config.bots, &game).map_err(GameError::Setup)?;
-        Ok(Repl {
-            game,
-            config,
-            is_bot,
-            bots,
-            out,
-            shown: 0,
-            last_turn: None,
-        })
+        Ok(Repl { game, config, is_bot, bots, out, shown: 0, last_turn: None })
     }
 
     fn is_bot(&self, seat: usize) -> bool {
@@ -112,10 +86,7 @@ impl<'w> Repl<'w> {
 
     /// Prints new log messages a human at `seat` may read.
     fn flush_messages(&mut self, seat: Option<usize>) {
-        let msgs: Vec<Message> = self.game.messages()[self.shown..]
-            .iter()
-            .map(|(_, m)| m.clone())
-            .collect();
+        let msgs: Vec<Message> = self.game.messages()[self.shown..].iter().map(|(_, m)| m.clone()).collect();
         self.shown = self.game.messages().len();
         for m in msgs {
             let visible = match (&m.to, seat) {
@@ -132,33 +103,15 @@ impl<'w> Repl<'w> {
     pub fn welcome(&mut self) {
         let spec = self.game.spec().clone();
         let h = self.game.header().clone();
-        self.say(&format!(
-            "catan-engine: {} with {} players, seed {}",
-            spec.variants.join("+"),
-            h.players,
-            h.seed
-        ));
+        self.say(&format!("catan-engine: {} with {} players, seed {}", spec.variants.join("+"), h.players, h.seed));
         self.say(&format!("  {}", spec.description));
-        let humans: Vec<String> = (0..h.players)
-            .filter(|s| !self.is_bot(*s))
-            .map(|s| seat_name(&self.game, s))
-            .collect();
-        let bots: Vec<String> = (0..h.players)
-            .filter(|s| self.is_bot(*s))
-            .map(|s| seat_name(&self.game, s))
-            .collect();
+        let humans: Vec<String> =
+            (0..h.players).filter(|s| !self.is_bot(*s)).map(|s| seat_name(&self.game, s)).collect();
+        let bots: Vec<String> = (0..h.players).filter(|s| self.is_bot(*s)).map(|s| seat_name(&self.game, s)).collect();
         self.say(&format!(
             "  humans: {}; bots: {}",
-            if humans.is_empty() {
-                "none".into()
-            } else {
-                humans.join(", ")
-            },
-            if bots.is_empty() {
-                "none".into()
-            } else {
-                bots.join(", ")
-            }
+            if humans.is_empty() { "none".into() } else { humans.join(", ") },
+            if bots.is_empty() { "none".into() } else { bots.join(", ") }
         ));
         self.say("  type `help` for commands, `legal` for your possible actions.");
         self.flush_messages(None);
@@ -174,10 +127,7 @@ impl<'w> Repl<'w> {
             }
             self.announce_turn();
             let Some(action) = self.bots[seat].choose(&self.game, seat)? else {
-                self.say(&format!(
-                    "{} (bot) has no legal action; stopping the bots",
-                    seat_name(&self.game, seat)
-                ));
+                self.say(&format!("{} (bot) has no legal action; stopping the bots", seat_name(&self.game, seat)));
                 break;
             };
             let text = self.game.action_text(&action);
@@ -231,12 +181,7 @@ impl<'w> Repl<'w> {
         }
         let seat = self.game.to_act().unwrap_or(0);
         let st = self.game.state();
-        format!(
-            "[turn {} {} {}]> ",
-            st.turn,
-            seat_name(&self.game, seat),
-            st.phase
-        )
+        format!("[turn {} {} {}]> ", st.turn, seat_name(&self.game, seat), st.phase)
     }
 
     /// Text of every legal action for the seat to act (for completion and hints).
@@ -262,13 +207,7 @@ impl<'w> Repl<'w> {
             let info = self.game.describe(i).ok();
             let field = |k: &str| {
                 info.as_ref()
-                    .and_then(|v| {
-                        if let crate::value::Value::Map(m) = v {
-                            m.get(k).cloned()
-                        } else {
-                            None
-                        }
-                    })
+                    .and_then(|v| if let crate::value::Value::Map(m) = v { m.get(k).cloned() } else { None })
                     .map(|v| v.to_string())
                     .unwrap_or_default()
             };
@@ -327,11 +266,7 @@ impl<'w> Repl<'w> {
                     }
                     Some(c) => {
                         let list: Vec<String> = c.iter().map(|(k, n)| format!("{n} {k}")).collect();
-                        out.push_str(&if list.is_empty() {
-                            "empty".to_string()
-                        } else {
-                            list.join(", ")
-                        })
+                        out.push_str(&if list.is_empty() { "empty".to_string() } else { list.join(", ") })
                     }
                     None => out.push_str(&cards.to_string()),
                 }
@@ -343,13 +278,7 @@ impl<'w> Repl<'w> {
 
     fn board_text(&self) -> String {
         let st = self.game.state().clone();
-        render(
-            &st,
-            self.game.spec(),
-            &RenderOptions {
-                color: self.config.color,
-            },
-        )
+        render(&st, self.game.spec(), &RenderOptions { color: self.config.color })
     }
 
     fn log_text(&self, seat: usize, n: usize) -> String {
@@ -361,11 +290,7 @@ impl<'w> Repl<'w> {
             .filter(|m| m.to.as_ref().is_none_or(|to| to.contains(&seat)))
             .collect();
         let start = msgs.len().saturating_sub(n);
-        msgs[start..]
-            .iter()
-            .map(|m| format!("  {}", m.text))
-            .collect::<Vec<_>>()
-            .join("\n")
+        msgs[start..].iter().map(|m| format!("  {}", m.text)).collect::<Vec<_>>().join("\n")
     }
 
     fn help_text(&self) -> String {
@@ -453,10 +378,7 @@ impl<'w> Repl<'w> {
             }
             ["undo"] => return self.undo(),
             ["save", path] => match std::fs::write(path, self.game.save_json()) {
-                Ok(()) => self.say(&format!(
-                    "saved to {path} ({} actions)",
-                    self.game.log().len()
-                )),
+                Ok(()) => self.say(&format!("saved to {path} ({} actions)", self.game.log().len())),
                 Err(e) => {
                     self.say(&format!("cannot save to {path}: {e}"));
                     return Step::Rejected;
@@ -470,10 +392,7 @@ impl<'w> Repl<'w> {
                     if let Some(d) = div {
                         self.say(&format!("warning: {d}; the game stops there"));
                     }
-                    self.say(&format!(
-                        "loaded {path} ({} actions)",
-                        self.game.log().len()
-                    ));
+                    self.say(&format!("loaded {path} ({} actions)", self.game.log().len()));
                 }
                 Err(e) => {
                     self.say(&format!("cannot load {path}: {e}"));
@@ -551,11 +470,8 @@ impl<'w> Repl<'w> {
         }
         let hand = self.hand_text(seat);
         self.say(&hand);
-        let mut names: Vec<String> = self
-            .legal_texts()
-            .iter()
-            .map(|t| t.split_whitespace().next().unwrap_or("").to_string())
-            .collect();
+        let mut names: Vec<String> =
+            self.legal_texts().iter().map(|t| t.split_whitespace().next().unwrap_or("").to_string()).collect();
         names.dedup();
         names.sort();
         names.dedup();
@@ -579,12 +495,9 @@ pub fn parse_bots(spec: &str, game: &Game) -> Result<Vec<bool>, String> {
                 let part = part.trim();
                 let seat = match part.parse::<usize>() {
                     Ok(n) if n >= 1 && n <= players => n - 1,
-                    _ => game
-                        .state()
-                        .players
-                        .iter()
-                        .position(|p| p.color.eq_ignore_ascii_case(part))
-                        .ok_or_else(|| format!("--bots: '{part}' is not a seat (1..{players}) or a colour in this game"))?,
+                    _ => game.state().players.iter().position(|p| p.color.eq_ignore_ascii_case(part)).ok_or_else(
+                        || format!("--bots: '{part}' is not a seat (1..{players}) or a colour in this game"),
+                    )?,
                 };
                 bots[seat] = true;
             }
@@ -594,8 +507,7 @@ pub fn parse_bots(spec: &str, game: &Game) -> Result<Vec<bool>, String> {
 }
 
 fn load_game(path: &str) -> Result<(Game, Option<crate::engine::Divergence>), GameError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| GameError::Setup(format!("cannot read {path}: {e}")))?;
+    let text = std::fs::read_to_string(path).map_err(|e| GameError::Setup(format!("cannot read {path}: {e}")))?;
     Game::load_json(&text)
 }
 
@@ -674,20 +586,9 @@ pub fn run_interactive(config: ReplConfig) -> i32 {
             .as_ref()
             .map(|t| t.all_labels().map(str::to_string).collect())
             .unwrap_or_default();
-        let mut words: Vec<String> = COMMANDS
-            .iter()
-            .map(|(c, _)| c.split_whitespace().next().unwrap_or("").to_string())
-            .collect();
-        words.extend(
-            [
-                "show board",
-                "show hand",
-                "show players",
-                "show bank",
-                "show log",
-            ]
-            .map(String::from),
-        );
+        let mut words: Vec<String> =
+            COMMANDS.iter().map(|(c, _)| c.split_whitespace().next().unwrap_or("").to_string()).collect();
+        words.extend(["show board", "show hand", "show players", "show bank", "show log"].map(String::from));
         if repl.game.header().sandbox {
             words.extend(["dice", "give", "place"].map(String::from));
         }

@@ -19,16 +19,13 @@ fn rt(msg: impl Into<String>) -> mlua::Error {
 }
 
 fn ctx(lua: &Lua) -> R<mlua::AppDataRefMut<'_, Ctx>> {
-    lua.app_data_mut::<Ctx>()
-        .ok_or_else(|| rt("no game is running"))
+    lua.app_data_mut::<Ctx>().ok_or_else(|| rt("no game is running"))
 }
 
 fn writable(lua: &Lua) -> R<mlua::AppDataRefMut<'_, Ctx>> {
     let c = ctx(lua)?;
     if c.read_only {
-        return Err(rt(
-            "the game may not change while legal actions are listed or points counted",
-        ));
+        return Err(rt("the game may not change while legal actions are listed or points counted"));
     }
     Ok(c)
 }
@@ -42,10 +39,7 @@ fn seat(c: &Ctx, p: i64) -> R<usize> {
 }
 
 fn topo(c: &Ctx) -> R<&Arc<Topology>> {
-    c.state
-        .topology
-        .as_ref()
-        .ok_or_else(|| rt("the board has not been built yet"))
+    c.state.topology.as_ref().ok_or_else(|| rt("the board has not been built yet"))
 }
 
 fn index(id: i64, len: usize, what: &str) -> R<usize> {
@@ -57,15 +51,11 @@ fn index(id: i64, len: usize, what: &str) -> R<usize> {
 }
 
 fn card(c: &Ctx, name: &str) -> R<usize> {
-    c.spec
-        .card(name)
-        .ok_or_else(|| rt(format!("'{name}' is not a card of this game")))
+    c.spec.card(name).ok_or_else(|| rt(format!("'{name}' is not a card of this game")))
 }
 
 fn zone_index(c: &Ctx, name: &str) -> R<usize> {
-    c.spec
-        .zone(name)
-        .ok_or_else(|| rt(format!("'{name}' is not a zone of this game")))
+    c.spec.zone(name).ok_or_else(|| rt(format!("'{name}' is not a zone of this game")))
 }
 
 /// (owner, zone index) from a Lua owner (seat or nil) and a zone name.
@@ -75,19 +65,13 @@ fn zone_ref(c: &Ctx, owner: Option<i64>, zone: &str) -> R<(Option<usize>, usize)
     match (owner, per_player) {
         (Some(p), true) => Ok((Some(seat(c, p)?), z)),
         (None, false) => Ok((None, z)),
-        (None, true) => Err(rt(format!(
-            "zone '{zone}' belongs to a player: name the player"
-        ))),
-        (Some(_), false) => Err(rt(format!(
-            "zone '{zone}' belongs to the game: pass nil as its owner"
-        ))),
+        (None, true) => Err(rt(format!("zone '{zone}' belongs to a player: name the player"))),
+        (Some(_), false) => Err(rt(format!("zone '{zone}' belongs to the game: pass nil as its owner"))),
     }
 }
 
 fn piece_kind(c: &Ctx, name: &str) -> R<usize> {
-    c.spec
-        .piece(name)
-        .ok_or_else(|| rt(format!("'{name}' is not a piece of this game")))
+    c.spec.piece(name).ok_or_else(|| rt(format!("'{name}' is not a piece of this game")))
 }
 
 fn site_kind(s: &str) -> R<SiteKind> {
@@ -145,12 +129,7 @@ pub fn from_lua_value(v: &LV) -> R<Option<Value>> {
                 Value::Map(map)
             }
         }
-        other => {
-            return Err(rt(format!(
-                "a {} cannot be stored in the game state",
-                other.type_name()
-            )))
-        }
+        other => return Err(rt(format!("a {} cannot be stored in the game state", other.type_name()))),
     }))
 }
 
@@ -214,12 +193,7 @@ pub fn arg_from_lua(t: ArgType, v: &LV) -> Result<Arg, String> {
                 cards.sort();
                 Arg::Cards(cards)
             }
-            other => {
-                return Err(format!(
-                    "expected a table of cards, got {}",
-                    other.type_name()
-                ))
-            }
+            other => return Err(format!("expected a table of cards, got {}", other.type_name())),
         },
     })
 }
@@ -227,10 +201,7 @@ pub fn arg_from_lua(t: ArgType, v: &LV) -> Result<Arg, String> {
 /// Adds one Rust function to `g`, called as `g:name(...)` (the `g` argument is dropped).
 macro_rules! method {
     ($lua:expr, $g:expr, $name:expr, |$l:ident, $args:tt : $ty:ty| $body:block) => {
-        $g.raw_set(
-            $name,
-            $lua.create_function(|$l: &Lua, (_g, $args): (LV, $ty)| -> R<_> { $body })?,
-        )?;
+        $g.raw_set($name, $lua.create_function(|$l: &Lua, (_g, $args): (LV, $ty)| -> R<_> { $body })?)?;
     };
 }
 
@@ -242,21 +213,15 @@ fn build(lua: &Lua) -> R<Table> {
     let g = lua.create_table()?;
 
     // Players and turn ---------------------------------------------------------------
-    method!(lua, g, "players", |l, _a: ()| {
-        Ok(ctx(l)?.state.players.len())
-    });
-    method!(lua, g, "current", |l, _a: ()| {
-        Ok(ctx(l)?.state.current + 1)
-    });
+    method!(lua, g, "players", |l, _a: ()| { Ok(ctx(l)?.state.players.len()) });
+    method!(lua, g, "current", |l, _a: ()| { Ok(ctx(l)?.state.current + 1) });
     method!(lua, g, "set_current", |l, p: i64| {
         let mut c = writable(l)?;
         let s = seat(&c, p)?;
         c.state.current = s;
         Ok(())
     });
-    method!(lua, g, "phase", |l, _a: ()| {
-        Ok(ctx(l)?.state.phase.clone())
-    });
+    method!(lua, g, "phase", |l, _a: ()| { Ok(ctx(l)?.state.phase.clone()) });
     method!(lua, g, "set_phase", |l, p: String| {
         writable(l)?.state.phase = p;
         Ok(())
@@ -266,9 +231,7 @@ fn build(lua: &Lua) -> R<Table> {
         writable(l)?.state.turn = t;
         Ok(())
     });
-    method!(lua, g, "winner", |l, _a: ()| {
-        Ok(ctx(l)?.state.winner.map(|w| w + 1))
-    });
+    method!(lua, g, "winner", |l, _a: ()| { Ok(ctx(l)?.state.winner.map(|w| w + 1)) });
     method!(lua, g, "declare_winner", |l, p: i64| {
         let mut c = writable(l)?;
         let s = seat(&c, p)?;
@@ -338,12 +301,7 @@ fn build(lua: &Lua) -> R<Table> {
     });
 
     // Cards --------------------------------------------------------------------------
-    method!(lua, g, "count", |l,
-                              (owner, zone, kind): (
-        Option<i64>,
-        String,
-        Option<String>
-    )| {
+    method!(lua, g, "count", |l, (owner, zone, kind): (Option<i64>, String, Option<String>)| {
         let c = ctx(l)?;
         let (o, z) = zone_ref(&c, owner, &zone)?;
         let zn = c.state.zone(o, z).ok_or_else(|| rt("no such zone"))?;
@@ -352,55 +310,33 @@ fn build(lua: &Lua) -> R<Table> {
             None => zn.total(),
         })
     });
-    method!(lua, g, "count_category", |l,
-                                       (owner, zone, cat): (
-        Option<i64>,
-        String,
-        String
-    )| {
+    method!(lua, g, "count_category", |l, (owner, zone, cat): (Option<i64>, String, String)| {
         let c = ctx(l)?;
         let (o, z) = zone_ref(&c, owner, &zone)?;
         let zn = c.state.zone(o, z).ok_or_else(|| rt("no such zone"))?;
-        Ok(c.spec
-            .cards
-            .iter()
-            .enumerate()
-            .filter(|(_, k)| k.category == cat)
-            .map(|(i, _)| zn.count(i))
-            .sum::<usize>())
+        Ok(c.spec.cards.iter().enumerate().filter(|(_, k)| k.category == cat).map(|(i, _)| zn.count(i)).sum::<usize>())
     });
-    method!(
-        lua,
-        g,
-        "cards",
-        |l, (owner, zone): (Option<i64>, String)| {
-            let c = ctx(l)?;
-            let (o, z) = zone_ref(&c, owner, &zone)?;
-            let t = l.create_table()?;
-            match c.state.zone(o, z).ok_or_else(|| rt("no such zone"))? {
-                Zone::Counts(counts) => {
-                    for (i, &n) in counts.iter().enumerate() {
-                        if n > 0 {
-                            t.raw_set(c.spec.cards[i].name.as_str(), n)?;
-                        }
-                    }
-                }
-                Zone::Stack(s) => {
-                    for (i, &k) in s.iter().enumerate() {
-                        t.raw_set(i + 1, c.spec.cards[k as usize].name.as_str())?;
+    method!(lua, g, "cards", |l, (owner, zone): (Option<i64>, String)| {
+        let c = ctx(l)?;
+        let (o, z) = zone_ref(&c, owner, &zone)?;
+        let t = l.create_table()?;
+        match c.state.zone(o, z).ok_or_else(|| rt("no such zone"))? {
+            Zone::Counts(counts) => {
+                for (i, &n) in counts.iter().enumerate() {
+                    if n > 0 {
+                        t.raw_set(c.spec.cards[i].name.as_str(), n)?;
                     }
                 }
             }
-            Ok(t)
+            Zone::Stack(s) => {
+                for (i, &k) in s.iter().enumerate() {
+                    t.raw_set(i + 1, c.spec.cards[k as usize].name.as_str())?;
+                }
+            }
         }
-    );
-    method!(lua, g, "create", |l,
-                               (owner, zone, kind, n): (
-        Option<i64>,
-        String,
-        String,
-        u16
-    )| {
+        Ok(t)
+    });
+    method!(lua, g, "create", |l, (owner, zone, kind, n): (Option<i64>, String, String, u16)| {
         let mut c = writable(l)?;
         let (o, z) = zone_ref(&c, owner, &zone)?;
         let k = card(&c, &kind)?;
@@ -424,19 +360,11 @@ fn build(lua: &Lua) -> R<Table> {
         let from = zone_ref(&c, fo, &fz)?;
         let dest = zone_ref(&c, to, &tz)?;
         let k = card(&c, &kind)?;
-        let have = c
-            .state
-            .zone(from.0, from.1)
-            .map(|z| z.count(k))
-            .unwrap_or(0);
+        let have = c.state.zone(from.0, from.1).map(|z| z.count(k)).unwrap_or(0);
         if have < n as usize {
             return Err(rt(format!("'{fz}' holds {have} {kind}, not {n}")));
         }
-        match c
-            .state
-            .zone_mut(from.0, from.1)
-            .ok_or_else(|| rt("no such zone"))?
-        {
+        match c.state.zone_mut(from.0, from.1).ok_or_else(|| rt("no such zone"))? {
             Zone::Counts(counts) => counts[k] -= n,
             Zone::Stack(s) => {
                 for _ in 0..n {
@@ -446,90 +374,53 @@ fn build(lua: &Lua) -> R<Table> {
                 }
             }
         }
-        match c
-            .state
-            .zone_mut(dest.0, dest.1)
-            .ok_or_else(|| rt("no such zone"))?
-        {
+        match c.state.zone_mut(dest.0, dest.1).ok_or_else(|| rt("no such zone"))? {
             Zone::Counts(counts) => counts[k] += n,
             Zone::Stack(s) => s.extend(std::iter::repeat_n(k as u16, n as usize)),
         }
         Ok(())
     });
     // Moves the top card of a stack; returns its kind, or nil if the stack is empty.
-    method!(lua, g, "draw", |l,
-                             (fo, fz, to, tz): (
-        Option<i64>,
-        String,
-        Option<i64>,
-        String
-    )| {
+    method!(lua, g, "draw", |l, (fo, fz, to, tz): (Option<i64>, String, Option<i64>, String)| {
         let mut c = writable(l)?;
         let from = zone_ref(&c, fo, &fz)?;
         let dest = zone_ref(&c, to, &tz)?;
-        let top = match c
-            .state
-            .zone_mut(from.0, from.1)
-            .ok_or_else(|| rt("no such zone"))?
-        {
+        let top = match c.state.zone_mut(from.0, from.1).ok_or_else(|| rt("no such zone"))? {
             Zone::Stack(s) => s.pop(),
             Zone::Counts(_) => return Err(rt(format!("'{fz}' is not a stack"))),
         };
         let Some(k) = top else { return Ok(None) };
-        match c
-            .state
-            .zone_mut(dest.0, dest.1)
-            .ok_or_else(|| rt("no such zone"))?
-        {
+        match c.state.zone_mut(dest.0, dest.1).ok_or_else(|| rt("no such zone"))? {
             Zone::Counts(counts) => counts[k as usize] += 1,
             Zone::Stack(s) => s.push(k),
         }
         Ok(Some(c.spec.cards[k as usize].name.clone()))
     });
-    method!(
-        lua,
-        g,
-        "shuffle",
-        |l, (owner, zone): (Option<i64>, String)| {
-            let mut c = writable(l)?;
-            let (o, z) = zone_ref(&c, owner, &zone)?;
-            let mut cards = match c.state.zone_mut(o, z).ok_or_else(|| rt("no such zone"))? {
-                Zone::Stack(s) => std::mem::take(s),
-                Zone::Counts(_) => return Err(rt(format!("'{zone}' is not a stack"))),
-            };
-            for i in (1..cards.len()).rev() {
-                let j = draw(&mut c, i as u32 + 1) as usize;
-                cards.swap(i, j);
-            }
-            if let Some(Zone::Stack(s)) = c.state.zone_mut(o, z) {
-                *s = cards;
-            }
-            Ok(())
+    method!(lua, g, "shuffle", |l, (owner, zone): (Option<i64>, String)| {
+        let mut c = writable(l)?;
+        let (o, z) = zone_ref(&c, owner, &zone)?;
+        let mut cards = match c.state.zone_mut(o, z).ok_or_else(|| rt("no such zone"))? {
+            Zone::Stack(s) => std::mem::take(s),
+            Zone::Counts(_) => return Err(rt(format!("'{zone}' is not a stack"))),
+        };
+        for i in (1..cards.len()).rev() {
+            let j = draw(&mut c, i as u32 + 1) as usize;
+            cards.swap(i, j);
         }
-    );
+        if let Some(Zone::Stack(s)) = c.state.zone_mut(o, z) {
+            *s = cards;
+        }
+        Ok(())
+    });
     // A card picked at random from a zone (each card equally likely), optionally only
     // among one category; nil if there is none. The card is not moved.
-    method!(lua, g, "random_card", |l,
-                                    (owner, zone, cat): (
-        Option<i64>,
-        String,
-        Option<String>
-    )| {
+    method!(lua, g, "random_card", |l, (owner, zone, cat): (Option<i64>, String, Option<String>)| {
         let mut c = writable(l)?;
         let (o, z) = zone_ref(&c, owner, &zone)?;
         let counts: Vec<usize> = {
             let zn = c.state.zone(o, z).ok_or_else(|| rt("no such zone"))?;
             (0..c.spec.cards.len())
-                .map(|k| {
-                    if cat
-                        .as_ref()
-                        .is_none_or(|cat| &c.spec.cards[k].category == cat)
-                    {
-                        zn.count(k)
-                    } else {
-                        0
-                    }
-                })
+                .map(|k| if cat.as_ref().is_none_or(|cat| &c.spec.cards[k].category == cat) { zn.count(k) } else { 0 })
                 .collect()
         };
         let total: usize = counts.iter().sum();
@@ -555,14 +446,8 @@ fn build(lua: &Lua) -> R<Table> {
             let h = h?;
             coords.push((h.get::<i32>("q")?, h.get::<i32>("r")?));
             let terrain: String = h.get("terrain")?;
-            let t = c
-                .spec
-                .terrain(&terrain)
-                .ok_or_else(|| rt(format!("'{terrain}' is not a terrain of this game")))?;
-            hexes.push(HexState {
-                terrain: t as u8,
-                number: h.get::<Option<u8>>("number")?,
-            });
+            let t = c.spec.terrain(&terrain).ok_or_else(|| rt(format!("'{terrain}' is not a terrain of this game")))?;
+            hexes.push(HexState { terrain: t as u8, number: h.get::<Option<u8>>("number")? });
         }
         let topo = Topology::from_axial(&coords).map_err(|e| rt(e.0))?;
         let mut harbors = vec![];
@@ -574,18 +459,12 @@ fn build(lua: &Lua) -> R<Table> {
                 let i = board::SIDES
                     .iter()
                     .position(|s| s.eq_ignore_ascii_case(&side))
-                    .ok_or_else(|| {
-                        rt(format!("'{side}' is not a hex side (NE, E, SE, SW, W, NW)"))
-                    })?;
+                    .ok_or_else(|| rt(format!("'{side}' is not a hex side (NE, E, SE, SW, W, NW)")))?;
                 let resource: Option<String> = hb.get("resource")?;
                 if let Some(r) = &resource {
                     card(&c, r)?;
                 }
-                harbors.push(Harbor {
-                    path: topo.hexes[hex].sides[i],
-                    resource,
-                    ratio: hb.get("ratio")?,
-                });
+                harbors.push(Harbor { path: topo.hexes[hex].sides[i], resource, ratio: hb.get("ratio")? });
             }
         }
         c.state.intersections = vec![None; topo.intersections.len()];
@@ -595,15 +474,9 @@ fn build(lua: &Lua) -> R<Table> {
         c.state.topology = Some(Arc::new(topo));
         Ok(())
     });
-    method!(lua, g, "hex_count", |l, _a: ()| {
-        Ok(ctx(l)?.state.hexes.len())
-    });
-    method!(lua, g, "intersection_count", |l, _a: ()| {
-        Ok(ctx(l)?.state.intersections.len())
-    });
-    method!(lua, g, "path_count", |l, _a: ()| {
-        Ok(ctx(l)?.state.paths.len())
-    });
+    method!(lua, g, "hex_count", |l, _a: ()| { Ok(ctx(l)?.state.hexes.len()) });
+    method!(lua, g, "intersection_count", |l, _a: ()| { Ok(ctx(l)?.state.intersections.len()) });
+    method!(lua, g, "path_count", |l, _a: ()| { Ok(ctx(l)?.state.paths.len()) });
     method!(lua, g, "hex", |l, h: i64| {
         let c = ctx(l)?;
         let i = index(h, c.state.hexes.len(), "hex")?;
@@ -613,26 +486,13 @@ fn build(lua: &Lua) -> R<Table> {
     method!(lua, g, "hex_resource", |l, h: i64| {
         let c = ctx(l)?;
         let i = index(h, c.state.hexes.len(), "hex")?;
-        Ok(c.spec.terrains[c.state.hexes[i].terrain as usize]
-            .produces
-            .map(|k| c.spec.cards[k].name.clone()))
+        Ok(c.spec.terrains[c.state.hexes[i].terrain as usize].produces.map(|k| c.spec.cards[k].name.clone()))
     });
-    method!(lua, g, "set_hex", |l,
-                                (h, terrain, number): (
-        i64,
-        String,
-        Option<u8>
-    )| {
+    method!(lua, g, "set_hex", |l, (h, terrain, number): (i64, String, Option<u8>)| {
         let mut c = writable(l)?;
         let i = index(h, c.state.hexes.len(), "hex")?;
-        let t = c
-            .spec
-            .terrain(&terrain)
-            .ok_or_else(|| rt(format!("'{terrain}' is not a terrain of this game")))?;
-        c.state.hexes[i] = HexState {
-            terrain: t as u8,
-            number,
-        };
+        let t = c.spec.terrain(&terrain).ok_or_else(|| rt(format!("'{terrain}' is not a terrain of this game")))?;
+        c.state.hexes[i] = HexState { terrain: t as u8, number };
         Ok(())
     });
     method!(lua, g, "hexes_numbered", |l, n: u8| {
@@ -655,41 +515,25 @@ fn build(lua: &Lua) -> R<Table> {
         let c = ctx(l)?;
         let t = topo(&c)?;
         let i = index(h, t.hexes.len(), "hex")?;
-        Ok(t.hexes[i]
-            .neighbors
-            .iter()
-            .map(|n| n + 1)
-            .collect::<Vec<_>>())
+        Ok(t.hexes[i].neighbors.iter().map(|n| n + 1).collect::<Vec<_>>())
     });
     method!(lua, g, "hexes_at", |l, n: i64| {
         let c = ctx(l)?;
         let t = topo(&c)?;
         let i = index(n, t.intersections.len(), "intersection")?;
-        Ok(t.intersections[i]
-            .hexes
-            .iter()
-            .map(|h| h + 1)
-            .collect::<Vec<_>>())
+        Ok(t.intersections[i].hexes.iter().map(|h| h + 1).collect::<Vec<_>>())
     });
     method!(lua, g, "neighbors", |l, n: i64| {
         let c = ctx(l)?;
         let t = topo(&c)?;
         let i = index(n, t.intersections.len(), "intersection")?;
-        Ok(t.intersections[i]
-            .neighbors
-            .iter()
-            .map(|h| h + 1)
-            .collect::<Vec<_>>())
+        Ok(t.intersections[i].neighbors.iter().map(|h| h + 1).collect::<Vec<_>>())
     });
     method!(lua, g, "paths_at", |l, n: i64| {
         let c = ctx(l)?;
         let t = topo(&c)?;
         let i = index(n, t.intersections.len(), "intersection")?;
-        Ok(t.intersections[i]
-            .paths
-            .iter()
-            .map(|h| h + 1)
-            .collect::<Vec<_>>())
+        Ok(t.intersections[i].paths.iter().map(|h| h + 1).collect::<Vec<_>>())
     });
     method!(lua, g, "ends", |l, p: i64| {
         let c = ctx(l)?;
@@ -703,9 +547,7 @@ fn build(lua: &Lua) -> R<Table> {
         let t = topo(&c)?;
         Ok(match kind.as_str() {
             "hex" => t.hexes[index(id, t.hexes.len(), "hex")?].label.clone(),
-            "intersection" => t.intersections[index(id, t.intersections.len(), "intersection")?]
-                .label
-                .clone(),
+            "intersection" => t.intersections[index(id, t.intersections.len(), "intersection")?].label.clone(),
             "path" => t.paths[index(id, t.paths.len(), "path")?].label.clone(),
             _ => return Err(rt("label kinds are hex, intersection and path")),
         })
@@ -716,27 +558,20 @@ fn build(lua: &Lua) -> R<Table> {
         let i = index(start, t.hexes.len(), "hex")?;
         Ok(t.spiral(i).into_iter().map(|h| h + 1).collect::<Vec<_>>())
     });
-    method!(lua, g, "marker", |l, name: String| {
-        Ok(ctx(l)?.state.markers.get(&name).map(|h| h + 1))
-    });
-    method!(
-        lua,
-        g,
-        "set_marker",
-        |l, (name, h): (String, Option<i64>)| {
-            let mut c = writable(l)?;
-            match h {
-                Some(h) => {
-                    let i = index(h, c.state.hexes.len(), "hex")?;
-                    c.state.markers.insert(name, i);
-                }
-                None => {
-                    c.state.markers.remove(&name);
-                }
+    method!(lua, g, "marker", |l, name: String| { Ok(ctx(l)?.state.markers.get(&name).map(|h| h + 1)) });
+    method!(lua, g, "set_marker", |l, (name, h): (String, Option<i64>)| {
+        let mut c = writable(l)?;
+        match h {
+            Some(h) => {
+                let i = index(h, c.state.hexes.len(), "hex")?;
+                c.state.markers.insert(name, i);
             }
-            Ok(())
+            None => {
+                c.state.markers.remove(&name);
+            }
         }
-    );
+        Ok(())
+    });
     method!(lua, g, "harbors", |l, _a: ()| {
         let c = ctx(l)?;
         let t = topo(&c)?;
@@ -780,10 +615,7 @@ fn build(lua: &Lua) -> R<Table> {
         let sites = c.state.sites(sk);
         let i = index(id, sites.len(), &site)?;
         Ok(match sites[i] {
-            Some(pc) => (
-                Some(c.spec.pieces[pc.kind as usize].name.clone()),
-                Some(pc.owner as usize + 1),
-            ),
+            Some(pc) => (Some(c.spec.pieces[pc.kind as usize].name.clone()), Some(pc.owner as usize + 1)),
             None => (None, None),
         })
     });
@@ -799,33 +631,18 @@ fn build(lua: &Lua) -> R<Table> {
         let k = piece_kind(&c, &kind)?;
         let sk = c.spec.pieces[k].site;
         let len = c.state.sites(sk).len();
-        let i = index(
-            id,
-            len,
-            if sk == SiteKind::Path {
-                "path"
-            } else {
-                "intersection"
-            },
-        )?;
+        let i = index(id, len, if sk == SiteKind::Path { "path" } else { "intersection" })?;
         if c.state.sites(sk)[i].is_some() {
             return Err(rt(format!(
                 "that {} is already taken",
-                if sk == SiteKind::Path {
-                    "path"
-                } else {
-                    "intersection"
-                }
+                if sk == SiteKind::Path { "path" } else { "intersection" }
             )));
         }
         if c.state.players[s].supply[k] == 0 {
             return Err(rt(format!("no {kind} left in the supply")));
         }
         c.state.players[s].supply[k] -= 1;
-        let piece = Some(Piece {
-            kind: k as u8,
-            owner: s as u8,
-        });
+        let piece = Some(Piece { kind: k as u8, owner: s as u8 });
         match sk {
             SiteKind::Intersection => c.state.intersections[i] = piece,
             SiteKind::Path => c.state.paths[i] = piece,
@@ -847,10 +664,7 @@ fn build(lua: &Lua) -> R<Table> {
         }
         c.state.players[s].supply[k] -= 1;
         c.state.players[s].supply[old.kind as usize] += 1;
-        let piece = Some(Piece {
-            kind: k as u8,
-            owner: s as u8,
-        });
+        let piece = Some(Piece { kind: k as u8, owner: s as u8 });
         match sk {
             SiteKind::Intersection => c.state.intersections[i] = piece,
             SiteKind::Path => c.state.paths[i] = piece,
@@ -887,10 +701,7 @@ fn build(lua: &Lua) -> R<Table> {
         let s = seat(&c, p)?;
         let k = piece_kind(&c, &kind)?;
         let sites = c.state.sites(c.spec.pieces[k].site);
-        Ok(sites
-            .iter()
-            .filter(|pc| pc.is_some_and(|pc| pc.owner as usize == s && pc.kind as usize == k))
-            .count())
+        Ok(sites.iter().filter(|pc| pc.is_some_and(|pc| pc.owner as usize == s && pc.kind as usize == k)).count())
     });
     // Seats with a piece on a corner of the hex, in seat order.
     method!(lua, g, "owners_at", |l, h: i64| {
@@ -908,11 +719,7 @@ fn build(lua: &Lua) -> R<Table> {
     });
     // Empty intersections with no piece closer than `spacing` paths; with `p`, only those
     // touching one of p's path pieces.
-    method!(lua, g, "open_intersections", |l,
-                                           (spacing, p): (
-        u32,
-        Option<i64>
-    )| {
+    method!(lua, g, "open_intersections", |l, (spacing, p): (u32, Option<i64>)| {
         let c = ctx(l)?;
         let t = topo(&c)?;
         let owner = match p {
@@ -925,20 +732,11 @@ fn build(lua: &Lua) -> R<Table> {
             if st.intersections[i].is_some() {
                 continue;
             }
-            if spacing >= 2
-                && info
-                    .neighbors
-                    .iter()
-                    .any(|&n| st.intersections[n].is_some())
-            {
+            if spacing >= 2 && info.neighbors.iter().any(|&n| st.intersections[n].is_some()) {
                 continue;
             }
             if let Some(s) = owner {
-                if !info
-                    .paths
-                    .iter()
-                    .any(|&pp| st.paths[pp].is_some_and(|pc| pc.owner as usize == s))
-                {
+                if !info.paths.iter().any(|&pp| st.paths[pp].is_some_and(|pc| pc.owner as usize == s)) {
                     continue;
                 }
             }
@@ -955,17 +753,12 @@ fn build(lua: &Lua) -> R<Table> {
         let st = &c.state;
         let reaches = |n: usize| match st.intersections[n] {
             Some(pc) => pc.owner as usize == s,
-            None => t.intersections[n]
-                .paths
-                .iter()
-                .any(|&pp| st.paths[pp].is_some_and(|pc| pc.owner as usize == s)),
+            None => t.intersections[n].paths.iter().any(|&pp| st.paths[pp].is_some_and(|pc| pc.owner as usize == s)),
         };
         Ok(t.paths
             .iter()
             .enumerate()
-            .filter(|(i, info)| {
-                st.paths[*i].is_none() && (reaches(info.ends[0]) || reaches(info.ends[1]))
-            })
+            .filter(|(i, info)| st.paths[*i].is_none() && (reaches(info.ends[0]) || reaches(info.ends[1])))
             .map(|(i, _)| i + 1)
             .collect::<Vec<_>>())
     });
@@ -981,12 +774,8 @@ fn build(lua: &Lua) -> R<Table> {
             .iter()
             .map(|pc| pc.is_some_and(|pc| pc.owner as usize == s && pc.kind as usize == k))
             .collect();
-        let blocked: Vec<bool> = c
-            .state
-            .intersections
-            .iter()
-            .map(|pc| pc.is_some_and(|pc| pc.owner as usize != s))
-            .collect();
+        let blocked: Vec<bool> =
+            c.state.intersections.iter().map(|pc| pc.is_some_and(|pc| pc.owner as usize != s)).collect();
         Ok(board::longest_trail(t, &owned, &blocked))
     });
 

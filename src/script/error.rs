@@ -30,12 +30,7 @@ pub struct ScriptError {
 
 impl ScriptError {
     pub fn new(kind: ScriptErrorKind, message: impl Into<String>) -> ScriptError {
-        ScriptError {
-            kind,
-            message: message.into(),
-            location: None,
-            variant: None,
-        }
+        ScriptError { kind, message: message.into(), location: None, variant: None }
     }
 
     /// Turns an mlua error into a ScriptError, pulling out the innermost message and the
@@ -55,10 +50,9 @@ impl ScriptError {
             }
         }
         let (kind, text) = match e {
-            mlua::Error::MemoryError(m) => (
-                ScriptErrorKind::Memory,
-                format!("a script ran out of its memory cap: {m}"),
-            ),
+            mlua::Error::MemoryError(m) => {
+                (ScriptErrorKind::Memory, format!("a script ran out of its memory cap: {m}"))
+            }
             mlua::Error::RuntimeError(m) => (ScriptErrorKind::Runtime, m.clone()),
             mlua::Error::SyntaxError { message, .. } => (ScriptErrorKind::Load, message.clone()),
             other => (ScriptErrorKind::Runtime, other.to_string()),

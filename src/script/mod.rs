@@ -66,8 +66,12 @@ pub struct Script {
     pub spec: Arc<Spec>,
     used: Rc<Cell<u64>>,
     g: Table,
-    engine: Table,
+    /// The prelude's dispatch functions, looked up once.
+    calls: std::collections::HashMap<&'static str, Function>,
 }
+
+const DISPATCH: &[&str] =
+    &["setup", "perform", "legal_actions", "action_names", "options_of", "to_act", "points", "describe"];
 
 /// Where variant files are looked for, in order, before the built-in copies.
 pub fn variant_dirs() -> Vec<PathBuf> {
@@ -84,23 +88,12 @@ pub fn variant_dirs() -> Vec<PathBuf> {
 /// built-in copy. Returns (chunk name for error messages, source).
 pub fn find_variant(name: &str) -> Result<(String, String), ScriptError> {
     if name.ends_with(".lua") {
-        let text = std::fs::read_to_string(name).map_err(|e| {
-            ScriptError::new(
-                ScriptErrorKind::Load,
-                format!("cannot read variant file {name}: {e}"),
-            )
-        })?;
+        let text = std::fs::read_to_string(name)
+            .map_err(|e| ScriptError::new(ScriptErrorKind::Load, format!("cannot read variant file {name}: {e}")))?;
         return Ok((name.to_string(), text));
     }
-    if name.is_empty()
-        || !name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-    {
-        return Err(ScriptError::new(
-            ScriptErrorKind::Load,
-            format!("'{name}' is not a variant name"),
-        ));
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+        return Err(ScriptError::new(ScriptErrorKind::Load, format!("'{name}' is not a variant name")));
     }
     for dir in variant_dirs() {
         let path = dir.join(format!("{name}.lua"));
@@ -113,19 +106,13 @@ pub fn find_variant(name: &str) -> Result<(String, String), ScriptError> {
         .find(|(n, _)| *n == name)
         .map(|(n, src)| (format!("variants/{n}.lua"), src.to_string()))
         .ok_or_else(|| {
-            ScriptError::new(
-                ScriptErrorKind::Load,
-                format!("no variant named '{name}' (try `catan variants`)"),
-            )
+            ScriptError::new(ScriptErrorKind::Load, format!("no variant named '{name}' (try `catan variants`)"))
         })
 }
 
 /// Names of every variant that can be loaded: built-in and on disk.
 pub fn known_variants() -> Vec<String> {
-    let mut names: Vec<String> = BUILTIN_VARIANTS
-        .iter()
-        .map(|(n, _)| n.to_string())
-        .collect();
+    let mut names: Vec<String> = BUILTIN_VARIANTS.iter().map(|(n, _)| n.to_string()).collect();
     for dir in variant_dirs() {
         if let Ok(entries) = std::fs::read_dir(&dir) {
             for e in entries.flatten() {
@@ -151,21 +138,13 @@ impl Script {
     /// Loads a variant stack such as ["base"] or ["base", "helpers"]; each variant's
     /// `extends` parent is loaded first.
     pub fn load(stack: &[String]) -> Result<Script, ScriptError> {
-        let lua = Lua::new_with(
-            StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8,
-            LuaOptions::default(),
-        )
-        .map_err(lua_err)?;
+        let lua = Lua::new_with(StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8, LuaOptions::default())
+            .map_err(lua_err)?;
         let used = Rc::new(Cell::new(0u64));
         sandbox(&lua, used.clone())?;
-        let engine: Table = lua
-            .load(include_str!("prelude.lua"))
-            .set_name("@engine/prelude.lua")
-            .eval()
-            .map_err(lua_err)?;
-        lua.globals()
-            .set("__engine", engine.clone())
-            .map_err(lua_err)?;
+        let engine: Table =
+            lua.load(include_str!("prelude.lua")).set_name("@engine/prelude.lua").eval().map_err(lua_err)?;
+        lua.globals().set("__engine", engine.clone()).map_err(lua_err)?;
         spec_load::install(&lua)?;
         for name in stack {
             used.set(0);
@@ -174,17 +153,12 @@ impl Script {
         let spec = spec_load::finish(&lua, &engine)?;
         let spec = Arc::new(spec);
         let g = api::create(&lua)?;
-        engine
-            .get::<Function>("install")
-            .and_then(|f| f.call::<()>(g.clone()))
-            .map_err(lua_err)?;
-        Ok(Script {
-            lua,
-            spec,
-            used,
-            g,
-            engine,
-        })
+        engine.get::<Function>("install").and_then(|f| f.call::<()>(g.clone())).map_err(lua_err)?;
+        let mut calls = std::collections::HashMap::new();
+        for name in DISPATCH {
+            calls.insert(*name, engine.get::<Function>(*name).map_err(lua_err)?);
+        }
+        Ok(Script { lua, spec, used, g, calls })
     }
 
     /// Installs a fresh state (before setup).
@@ -201,28 +175,20 @@ impl Script {
 
     pub fn state(&self) -> StateRef<'_> {
         // The context is installed by Game::new before any call; its absence is a bug.
-        StateRef(
-            self.lua
-                .app_data_ref::<Ctx>()
-                .expect("game state installed"),
-        )
+        StateRef(self.lua.app_data_ref::<Ctx>().expect("game state installed"))
     }
 
     pub(crate) fn with_ctx<R>(&self, f: impl FnOnce(&mut Ctx) -> R) -> R {
-        let mut c = self
-            .lua
-            .app_data_mut::<Ctx>()
-            .expect("game state installed");
+        let mut c = self.lua.app_data_mut::<Ctx>().expect("game state installed");
         f(&mut c)
     }
 
-    fn call<R: mlua::FromLuaMulti>(
-        &self,
-        func: &str,
-        args: impl mlua::IntoLuaMulti,
-    ) -> Result<R, ScriptError> {
+    fn call<R: mlua::FromLuaMulti>(&self, func: &str, args: impl mlua::IntoLuaMulti) -> Result<R, ScriptError> {
         self.used.set(0);
-        let f: Function = self.engine.get(func).map_err(lua_err)?;
+        let f = self
+            .calls
+            .get(func)
+            .ok_or_else(|| ScriptError::new(ScriptErrorKind::Runtime, format!("no dispatch function {func}")))?;
         f.call::<R>(args).map_err(lua_err)
     }
 
@@ -236,10 +202,7 @@ impl Script {
     pub fn perform(&self, seat: usize, action: &Action) -> Result<(), ScriptError> {
         let args = self.args_to_lua(action)?;
         let (ok, reason, at, variant): (bool, Option<String>, Option<String>, Option<String>) =
-            self.call(
-                "perform",
-                (self.g.clone(), seat + 1, action.name.clone(), args),
-            )?;
+            self.call("perform", (self.g.clone(), seat + 1, action.name.clone(), args))?;
         if ok {
             return Ok(());
         }
@@ -275,6 +238,27 @@ impl Script {
         Ok((out, tpl))
     }
 
+    /// Names of the actions `seat` may be able to take now (options may be empty).
+    pub fn action_names(&self, seat: usize) -> Result<Vec<String>, ScriptError> {
+        self.with_ctx(|c| c.read_only = true);
+        let r = self.call::<Vec<String>>("action_names", (self.g.clone(), seat + 1));
+        self.with_ctx(|c| c.read_only = false);
+        r
+    }
+
+    /// Every legal way `seat` may take the named action now.
+    pub fn options_of(&self, seat: usize, name: &str) -> Result<Vec<Action>, ScriptError> {
+        self.with_ctx(|c| c.read_only = true);
+        let r = self.call::<Table>("options_of", (self.g.clone(), seat + 1, name.to_string()));
+        self.with_ctx(|c| c.read_only = false);
+        let list = r?;
+        let mut out = Vec::with_capacity(list.raw_len());
+        for v in list.sequence_values::<mlua::Value>() {
+            out.push(self.action_from_lua(name, v.map_err(lua_err)?)?);
+        }
+        Ok(out)
+    }
+
     /// The seat expected to act next.
     pub fn to_act(&self) -> Result<usize, ScriptError> {
         self.with_ctx(|c| c.read_only = true);
@@ -283,10 +267,7 @@ impl Script {
         let seat = r?;
         let n = self.state().players.len() as i64;
         if seat < 1 || seat > n {
-            return Err(ScriptError::new(
-                ScriptErrorKind::Runtime,
-                format!("to_act returned seat {seat}, not 1..{n}"),
-            ));
+            return Err(ScriptError::new(ScriptErrorKind::Runtime, format!("to_act returned seat {seat}, not 1..{n}")));
         }
         Ok(seat as usize - 1)
     }
@@ -304,9 +285,7 @@ impl Script {
         self.with_ctx(|c| c.read_only = true);
         let r = self.call::<mlua::Value>("describe", (self.g.clone(), seat + 1));
         self.with_ctx(|c| c.read_only = false);
-        api::from_lua_value(&r?)
-            .map_err(lua_err)
-            .map(|v| v.unwrap_or(Value::Map(Default::default())))
+        api::from_lua_value(&r?).map_err(lua_err).map(|v| v.unwrap_or(Value::Map(Default::default())))
     }
 
     fn args_to_lua(&self, action: &Action) -> Result<Table, ScriptError> {
@@ -317,9 +296,7 @@ impl Script {
                     mlua::Value::Integer(*n as i64 + 1)
                 }
                 Arg::Int(n) => mlua::Value::Integer(*n),
-                Arg::Resource(s) | Arg::Word(s) => {
-                    mlua::Value::String(self.lua.create_string(s).map_err(lua_err)?)
-                }
+                Arg::Resource(s) | Arg::Word(s) => mlua::Value::String(self.lua.create_string(s).map_err(lua_err)?),
                 Arg::Cards(cards) => {
                     let ct = self.lua.create_table().map_err(lua_err)?;
                     for (k, n) in cards {
@@ -335,10 +312,7 @@ impl Script {
 
     fn action_from_lua(&self, name: &str, args: mlua::Value) -> Result<Action, ScriptError> {
         let spec = self.spec.action(name).ok_or_else(|| {
-            ScriptError::new(
-                ScriptErrorKind::Runtime,
-                format!("legal actions listed unknown action '{name}'"),
-            )
+            ScriptError::new(ScriptErrorKind::Runtime, format!("legal actions listed unknown action '{name}'"))
         })?;
         let types: Vec<ArgType> = spec.arg_types().collect();
         // One argument may be given bare; several come as a list.
@@ -348,38 +322,30 @@ impl Script {
                 vec![t.raw_get(1).map_err(lua_err)?]
             }
             (_, 1) => vec![args.clone()],
-            (mlua::Value::Table(t), n) => (1..=n)
-                .map(|i| t.raw_get(i))
-                .collect::<Result<_, _>>()
-                .map_err(lua_err)?,
+            (mlua::Value::Table(t), n) => (1..=n).map(|i| t.raw_get(i)).collect::<Result<_, _>>().map_err(lua_err)?,
             _ => {
                 return Err(ScriptError::new(
                     ScriptErrorKind::Runtime,
-                    format!(
-                        "options of '{name}' must be lists of {} arguments",
-                        types.len()
-                    ),
+                    format!("options of '{name}' must be lists of {} arguments", types.len()),
                 ))
             }
         };
         let mut out = Vec::with_capacity(types.len());
         for (t, v) in types.iter().zip(values) {
-            out.push(api::arg_from_lua(*t, &v).map_err(|e| {
-                ScriptError::new(
-                    ScriptErrorKind::Runtime,
-                    format!("bad option for '{name}': {e}"),
-                )
-            })?);
+            out.push(
+                api::arg_from_lua(*t, &v)
+                    .map_err(|e| ScriptError::new(ScriptErrorKind::Runtime, format!("bad option for '{name}': {e}")))?,
+            );
         }
-        Ok(Action {
-            name: name.to_string(),
-            args: out,
-        })
+        Ok(Action { name: name.to_string(), args: out })
     }
 }
 
 fn sandbox(lua: &Lua, used: Rc<Cell<u64>>) -> Result<(), ScriptError> {
     lua.set_memory_limit(MEMORY_CAP).map_err(lua_err)?;
+    // Rules allocate many short-lived tables (argument lists, options): the generational
+    // collector handles those much more cheaply than the incremental one.
+    lua.gc_set_mode(mlua::state::GcMode::Generational(mlua::state::GcGenParams::default()));
     lua.set_hook(HookTriggers::new().every_nth_instruction(HOOK_EVERY), move |_lua, _debug| {
         let n = used.get() + HOOK_EVERY as u64;
         used.set(n);
@@ -400,9 +366,7 @@ fn sandbox(lua: &Lua, used: Rc<Cell<u64>>) -> Result<(), ScriptError> {
         let m = msg.clone();
         mt.set(
             "__index",
-            lua.create_function(move |_, _: mlua::MultiValue| {
-                Err::<(), _>(mlua::Error::runtime(m.clone()))
-            })?,
+            lua.create_function(move |_, _: mlua::MultiValue| Err::<(), _>(mlua::Error::runtime(m.clone())))?,
         )?;
         t.set_metatable(Some(mt))?;
         g.set(name, t)
@@ -410,21 +374,10 @@ fn sandbox(lua: &Lua, used: Rc<Cell<u64>>) -> Result<(), ScriptError> {
     for lib in ["os", "io", "debug", "package"] {
         forbid(lib).map_err(lua_err)?;
     }
-    for f in [
-        "load",
-        "loadstring",
-        "dofile",
-        "loadfile",
-        "require",
-        "collectgarbage",
-        "pcall",
-        "xpcall",
-    ] {
+    for f in ["load", "loadstring", "dofile", "loadfile", "require", "collectgarbage", "pcall", "xpcall"] {
         let msg = format!("'{f}' is not available to variant scripts (sandbox)");
         let func = lua
-            .create_function(move |_, _: mlua::MultiValue| {
-                Err::<(), _>(mlua::Error::runtime(msg.clone()))
-            })
+            .create_function(move |_, _: mlua::MultiValue| Err::<(), _>(mlua::Error::runtime(msg.clone())))
             .map_err(lua_err)?;
         g.set(f, func).map_err(lua_err)?;
     }

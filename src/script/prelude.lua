@@ -154,26 +154,71 @@ local unpack = table.unpack
 
 local function has_args(def) return def.syntax:find("<", 1, true) ~= nil end
 
+-- While legal actions are listed nothing may change, so the getters the rules call most
+-- are answered once per listing instead of crossing into Rust each time. One view table
+-- is reused for every listing, so listing allocates nothing of its own.
+local cached = {}
+local VIEW
+local function listing_view(g)
+  if not VIEW then
+    VIEW = setmetatable({
+      phase = function() return cached.phase end,
+      current = function() return cached.current end,
+      players = function() return cached.players end,
+    }, { __index = g })
+  end
+  cached.phase, cached.current, cached.players = g:phase(), g:current(), g:players()
+  return VIEW
+end
+
+local function options_of(g, def, seat)
+  if def.options then return def.options(g, seat) end
+  if not has_args(def) then
+    if not def.legal or def.legal(g, seat) then return { EMPTY } end
+    return EMPTY
+  end
+  return nil -- a template: the variant cannot list its arguments
+end
+
+local function available(def, phase, g, seat)
+  return (not def.phase_set or def.phase_set[phase]) and (not def.when or def.when(g, seat))
+end
+
 function engine.legal_actions(g, seat)
+  g = listing_view(g)
   local out, templates = {}, {}
   local phase = g:phase()
   for _, name in ipairs(R.order) do
     local def = R.actions[name]
-    if (not def.phase_set or def.phase_set[phase]) and (not def.when or def.when(g, seat)) then
-      if def.options then
-        local opts = def.options(g, seat)
-        for i = 1, #opts do
-          local o = opts[i]
-          out[#out + 1] = { name, o }
-        end
-      elseif not has_args(def) then
-        if not def.legal or def.legal(g, seat) then out[#out + 1] = { name, EMPTY } end
+    if available(def, phase, g, seat) then
+      local opts = options_of(g, def, seat)
+      if opts then
+        for i = 1, #opts do out[#out + 1] = { name, opts[i] } end
       else
         templates[#templates + 1] = name
       end
     end
   end
   return out, templates
+end
+
+-- Names of the actions that may be listable now (their options may still be empty).
+function engine.action_names(g, seat)
+  g = listing_view(g)
+  local out = {}
+  local phase = g:phase()
+  for _, name in ipairs(R.order) do
+    local def = R.actions[name]
+    if (def.options or not has_args(def)) and available(def, phase, g, seat) then out[#out + 1] = name end
+  end
+  return out
+end
+
+function engine.options_of(g, seat, name)
+  g = listing_view(g)
+  local def = R.actions[name]
+  if not def or not available(def, g:phase(), g, seat) then return EMPTY end
+  return options_of(g, def, seat) or EMPTY
 end
 
 -- Returns true, or false plus the reason, the file:line that refused, and the variant.

@@ -28,34 +28,19 @@ pub(super) fn install(lua: &Lua) -> Result<(), ScriptError> {
             let parents: Vec<String> = match decl.get::<mlua::Value>("extends")? {
                 mlua::Value::Nil => vec![],
                 mlua::Value::String(s) => vec![s.to_str()?.to_string()],
-                mlua::Value::Table(t) => {
-                    t.sequence_values::<String>().collect::<mlua::Result<_>>()?
-                }
-                _ => {
-                    return Err(load_err(
-                        "`extends` must be a variant name or a list of names",
-                    ))
-                }
+                mlua::Value::Table(t) => t.sequence_values::<String>().collect::<mlua::Result<_>>()?,
+                _ => return Err(load_err("`extends` must be a variant name or a list of names")),
             };
             for parent in parents {
-                let done = lua
-                    .app_data_ref::<Loading>()
-                    .is_some_and(|l| l.loaded.contains(&parent));
+                let done = lua.app_data_ref::<Loading>().is_some_and(|l| l.loaded.contains(&parent));
                 if !done {
                     load_inner(lua, &parent)?;
                 }
             }
-            let name = lua
-                .app_data_ref::<Loading>()
-                .and_then(|l| l.active.last().cloned())
-                .unwrap_or_default();
+            let name = lua.app_data_ref::<Loading>().and_then(|l| l.active.last().cloned()).unwrap_or_default();
             let engine: Table = lua.globals().get("__engine")?;
-            engine
-                .get::<Function>("begin_variant")?
-                .call::<()>(name.clone())?;
-            let mut loading = lua
-                .app_data_mut::<Loading>()
-                .ok_or_else(|| load_err("variant{} outside loading"))?;
+            engine.get::<Function>("begin_variant")?.call::<()>(name.clone())?;
+            let mut loading = lua.app_data_mut::<Loading>().ok_or_else(|| load_err("variant{} outside loading"))?;
             merge(&mut loading.spec, &decl, &name)
         })
         .map_err(lua_err)?;
@@ -65,12 +50,7 @@ pub(super) fn install(lua: &Lua) -> Result<(), ScriptError> {
         lua.create_function(|lua, level: usize| {
             Ok(lua.inspect_stack(level, |d| {
                 let src = d.source();
-                let file = src
-                    .source
-                    .as_deref()
-                    .unwrap_or("?")
-                    .trim_start_matches('@')
-                    .to_string();
+                let file = src.source.as_deref().unwrap_or("?").trim_start_matches('@').to_string();
                 format!("{}:{}", file, d.current_line().unwrap_or(0))
             }))
         })
@@ -81,12 +61,7 @@ pub(super) fn install(lua: &Lua) -> Result<(), ScriptError> {
         "__where_fn",
         lua.create_function(|_, f: Function| {
             let info = f.info();
-            let file = info
-                .source
-                .as_deref()
-                .unwrap_or("?")
-                .trim_start_matches('@')
-                .to_string();
+            let file = info.source.as_deref().unwrap_or("?").trim_start_matches('@').to_string();
             Ok(format!("{}:{}", file, info.line_defined.unwrap_or(0)))
         })
         .map_err(lua_err)?,
@@ -105,23 +80,14 @@ pub(super) fn install(lua: &Lua) -> Result<(), ScriptError> {
 
 fn load_inner(lua: &Lua, name: &str) -> mlua::Result<()> {
     {
-        let l = lua
-            .app_data_ref::<Loading>()
-            .ok_or_else(|| load_err("not loading"))?;
+        let l = lua.app_data_ref::<Loading>().ok_or_else(|| load_err("not loading"))?;
         if l.active.iter().any(|a| a == name) {
-            return Err(load_err(format!(
-                "variant '{name}' extends itself (a cycle: {})",
-                l.active.join(" -> ")
-            )));
+            return Err(load_err(format!("variant '{name}' extends itself (a cycle: {})", l.active.join(" -> "))));
         }
     }
     let (chunk_name, source) = find_variant(name).map_err(mlua::Error::external)?;
     let key = if name.ends_with(".lua") {
-        std::path::Path::new(name)
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .unwrap_or(name)
-            .to_string()
+        std::path::Path::new(name).file_stem().and_then(|s| s.to_str()).unwrap_or(name).to_string()
     } else {
         name.to_string()
     };
@@ -129,9 +95,7 @@ fn load_inner(lua: &Lua, name: &str) -> mlua::Result<()> {
         l.active.push(key.clone());
     }
     let engine: Table = lua.globals().get("__engine")?;
-    engine
-        .get::<Function>("begin_variant")?
-        .call::<()>(key.clone())?;
+    engine.get::<Function>("begin_variant")?.call::<()>(key.clone())?;
     let result = lua.load(source).set_name(format!("@{chunk_name}")).exec();
     if let Some(mut l) = lua.app_data_mut::<Loading>() {
         l.active.pop();
@@ -141,18 +105,14 @@ fn load_inner(lua: &Lua, name: &str) -> mlua::Result<()> {
         }
         if let Some(parent) = l.active.last().cloned() {
             drop(l);
-            engine
-                .get::<Function>("begin_variant")?
-                .call::<()>(parent)?;
+            engine.get::<Function>("begin_variant")?.call::<()>(parent)?;
         }
     }
     result
 }
 
 pub(super) fn load_variant(lua: &Lua, name: &str) -> Result<(), ScriptError> {
-    let done = lua
-        .app_data_ref::<Loading>()
-        .is_some_and(|l| l.loaded.iter().any(|v| v == name));
+    let done = lua.app_data_ref::<Loading>().is_some_and(|l| l.loaded.iter().any(|v| v == name));
     if done {
         return Ok(());
     }
@@ -171,15 +131,9 @@ pub(super) fn finish(lua: &Lua, engine: &Table) -> Result<Spec, ScriptError> {
         .ok_or_else(|| ScriptError::new(ScriptErrorKind::Load, "no variant was loaded"))?;
     let mut spec = loading.spec;
     if spec.variants.is_empty() {
-        return Err(ScriptError::new(
-            ScriptErrorKind::Load,
-            "no variant was loaded",
-        ));
+        return Err(ScriptError::new(ScriptErrorKind::Load, "no variant was loaded"));
     }
-    let list: Table = engine
-        .get::<Function>("action_specs")
-        .and_then(|f| f.call(()))
-        .map_err(lua_err)?;
+    let list: Table = engine.get::<Function>("action_specs").and_then(|f| f.call(())).map_err(lua_err)?;
     for entry in list.sequence_values::<Table>() {
         let t = entry.map_err(lua_err)?;
         let name: String = t.get("name").map_err(lua_err)?;
@@ -194,10 +148,7 @@ pub(super) fn finish(lua: &Lua, engine: &Table) -> Result<Spec, ScriptError> {
                     ));
                 }
                 let ty = ArgType::parse(inner).ok_or_else(|| {
-                    ScriptError::new(
-                        ScriptErrorKind::Load,
-                        format!("action '{name}': unknown argument type <{inner}>"),
-                    )
+                    ScriptError::new(ScriptErrorKind::Load, format!("action '{name}': unknown argument type <{inner}>"))
                 })?;
                 parts.push(SyntaxPart::Arg(ty));
             } else {
@@ -225,33 +176,22 @@ fn merge(spec: &mut Spec, decl: &Table, variant: &str) -> mlua::Result<()> {
         spec.description = d;
     }
     if let Some(p) = decl.get::<Option<Table>>("players")? {
-        spec.min_players = p
-            .get::<Option<usize>>("min")?
-            .unwrap_or(spec.min_players.max(1));
-        spec.max_players = p
-            .get::<Option<usize>>("max")?
-            .unwrap_or(spec.max_players.max(spec.min_players));
-        spec.default_players = p
-            .get::<Option<usize>>("default")?
-            .unwrap_or(spec.max_players);
+        spec.min_players = p.get::<Option<usize>>("min")?.unwrap_or(spec.min_players.max(1));
+        spec.max_players = p.get::<Option<usize>>("max")?.unwrap_or(spec.max_players.max(spec.min_players));
+        spec.default_players = p.get::<Option<usize>>("default")?.unwrap_or(spec.max_players);
     }
     if let Some(c) = decl.get::<Option<Table>>("colors")? {
         spec.colors = c.sequence_values::<String>().collect::<mlua::Result<_>>()?;
     }
     if let Some(cards) = decl.get::<Option<Table>>("cards")? {
-        let mut cats: Vec<(String, Table)> = cards
-            .pairs::<String, Table>()
-            .collect::<mlua::Result<_>>()?;
+        let mut cats: Vec<(String, Table)> = cards.pairs::<String, Table>().collect::<mlua::Result<_>>()?;
         cats.sort_by(|a, b| a.0.cmp(&b.0));
         for (cat, list) in cats {
             for name in list.sequence_values::<String>() {
                 let name = name?;
                 match spec.cards.iter_mut().find(|c| c.name == name) {
                     Some(c) => c.category = cat.clone(),
-                    None => spec.cards.push(CardKind {
-                        name,
-                        category: cat.clone(),
-                    }),
+                    None => spec.cards.push(CardKind { name, category: cat.clone() }),
                 }
             }
         }
@@ -260,23 +200,13 @@ fn merge(spec: &mut Spec, decl: &Table, variant: &str) -> mlua::Result<()> {
         for z in zones.sequence_values::<Table>() {
             let z = z?;
             let name: String = z.get("name")?;
-            let owner: String = z
-                .get::<Option<String>>("owner")?
-                .unwrap_or_else(|| "player".into());
-            let vis = match z
-                .get::<Option<String>>("visibility")?
-                .as_deref()
-                .unwrap_or("public")
-            {
+            let owner: String = z.get::<Option<String>>("owner")?.unwrap_or_else(|| "player".into());
+            let vis = match z.get::<Option<String>>("visibility")?.as_deref().unwrap_or("public") {
                 "public" => Visibility::Public,
                 "count" => Visibility::Count,
                 "owner" => Visibility::Owner,
                 "hidden" => Visibility::Hidden,
-                other => {
-                    return Err(load_err(format!(
-                        "zone '{name}': unknown visibility '{other}'"
-                    )))
-                }
+                other => return Err(load_err(format!("zone '{name}': unknown visibility '{other}'"))),
             };
             let zs = ZoneSpec {
                 name: name.clone(),
@@ -284,9 +214,7 @@ fn merge(spec: &mut Spec, decl: &Table, variant: &str) -> mlua::Result<()> {
                     "player" => true,
                     "game" => false,
                     other => {
-                        return Err(load_err(format!(
-                            "zone '{name}': owner must be 'player' or 'game', not '{other}'"
-                        )))
+                        return Err(load_err(format!("zone '{name}': owner must be 'player' or 'game', not '{other}'")))
                     }
                 },
                 stack: z.get::<Option<bool>>("stack")?.unwrap_or(false),
@@ -306,16 +234,10 @@ fn merge(spec: &mut Spec, decl: &Table, variant: &str) -> mlua::Result<()> {
                 "intersection" => SiteKind::Intersection,
                 "path" => SiteKind::Path,
                 other => {
-                    return Err(load_err(format!(
-                        "piece '{name}': 'on' must be intersection or path, not '{other}'"
-                    )))
+                    return Err(load_err(format!("piece '{name}': 'on' must be intersection or path, not '{other}'")))
                 }
             };
-            let pk = PieceKind {
-                name: name.clone(),
-                site,
-                supply: p.get("supply")?,
-            };
+            let pk = PieceKind { name: name.clone(), site, supply: p.get("supply")? };
             match spec.pieces.iter_mut().find(|x| x.name == name) {
                 Some(x) => *x = pk,
                 None => spec.pieces.push(pk),
@@ -328,16 +250,11 @@ fn merge(spec: &mut Spec, decl: &Table, variant: &str) -> mlua::Result<()> {
             let name: String = t.get("name")?;
             let produces = match t.get::<Option<String>>("produces")? {
                 Some(card) => Some(spec.card(&card).ok_or_else(|| {
-                    load_err(format!(
-                        "terrain '{name}' produces '{card}', which is not a declared card"
-                    ))
+                    load_err(format!("terrain '{name}' produces '{card}', which is not a declared card"))
                 })?),
                 None => None,
             };
-            let tr = Terrain {
-                name: name.clone(),
-                produces,
-            };
+            let tr = Terrain { name: name.clone(), produces };
             match spec.terrains.iter_mut().find(|x| x.name == name) {
                 Some(x) => *x = tr,
                 None => spec.terrains.push(tr),
@@ -348,9 +265,7 @@ fn merge(spec: &mut Spec, decl: &Table, variant: &str) -> mlua::Result<()> {
         for o in options.sequence_values::<Table>() {
             let o = o?;
             let name: String = o.get("name")?;
-            let ty: String = o
-                .get::<Option<String>>("type")?
-                .unwrap_or_else(|| "bool".into());
+            let ty: String = o.get::<Option<String>>("type")?.unwrap_or_else(|| "bool".into());
             let kind = match ty.as_str() {
                 "bool" => OptionType::Bool,
                 "int" => OptionType::Int {
@@ -358,9 +273,7 @@ fn merge(spec: &mut Spec, decl: &Table, variant: &str) -> mlua::Result<()> {
                     max: o.get::<Option<i64>>("max")?.unwrap_or(i64::MAX),
                 },
                 "choice" => OptionType::Choice(
-                    o.get::<Table>("choices")?
-                        .sequence_values::<String>()
-                        .collect::<mlua::Result<_>>()?,
+                    o.get::<Table>("choices")?.sequence_values::<String>().collect::<mlua::Result<_>>()?,
                 ),
                 "text" => OptionType::Text,
                 other => return Err(load_err(format!("option '{name}': unknown type '{other}'"))),
@@ -388,23 +301,13 @@ pub fn resolve_options(
     spec: &Spec,
     given: &[(String, String)],
 ) -> Result<std::collections::BTreeMap<String, Value>, String> {
-    let mut out: std::collections::BTreeMap<String, Value> = spec
-        .options
-        .iter()
-        .map(|o| (o.name.clone(), o.default.clone()))
-        .collect();
+    let mut out: std::collections::BTreeMap<String, Value> =
+        spec.options.iter().map(|o| (o.name.clone(), o.default.clone())).collect();
     for (key, text) in given {
-        let o = spec
-            .options
-            .iter()
-            .find(|o| &o.name == key)
-            .ok_or_else(|| {
-                let names: Vec<&str> = spec.options.iter().map(|o| o.name.as_str()).collect();
-                format!(
-                    "unknown option '{key}' (options of this game: {})",
-                    names.join(", ")
-                )
-            })?;
+        let o = spec.options.iter().find(|o| &o.name == key).ok_or_else(|| {
+            let names: Vec<&str> = spec.options.iter().map(|o| o.name.as_str()).collect();
+            format!("unknown option '{key}' (options of this game: {})", names.join(", "))
+        })?;
         let v = match &o.kind {
             OptionType::Bool => match text.as_str() {
                 "true" | "yes" | "on" | "1" => Value::Bool(true),
@@ -412,22 +315,15 @@ pub fn resolve_options(
                 _ => return Err(format!("option '{key}' is true or false, not '{text}'")),
             },
             OptionType::Int { min, max } => {
-                let n: i64 = text
-                    .parse()
-                    .map_err(|_| format!("option '{key}' is a whole number, not '{text}'"))?;
+                let n: i64 = text.parse().map_err(|_| format!("option '{key}' is a whole number, not '{text}'"))?;
                 if n < *min || n > *max {
-                    return Err(format!(
-                        "option '{key}' must be between {min} and {max}, not {n}"
-                    ));
+                    return Err(format!("option '{key}' must be between {min} and {max}, not {n}"));
                 }
                 Value::Int(n)
             }
             OptionType::Choice(choices) => {
                 if !choices.contains(text) {
-                    return Err(format!(
-                        "option '{key}' is one of {}, not '{text}'",
-                        choices.join(", ")
-                    ));
+                    return Err(format!("option '{key}' is one of {}, not '{text}'", choices.join(", ")));
                 }
                 Value::Str(text.clone())
             }
