@@ -3,6 +3,8 @@
 --
 -- Every hook and action here is named "base.*" (hooks) or by its command (actions), so a
 -- child variant can wrap, replace or remove any of them: see docs/modding.md.
+-- Sequence points a child can hook: setup, turn_begin (seat), turn_end (seat), and the
+-- engine's after_action (seat, action name).
 
 variant {
   description = "CATAN (25th Anniversary rules and Almanac), 3-4 players. "
@@ -280,6 +282,7 @@ local function begin_turns(g, first)
   g:set_phase("roll")
   g:set("played_dev", false)
   g:log("--- turn 1: " .. name(g, first) .. " ---")
+  g:run("turn_begin", first)
 end
 
 sequence("setup", "base.colors", function(g)
@@ -1202,6 +1205,7 @@ action {
   help = "end your turn and pass the dice to the left",
   when = function(g, p) return p == g:current() and in_turn(g) end,
   apply = function(g, p)
+    g:run("turn_end", p)
     -- Cards bought this turn become playable from the next turn on.
     for card, n in pairs(g:cards(p, "dev_new")) do g:move(p, "dev_new", p, "dev", card, n) end
     g:set("played_dev", false)
@@ -1212,5 +1216,6 @@ action {
     g:set_phase("roll")
     g:log("--- turn " .. g:turn() .. ": " .. name(g, nxt) .. " ---")
     g:emit("turn_ended", { seat = p })
+    g:run("turn_begin", nxt)
   end,
 }

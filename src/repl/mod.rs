@@ -57,6 +57,9 @@ pub struct Repl<'w> {
     /// Messages already printed (index into game.messages()).
     shown: usize,
     last_turn: Option<(u32, usize)>,
+    /// (log length, seat) when the status was last printed: print it again only after
+    /// something happened or another seat is to act.
+    last_status: Option<(usize, usize)>,
 }
 
 fn seat_name(game: &Game, seat: usize) -> String {
@@ -73,7 +76,7 @@ impl<'w> Repl<'w> {
         let seed = game.header().seed;
         let bots = (0..players).map(|s| RandomBot::new(seed ^ (0xB07 + s as u64 * 7919))).collect();
         let is_bot = parse_bots(&config.bots, &game).map_err(GameError::Setup)?;
-        Ok(Repl { game, config, is_bot, bots, out, shown: 0, last_turn: None })
+        Ok(Repl { game, config, is_bot, bots, out, shown: 0, last_turn: None, last_status: None })
     }
 
     fn is_bot(&self, seat: usize) -> bool {
@@ -457,6 +460,11 @@ impl<'w> Repl<'w> {
             return;
         }
         let Ok(seat) = self.game.to_act() else { return };
+        let now = (self.game.log().len(), seat);
+        if self.last_status == Some(now) {
+            return;
+        }
+        self.last_status = Some(now);
         let key = {
             let st = self.game.state();
             (st.turn, st.current)

@@ -346,41 +346,40 @@ fn sandbox(lua: &Lua, used: Rc<Cell<u64>>) -> Result<(), ScriptError> {
     // Rules allocate many short-lived tables (argument lists, options): the generational
     // collector handles those much more cheaply than the incremental one.
     lua.gc_set_mode(mlua::state::GcMode::Generational(mlua::state::GcGenParams::default()));
-    lua.set_hook(HookTriggers::new().every_nth_instruction(HOOK_EVERY), move |_lua, _debug| {
+    lua.set_hook(HookTriggers::new().every_nth_instruction(HOOK_EVERY), move |_lua, debug| {
         let n = used.get() + HOOK_EVERY as u64;
         used.set(n);
         if n > INSTRUCTION_BUDGET {
-            return Err(mlua::Error::external(ScriptError::new(
+            let mut e = ScriptError::new(
                 ScriptErrorKind::Budget,
                 format!("a script ran past its budget of {INSTRUCTION_BUDGET} instructions (an endless loop?)"),
-            )));
+            );
+            let src = debug.source();
+            if let (Some(file), Some(line)) = (src.source.as_deref(), debug.current_line()) {
+                e.location = Some(format!("{}:{}", file.trim_start_matches('@'), line));
+            }
+            return Err(mlua::Error::external(e));
         }
         Ok(VmState::Continue)
     })
     .map_err(lua_err)?;
-    let g = lua.globals();
-    let forbid = |name: &str| -> mlua::Result<()> {
-        let msg = format!("'{name}' is not available to variant scripts (sandbox)");
-        let t = lua.create_table()?;
-        let mt = lua.create_table()?;
-        let m = msg.clone();
-        mt.set(
-            "__index",
-            lua.create_function(move |_, _: mlua::MultiValue| Err::<(), _>(mlua::Error::runtime(m.clone())))?,
-        )?;
-        t.set_metatable(Some(mt))?;
-        g.set(name, t)
-    };
-    for lib in ["os", "io", "debug", "package"] {
-        forbid(lib).map_err(lua_err)?;
-    }
-    for f in ["load", "loadstring", "dofile", "loadfile", "require", "collectgarbage", "pcall", "xpcall"] {
-        let msg = format!("'{f}' is not available to variant scripts (sandbox)");
-        let func = lua
-            .create_function(move |_, _: mlua::MultiValue| Err::<(), _>(mlua::Error::runtime(msg.clone())))
-            .map_err(lua_err)?;
-        g.set(f, func).map_err(lua_err)?;
-    }
+    lua.load(
+        r##"
+        -- Refused with the caller's file:line (error level 2).
+        local error, setmetatable = error, setmetatable
+        for _, lib in ipairs({ "os", "io", "debug", "package" }) do
+          local msg = "'" .. lib .. "' is not available to variant scripts (sandbox)"
+          _G[lib] = setmetatable({}, { __index = function() error(msg, 2) end })
+        end
+        for _, f in ipairs({ "load", "loadstring", "dofile", "loadfile", "require", "collectgarbage", "pcall", "xpcall" }) do
+          local msg = "'" .. f .. "' is not available to variant scripts (sandbox)"
+          _G[f] = function() error(msg, 2) end
+        end
+    "##,
+    )
+    .set_name("@engine/sandbox.lua")
+    .exec()
+    .map_err(lua_err)?;
     lua.load(
         r##"
         math.random = function() error("math.random is not available: use g:random(n), which is seeded", 2) end

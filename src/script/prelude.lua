@@ -47,6 +47,7 @@ end
 
 function replace_hook(name, fn)
   local h = existing(name, "replace")
+  if type(fn) ~= "function" then error("replace_hook('" .. name .. "', fn) needs a function", 2) end
   h.fn = fn
   h.variant = current_variant
 end
@@ -119,6 +120,21 @@ function wrap_action(name, parts)
   local def = R.actions[name]
   if not def then error("no action named '" .. tostring(name) .. "' to wrap", 2) end
   for key, wrapper in pairs(parts) do def[key] = wrapper(def[key]) end
+  -- A wrapped `legal` may forbid what the parent's `options` lists: keep only the options
+  -- it allows, so listed actions stay legal (unless the child wraps `options` itself).
+  if parts.legal and not parts.options and def.options then
+    local list, legal = def.options, def.legal
+    local one = select(2, def.syntax:gsub("<", "")) == 1
+    def.options = function(g, seat)
+      local out = {}
+      for _, o in ipairs(list(g, seat)) do
+        local ok
+        if one then ok = legal(g, seat, o) else ok = legal(g, seat, table.unpack(o)) end
+        if ok then out[#out + 1] = o end
+      end
+      return out
+    end
+  end
   def.variant = current_variant
 end
 
@@ -232,7 +248,7 @@ function engine.perform(g, seat, name, args)
   if def.legal then
     local ok, why = def.legal(g, seat, unpack(args))
     if not ok then
-      if type(why) == "table" then return false, why.reason, why.at, def.variant end
+      if type(why) == "table" then return false, why.reason, why.at or __where_fn(def.legal), def.variant end
       return false, why or ("'" .. name .. "' is not allowed"), __where_fn(def.legal), def.variant
     end
   end
@@ -249,7 +265,8 @@ function engine.points(g, seat, hidden) return g:filter("victory_points", 0, sea
 
 function engine.describe(g, seat) return g:filter("describe", {}, seat) end
 
--- deny("reason") from a legal function: refuse with the caller's file:line.
-function deny(reason) return false, { reason = reason, at = __where(2) } end
+-- deny("reason") from a legal function refuses with the caller's file:line. It is a Rust
+-- function (see spec_load.rs): a tail call to a C function keeps the caller's frame, so
+-- `return deny(...)` still knows its line.
 
 return engine

@@ -45,14 +45,37 @@ pub(super) fn install(lua: &Lua) -> Result<(), ScriptError> {
         })
         .map_err(lua_err)?;
     g.set("variant", variant).map_err(lua_err)?;
+    // __where(level): "file:line" of the function `level` frames up. nil when the frame
+    // below it was reached by a tail call (`return deny(...)`), whose caller's frame Lua
+    // has already dropped; the caller then falls back to the rule's own definition.
     g.set(
         "__where",
         lua.create_function(|lua, level: usize| {
+            let tail = lua.inspect_stack(level.saturating_sub(1), |d| d.is_tail_call()).unwrap_or(false);
+            if tail {
+                return Ok(None);
+            }
             Ok(lua.inspect_stack(level, |d| {
                 let src = d.source();
                 let file = src.source.as_deref().unwrap_or("?").trim_start_matches('@').to_string();
                 format!("{}:{}", file, d.current_line().unwrap_or(0))
             }))
+        })
+        .map_err(lua_err)?,
+    )
+    .map_err(lua_err)?;
+    g.set(
+        "deny",
+        lua.create_function(|lua, reason: String| {
+            let at = lua.inspect_stack(1, |d| {
+                let src = d.source();
+                let file = src.source.as_deref().unwrap_or("?").trim_start_matches('@').to_string();
+                format!("{}:{}", file, d.current_line().unwrap_or(0))
+            });
+            let t = lua.create_table()?;
+            t.set("reason", reason)?;
+            t.set("at", at)?;
+            Ok((false, t))
         })
         .map_err(lua_err)?,
     )
@@ -120,6 +143,9 @@ pub(super) fn load_variant(lua: &Lua, name: &str) -> Result<(), ScriptError> {
         let mut se = ScriptError::from_lua(&e);
         if se.kind == ScriptErrorKind::Runtime {
             se.kind = ScriptErrorKind::Load;
+        }
+        if se.variant.is_none() {
+            se.variant = Some(name.to_string());
         }
         se
     })

@@ -1,0 +1,648 @@
+//! The action pipeline: all-or-nothing actions, where refusals and failures point,
+//! hooks a child variant reshapes, option validation, determinism, save/load by replay,
+//! divergence reports for tampered logs, and undo.
+//!
+//! Test variants live in tests/variants/; lines the tests point at carry a marker
+//! comment ("-- GRAB FAILS HERE"), so editing a file does not break the line numbers.
+
+use catan_engine::engine::{Outcome, SaveFile};
+use catan_engine::value::Value;
+use catan_engine::{Action, Game, GameError, GameState, Header, ScriptError, ScriptErrorKind};
+
+const PIPELINE: &str = "tests/variants/pipeline.lua";
+
+fn header_of(variants: &[&str], options: &[(&str, &str)]) -> Header {
+    Header {
+        variants: variants.iter().map(|v| v.to_string()).collect(),
+        players: 4,
+        seed: 7,
+        options: options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        sandbox: false,
+    }
+}
+
+fn game(variants: &[&str], options: &[(&str, &str)]) -> Game {
+    Game::new(header_of(variants, options)).unwrap_or_else(|e| panic!("{variants:?} {options:?}: {e}"))
+}
+
+/// "file:line" of the line of `file` that carries `marker`.
+fn marked(file: &str, marker: &str) -> String {
+    let src = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let n =
+        src.lines().position(|l| l.contains(marker)).unwrap_or_else(|| panic!("no line of {file} carries {marker:?}"))
+            + 1;
+    format!("{file}:{n}")
+}
+
+/// The text of line `file:line`.
+fn line_at(location: &str) -> String {
+    let (file, n) = location.rsplit_once(':').unwrap();
+    let n: usize = n.parse().unwrap();
+    let src = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{file}: {e}"));
+    src.lines().nth(n - 1).unwrap_or_default().to_string()
+}
+
+fn script_error(what: &str, r: Result<Outcome, GameError>) -> ScriptError {
+    match r {
+        Err(GameError::Script(e)) => e,
+        Err(other) => panic!("{what}: expected a script error, got {other:?}"),
+        Ok(o) => panic!("{what}: expected an error, but it succeeded: {o:?}"),
+    }
+}
+
+fn setup_error(header: Header) -> String {
+    match Game::new(header) {
+        Ok(_) => panic!("the game started, but it should not have"),
+        Err(GameError::Setup(msg)) => msg,
+        Err(other) => panic!("expected a setup error, got {other:?}"),
+    }
+}
+
+fn assert_same_state(what: &str, a: &GameState, b: &GameState) {
+    if a == b {
+        return;
+    }
+    let ja = serde_json::to_value(a).unwrap();
+    let jb = serde_json::to_value(b).unwrap();
+    let differ: Vec<&String> =
+        ja.as_object().unwrap().iter().filter(|(k, v)| jb.get(k.as_str()) != Some(v)).map(|(k, _)| k).collect();
+    panic!("{what}: the states differ in {differ:?}");
+}
+
+fn messages(g: &Game) -> Vec<String> {
+    g.messages().iter().map(|(_, m)| m.text.clone()).collect()
+}
+
+/// A deterministic stand-in for a player: picks one of the listed legal actions from a
+/// hash of the step number.
+fn pick(g: &Game, step: u64, salt: u64) -> (usize, Action) {
+    let seat = g.to_act().unwrap();
+    let legal = g.legal_actions(seat).unwrap();
+    assert!(!legal.is_empty(), "seat {seat} has no legal action");
+    let mut x = step.wrapping_add(salt).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(17);
+    x ^= x >> 29;
+    let a = legal[(x % legal.len() as u64) as usize].clone();
+    (seat, a)
+}
+
+/// Plays up to `n` actions (fewer if someone wins); returns the state before each one.
+fn play(g: &mut Game, n: usize, salt: u64) -> Vec<GameState> {
+    let mut states = vec![];
+    for step in 0..n {
+        if g.winner().is_some() {
+            break;
+        }
+        states.push(g.state().clone());
+        let (seat, a) = pick(g, step as u64 + g.log().len() as u64, salt);
+        let text = g.action_text(&a);
+        g.perform(seat, &a).unwrap_or_else(|e| panic!("step {step}: listed action '{text}' refused: {e}"));
+    }
+    states
+}
+
+// All or nothing ---------------------------------------------------------------------------
+
+#[test]
+fn a_failing_apply_leaves_the_state_exactly_as_before() {
+    let mut g = game(&[PIPELINE], &[]);
+    g.act(0, "roll").unwrap();
+    let before = g.state().clone();
+    let log = g.log().to_vec();
+    let msgs = messages(&g);
+
+    let e = script_error("grab", g.act(0, "grab"));
+    assert_eq!(e.kind, ScriptErrorKind::Runtime, "{e:?}");
+    assert_eq!(e.message, "grab failed on purpose");
+    let at = marked(PIPELINE, "GRAB FAILS HERE");
+    assert_eq!(e.location.as_deref(), Some(at.as_str()), "{e:?}");
+    let text = GameError::Script(e).to_string();
+    assert!(text.contains(&at), "the error should name {at}: {text}");
+
+    assert_same_state("grab", &before, &g.state());
+    assert_eq!(g.log(), &log[..]);
+    assert_eq!(messages(&g), msgs, "the failed action's log line survived");
+    assert_eq!(g.state().phase, "main");
+    assert!(!g.state().vars.contains_key("grabbed"));
+    assert!(!g.state().players[0].vars.contains_key("grabbed"));
+
+    // Nothing of the failed action leaks into the next one's outcome.
+    let o = g.act(0, "end").unwrap();
+    assert!(!o.events.iter().any(|e| e == "grabbed"), "{:?}", o.events);
+    assert!(!o.messages.iter().any(|m| m.text.contains("grab")), "{:?}", o.messages);
+}
+
+#[test]
+fn a_misused_api_call_rolls_back_too() {
+    let mut g = game(&[PIPELINE], &[]);
+    let before = g.state().clone();
+    let e = script_error("overdraw", g.act(0, "overdraw"));
+    assert_eq!(e.kind, ScriptErrorKind::Runtime, "{e:?}");
+    assert!(e.message.contains("holds"), "{e:?}");
+    assert!(e.message.contains("ore"), "{e:?}");
+    // Where the engine knows the file:line, it is the variant's.
+    if let Some(at) = &e.location {
+        assert!(at.starts_with(PIPELINE), "{at}");
+    }
+    assert_same_state("overdraw", &before, &g.state());
+    assert!(g.log().is_empty());
+}
+
+#[test]
+fn a_failed_action_does_not_consume_random_numbers() {
+    let mut a = game(&[PIPELINE], &[]);
+    let mut b = game(&[PIPELINE], &[]);
+    let e = script_error("gamble", a.act(0, "gamble"));
+    assert_eq!(e.message, "gamble lost");
+    assert_same_state("gamble", &b.state(), &a.state());
+    a.act(0, "roll").unwrap();
+    b.act(0, "roll").unwrap();
+    assert_eq!(a.log(), b.log(), "the roll after a failed gamble differs");
+    assert_same_state("roll", &a.state(), &b.state());
+}
+
+#[test]
+fn a_parse_error_changes_nothing() {
+    let mut g = game(&["base"], &[]);
+    let before = g.state().clone();
+    for bad in ["", "fly", "road", "road 999-1000", "roll now", "trade 4 gold for ore"] {
+        match g.act(0, bad) {
+            Err(GameError::Parse(_)) => {}
+            other => panic!("{bad:?}: expected a parse error, got {other:?}"),
+        }
+    }
+    assert_same_state("parse errors", &before, &g.state());
+    assert!(g.log().is_empty());
+}
+
+// Where refusals point ----------------------------------------------------------------------
+
+#[test]
+fn deny_points_at_the_deny_line() {
+    let mut g = game(&[PIPELINE], &[]);
+    let before = g.state().clone();
+    let e = script_error("picky 3", g.act(0, "picky 3"));
+    assert_eq!(e.kind, ScriptErrorKind::Rejected, "{e:?}");
+    assert_eq!(e.message, "only 7 will do, not 3");
+    let at = marked(PIPELINE, "PICKY DENIES HERE");
+    assert_eq!(e.location.as_deref(), Some(at.as_str()), "{e:?}");
+    assert_eq!(e.variant.as_deref(), Some("pipeline"));
+    let text = GameError::Script(e).to_string();
+    assert!(text.starts_with("not allowed: only 7 will do"), "{text}");
+    assert!(text.contains(&at) && text.contains("pipeline"), "{text}");
+    assert_same_state("picky 3", &before, &g.state());
+
+    g.act(0, "picky 7").unwrap();
+    assert_eq!(g.state().vars.get("picked"), Some(&Value::Int(7)));
+    assert_eq!(g.log().last().unwrap().command, "picky 7");
+}
+
+#[test]
+fn a_false_when_points_at_the_when_function() {
+    let mut g = game(&[PIPELINE], &[]);
+    let e = script_error("late", g.act(0, "late"));
+    assert_eq!(e.kind, ScriptErrorKind::Rejected);
+    assert_eq!(e.message, "late only after the roll");
+    let at = marked(PIPELINE, "LATE WHEN HERE");
+    assert_eq!(e.location.as_deref(), Some(at.as_str()), "{e:?}");
+    g.act(0, "roll").unwrap();
+    g.act(0, "late").unwrap();
+}
+
+#[test]
+fn base_refusals_point_into_base_lua() {
+    let mut g = game(&["base"], &[]);
+    // `end` before the roll is not possible now.
+    let e = script_error("end", g.act(0, "end"));
+    assert_eq!(e.kind, ScriptErrorKind::Rejected);
+    assert_eq!(e.variant.as_deref(), Some("base"));
+    let at = e.location.clone().expect("a location");
+    assert!(at.starts_with("variants/base.lua:"), "{at}");
+    // Seat 2 may not act in seat 1's turn.
+    let e = script_error("blue roll", g.act(1, "roll"));
+    assert_eq!(e.kind, ScriptErrorKind::Rejected);
+    assert!(g.log().is_empty());
+}
+
+/// `return deny("...")` is a tail call; `deny` is a Rust function so the legal
+/// function's frame survives and the location is the deny line itself.
+#[test]
+fn deny_in_a_tail_call_points_at_the_deny_line() {
+    let mut g = game(&[PIPELINE], &[]);
+    let e = script_error("choosy 5", g.act(0, "choosy 5"));
+    assert_eq!(e.kind, ScriptErrorKind::Rejected);
+    assert_eq!(e.message, "only 3 will do");
+    let at = marked(PIPELINE, "CHOOSY DENIES HERE");
+    assert_eq!(e.location.as_deref(), Some(at.as_str()), "{e:?}");
+
+    // The same for base's own refusals: the location is a deny line of base.lua.
+    let mut g = game(&["base"], &[]);
+    g.act(0, "roll").unwrap();
+    let e = script_error("city", g.act(0, "city 1"));
+    assert_eq!(e.kind, ScriptErrorKind::Rejected, "{e:?}");
+    let at = e.location.clone().expect("a location");
+    assert!(at.starts_with("variants/base.lua:"), "{at}");
+    assert!(line_at(&at).contains("deny("), "{at}: {}", line_at(&at));
+
+    // And for a child's wrapped legal check.
+    let mut plain = sandbox_game(&["base"]);
+    let road = first_paid_road(&mut plain);
+    let mut g = sandbox_game(&["tests/variants/no_roads.lua"]);
+    pay_and_roll(&mut g);
+    let e = script_error("road", g.act(0, &road));
+    let at = marked("tests/variants/no_roads.lua", "NO ROADS HERE");
+    assert_eq!(e.location.as_deref(), Some(at.as_str()), "{e:?}");
+}
+
+// Hooks ----------------------------------------------------------------------------------------
+
+#[test]
+fn wrap_hook_adds_a_point_and_it_wins() {
+    let plain = game(&["base"], &[]);
+    assert_eq!(plain.points(0, false).unwrap(), 2);
+    let g = game(&["tests/variants/bonus_point.lua"], &[]);
+    assert_eq!(g.spec().variants, vec!["base", "bonus_point"]);
+    for seat in 0..4 {
+        assert_eq!(g.points(seat, false).unwrap(), 3, "seat {seat}");
+    }
+
+    // With 3 points to win, base does not end at the first roll, the wrapped one does.
+    let mut plain = game(&["base"], &[("victory_points", "3")]);
+    plain.act(0, "roll").unwrap();
+    assert_eq!(plain.winner(), None);
+    let mut g = game(&["tests/variants/bonus_point.lua"], &[("victory_points", "3")]);
+    g.act(0, "roll").unwrap();
+    assert_eq!(g.winner(), Some(0));
+    match g.act(0, "end") {
+        Err(GameError::Script(e)) => assert!(e.message.contains("over"), "{e:?}"),
+        other => panic!("the game should be over: {other:?}"),
+    }
+}
+
+#[test]
+fn remove_hook_takes_the_victory_away() {
+    let mut g = game(&["tests/variants/bonus_point.lua", "tests/variants/no_victory.lua"], &[("victory_points", "3")]);
+    assert_eq!(g.spec().variants, vec!["base", "bonus_point", "no_victory"]);
+    g.act(0, "roll").unwrap();
+    assert_eq!(g.points(0, true).unwrap(), 3);
+    assert_eq!(g.winner(), None, "base.victory was removed, yet red won");
+    g.act(0, "end").unwrap();
+    g.act(1, "roll").unwrap();
+    assert_eq!(g.winner(), None);
+}
+
+#[test]
+fn replace_hook_replaces_the_points() {
+    let g = game(&["tests/variants/flat_points.lua"], &[]);
+    assert_eq!(g.points(0, false).unwrap(), 6);
+    assert_eq!(g.points(1, true).unwrap(), 5);
+    assert_eq!(g.points(3, false).unwrap(), 5);
+    let mut g = game(&["tests/variants/flat_points.lua"], &[("victory_points", "6")]);
+    g.act(0, "roll").unwrap();
+    assert_eq!(g.winner(), Some(0));
+}
+
+fn sandbox_game(variants: &[&str]) -> Game {
+    let mut h = header_of(variants, &[]);
+    h.sandbox = true;
+    Game::new(h).unwrap()
+}
+
+/// Gives red the cards for roads and rolls a 6.
+fn pay_and_roll(g: &mut Game) {
+    g.sandbox(0, "give red 2 brick 2 lumber").unwrap();
+    g.sandbox(0, "dice 3 3").unwrap();
+    g.act(0, "roll").unwrap();
+}
+
+/// Gives red the cards for roads, rolls a 6 and returns the text of the first road
+/// the game lists for red.
+fn first_paid_road(g: &mut Game) -> String {
+    pay_and_roll(g);
+    let road = g.legal_actions(0).unwrap().into_iter().find(|a| a.name == "road").expect("red may build a road");
+    g.action_text(&road)
+}
+
+#[test]
+fn wrap_action_changes_a_legal_check() {
+    let mut plain = sandbox_game(&["base"]);
+    let road = first_paid_road(&mut plain);
+    plain.act(0, &road).unwrap();
+
+    let mut g = sandbox_game(&["tests/variants/no_roads.lua"]);
+    pay_and_roll(&mut g);
+    let before = g.state().clone();
+    let e = script_error("road", g.act(0, &road));
+    assert_eq!(e.kind, ScriptErrorKind::Rejected, "{e:?}");
+    assert_eq!(e.message, "roads are closed in this variant");
+    assert_eq!(e.variant.as_deref(), Some("no_roads"));
+    assert_same_state("road", &before, &g.state());
+    // The rest of base is untouched.
+    g.act(0, "end").unwrap();
+}
+
+/// ENGINE BUG (reported): src/script/prelude.lua `engine.legal_actions` lists every
+/// entry of an action's `options` without passing it through `legal`, so a child that
+/// wraps `legal` (the documented way to forbid something) still has the forbidden
+/// actions listed: bots pick them, `catan sim` stops with "a listed legal action was
+/// refused", and `legal` in the REPL prints commands that are then refused.
+#[test]
+fn listed_actions_pass_a_wrapped_legal_check() {
+    let mut g = sandbox_game(&["tests/variants/no_roads.lua"]);
+    pay_and_roll(&mut g);
+    for a in g.legal_actions(0).unwrap() {
+        let text = g.action_text(&a);
+        assert_ne!(a.name, "road", "'{text}' is listed, but no_roads refuses every road");
+    }
+}
+
+#[test]
+fn a_hook_error_at_load_names_the_variant_line() {
+    let e = match Game::new(header_of(&["tests/variants/bad_hook.lua"], &[])) {
+        Err(GameError::Script(e)) => e,
+        Err(other) => panic!("expected a script error, got {other:?}"),
+        Ok(_) => panic!("a variant removing a missing hook loaded"),
+    };
+    assert_eq!(e.kind, ScriptErrorKind::Load, "{e:?}");
+    assert!(e.message.contains("no hook named 'base.no_such_hook'"), "{e:?}");
+    let at = marked("tests/variants/bad_hook.lua", "BAD HOOK HERE");
+    assert_eq!(e.location.as_deref(), Some(at.as_str()), "{e:?}");
+}
+
+// Options -----------------------------------------------------------------------------------------
+
+#[test]
+fn options_are_validated_at_game_creation() {
+    let msg = setup_error(header_of(&["base"], &[("no_such_option", "1")]));
+    assert!(msg.contains("unknown option 'no_such_option'"), "{msg}");
+    assert!(msg.contains("victory_points"), "the message should list the options: {msg}");
+
+    let msg = setup_error(header_of(&["base"], &[("victory_points", "many")]));
+    assert!(msg.contains("victory_points") && msg.contains("whole number"), "{msg}");
+    let msg = setup_error(header_of(&["base"], &[("victory_points", "99")]));
+    assert!(msg.contains("between 3 and 30"), "{msg}");
+    let msg = setup_error(header_of(&["base"], &[("victory_points", "2")]));
+    assert!(msg.contains("between 3 and 30"), "{msg}");
+    let msg = setup_error(header_of(&["base"], &[("board", "hexagonal")]));
+    assert!(msg.contains("board") && msg.contains("beginner, variable, random"), "{msg}");
+    let msg = setup_error(header_of(&["base"], &[("starting_pieces", "maybe")]));
+    assert!(msg.contains("true or false"), "{msg}");
+
+    let mut h = header_of(&["base"], &[]);
+    h.players = 5;
+    let msg = setup_error(h.clone());
+    assert!(msg.contains("3 to 4 players"), "{msg}");
+    h.players = 2;
+    assert!(setup_error(h).contains("3 to 4 players"));
+}
+
+#[test]
+fn valid_options_reach_the_rules() {
+    let g = game(&["base"], &[("victory_points", "12"), ("board", "random"), ("starting_pieces", "no")]);
+    let opts = g.options();
+    assert_eq!(opts["victory_points"], Value::Int(12));
+    assert_eq!(opts["board"], Value::Str("random".into()));
+    assert_eq!(opts["starting_pieces"], Value::Bool(false));
+    // Defaults fill the rest.
+    assert_eq!(opts["discard_limit"], Value::Int(7));
+    // No starting pieces: the set-up rounds run.
+    assert_eq!(g.state().phase, "setup");
+}
+
+// Determinism --------------------------------------------------------------------------------------
+
+#[test]
+fn same_seed_and_commands_give_the_same_game() {
+    for options in [vec![], vec![("board", "random"), ("starting_pieces", "false")], vec![("board", "variable")]] {
+        let mut a = game(&["base"], &options);
+        let mut b = game(&["base"], &options);
+        assert_same_state("new", &a.state(), &b.state());
+        play(&mut a, 400, 3);
+        // b is driven by the commands as typed, not by the chooser.
+        for e in a.log().to_vec() {
+            b.act(e.seat, &e.command).unwrap_or_else(|err| panic!("{options:?}: '{}' refused: {err}", e.command));
+        }
+        assert_eq!(a.log(), b.log(), "{options:?}");
+        assert_same_state("replayed", &a.state(), &b.state());
+        assert_eq!(messages(&a), messages(&b));
+    }
+}
+
+#[test]
+fn a_restarted_game_is_a_new_game() {
+    // `catan sim` reuses the loaded scripts through Game::restart: nothing of the old
+    // game may leak into the new one.
+    let opts = [("board", "random"), ("starting_pieces", "false")];
+    let mut reused = game(&["base"], &opts);
+    play(&mut reused, 250, 1);
+    reused.restart(9).unwrap();
+    let mut h = header_of(&["base"], &opts);
+    h.seed = 9;
+    let mut fresh = Game::new(h.clone()).unwrap();
+    assert_eq!(reused.header(), &h);
+    assert!(reused.log().is_empty());
+    assert_same_state("restart", &fresh.state(), &reused.state());
+    assert_eq!(messages(&reused), messages(&fresh));
+    play(&mut reused, 250, 2);
+    play(&mut fresh, 250, 2);
+    assert_eq!(reused.log(), fresh.log());
+    assert_same_state("restart, then play", &fresh.state(), &reused.state());
+}
+
+#[test]
+fn another_seed_gives_another_game() {
+    let opts = [("board", "random")];
+    let a = game(&["base"], &opts);
+    let mut h = header_of(&["base"], &opts);
+    h.seed = 8;
+    let b = Game::new(h).unwrap();
+    assert_ne!(a.state().hexes, b.state().hexes);
+}
+
+// Save and load ---------------------------------------------------------------------------------
+
+#[test]
+fn save_and_load_reproduce_the_game() {
+    let mut g = game(&["base"], &[("board", "random"), ("starting_pieces", "false")]);
+    play(&mut g, 300, 11);
+    let text = g.save_json();
+    let file: SaveFile = serde_json::from_str(&text).unwrap();
+    assert_eq!(file.format, 1);
+    assert_eq!(file.header, *g.header());
+    assert_eq!(file.log, g.log());
+
+    let (mut h, div) = Game::load_json(&text).unwrap();
+    assert!(div.is_none(), "{div:?}");
+    assert_eq!(h.header(), g.header());
+    assert_eq!(h.log(), g.log());
+    assert_same_state("loaded", &g.state(), &h.state());
+    assert_eq!(messages(&h), messages(&g));
+    assert_eq!(h.save_json(), text, "saving the loaded game gives another file");
+
+    // Both go on the same way.
+    play(&mut g, 100, 12);
+    play(&mut h, 100, 12);
+    assert_eq!(h.log(), g.log());
+    assert_same_state("continued", &g.state(), &h.state());
+}
+
+#[test]
+fn save_and_load_keep_sandbox_edits() {
+    let mut h = header_of(&["base"], &[]);
+    h.sandbox = true;
+    let mut g = Game::new(h).unwrap();
+    g.sandbox(0, "dice 3 4").unwrap();
+    g.act(0, "roll").unwrap();
+    assert!(messages(&g).iter().any(|m| m.contains("rolls 3+4 = 7")), "{:?}", messages(&g));
+    g.sandbox(0, "give red 2 ore grain").unwrap();
+    let (l, div) = Game::load_json(&g.save_json()).unwrap();
+    assert!(div.is_none(), "{div:?}");
+    assert_eq!(l.log(), g.log());
+    assert!(l.log()[0].sandbox && l.log()[0].command == "dice 3 4");
+    assert_same_state("sandbox save", &g.state(), &l.state());
+}
+
+#[test]
+fn sandbox_edits_need_sandbox_mode() {
+    let mut g = game(&["base"], &[]);
+    match g.sandbox(0, "dice 6 6") {
+        Err(GameError::Sandbox(msg)) => assert!(msg.contains("--sandbox"), "{msg}"),
+        other => panic!("expected a sandbox error, got {other:?}"),
+    }
+    assert!(g.state().forced_dice.is_empty());
+    assert!(g.log().is_empty());
+}
+
+/// A saved game of 150 actions with the state before each action.
+fn saved_game() -> (serde_json::Value, Vec<GameState>, Game) {
+    let mut g = game(&["base"], &[]);
+    let states = play(&mut g, 150, 5);
+    assert!(g.log().len() >= 100, "the game ended too soon");
+    let v: serde_json::Value = serde_json::from_str(&g.save_json()).unwrap();
+    (v, states, g)
+}
+
+#[test]
+fn a_tampered_draw_is_reported_at_its_index() {
+    let (mut v, states, _) = saved_game();
+    let log = v["log"].as_array().unwrap();
+    let i = (10..log.len()).find(|&i| log[i]["command"] == "roll").expect("a roll after the tenth action");
+    let d = log[i]["draws"][0].as_u64().unwrap();
+    v["log"][i]["draws"][0] = serde_json::json!((d + 1) % 6);
+
+    let (g, div) = Game::load_json(&v.to_string()).unwrap();
+    let div = div.expect("the tampered draw was not noticed");
+    assert_eq!(div.index, i, "{div}");
+    assert_eq!(div.command, "roll");
+    assert!(div.reason.contains("random draws differ"), "{div}");
+    assert!(div.to_string().contains(&format!("action {}", i + 1)), "{div}");
+    // The game stops just before the entry that disagrees.
+    assert_eq!(g.log().len(), i);
+    assert_same_state("before the tampered roll", &states[i], &g.state());
+}
+
+#[test]
+fn a_tampered_command_is_reported_at_its_index() {
+    let (v, states, _) = saved_game();
+    let log = v["log"].as_array().unwrap().clone();
+    let i = (20..log.len()).find(|&i| log[i]["command"] == "roll").expect("a roll after the twentieth action");
+
+    // `end` before rolling is not allowed.
+    let mut t = v.clone();
+    t["log"][i]["command"] = serde_json::json!("end");
+    let (g, div) = Game::load_json(&t.to_string()).unwrap();
+    let div = div.expect("the tampered command was not noticed");
+    assert_eq!(div.index, i, "{div}");
+    assert_eq!(div.command, "end");
+    assert!(div.reason.contains("not allowed"), "{div}");
+    assert_eq!(g.log().len(), i);
+    assert_same_state("before the tampered command", &states[i], &g.state());
+
+    // Another seat rolling.
+    let mut t = v.clone();
+    let seat = log[i]["seat"].as_u64().unwrap();
+    t["log"][i]["seat"] = serde_json::json!((seat + 1) % 4);
+    let (g, div) = Game::load_json(&t.to_string()).unwrap();
+    assert_eq!(div.expect("the tampered seat was not noticed").index, i);
+    assert_eq!(g.log().len(), i);
+
+    // A command that is not an action at all.
+    let mut t = v.clone();
+    t["log"][i]["command"] = serde_json::json!("teleport 12");
+    let (_, div) = Game::load_json(&t.to_string()).unwrap();
+    let div = div.expect("the garbage command was not noticed");
+    assert_eq!(div.index, i);
+    assert!(div.reason.contains("unknown command"), "{div}");
+
+    // A dropped entry shifts everything after it: noticed at or after it.
+    let mut t = v.clone();
+    t["log"].as_array_mut().unwrap().remove(i);
+    let (_, div) = Game::load_json(&t.to_string()).unwrap();
+    assert!(div.expect("the dropped entry was not noticed").index >= i);
+}
+
+#[test]
+fn unreadable_saves_are_setup_errors() {
+    for (text, expected) in [
+        ("not json", "not a saved game"),
+        ("{}", "not a saved game"),
+        (
+            r#"{"format": 2, "header": {"variants": ["base"], "players": 4, "seed": 1, "options": [], "sandbox": false}, "log": []}"#,
+            "format 2",
+        ),
+    ] {
+        match Game::load_json(text) {
+            Err(GameError::Setup(msg)) => assert!(msg.contains(expected), "{msg}"),
+            Err(other) => panic!("{text}: expected a setup error, got {other:?}"),
+            Ok(_) => panic!("{text}: loaded"),
+        }
+    }
+}
+
+// Undo -------------------------------------------------------------------------------------------
+
+#[test]
+fn undo_restores_the_previous_state_exactly() {
+    let mut g = game(&["base"], &[("board", "random"), ("starting_pieces", "false")]);
+    for step in 0..160u64 {
+        if g.winner().is_some() {
+            break;
+        }
+        let before = g.state().clone();
+        let log = g.log().to_vec();
+        let msgs = messages(&g);
+        let (seat, a) = pick(&g, step, 21);
+        g.perform(seat, &a).unwrap();
+        if step % 8 == 0 {
+            let text = g.action_text(&a);
+            g.undo(1).unwrap();
+            assert_same_state(&format!("undo of step {step} '{text}'"), &before, &g.state());
+            assert_eq!(g.log(), &log[..]);
+            assert_eq!(messages(&g), msgs);
+            // Doing it again gives the same result as the first time.
+            g.perform(seat, &a).unwrap();
+        }
+    }
+    let n = g.log().len();
+    match g.undo(n + 1) {
+        Err(GameError::Setup(msg)) => assert!(msg.contains("only"), "{msg}"),
+        other => panic!("undoing more than the log should fail: {other:?}"),
+    }
+    assert_eq!(g.log().len(), n);
+    g.undo(n).unwrap();
+    assert!(g.log().is_empty());
+    let fresh = game(&["base"], &[("board", "random"), ("starting_pieces", "false")]);
+    assert_same_state("undo of everything", &fresh.state(), &g.state());
+}
+
+#[test]
+fn undo_takes_back_a_sandbox_edit() {
+    let mut h = header_of(&["base"], &[]);
+    h.sandbox = true;
+    let mut g = Game::new(h).unwrap();
+    let before = g.state().clone();
+    g.sandbox(0, "dice 6 6").unwrap();
+    assert_eq!(g.state().forced_dice, vec![6, 6]);
+    g.undo(1).unwrap();
+    assert_same_state("undo dice", &before, &g.state());
+    assert!(g.log().is_empty());
+}

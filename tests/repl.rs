@@ -1,0 +1,585 @@
+//! The `catan` binary as a user drives it: REPL transcripts piped through stdin
+//! (`catan play` reads line by line when stdin is not a terminal), plus `catan sim` and
+//! `catan variants`. Every run has a deadline, so a hang fails the test.
+
+use serde_json::Value as J;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_catan");
+
+struct Run {
+    out: String,
+    err: String,
+    code: Option<i32>,
+}
+
+impl Run {
+    fn ok(&self) -> &Self {
+        assert_eq!(
+            self.code,
+            Some(0),
+            "exit status {:?}\nstderr:\n{}\nstdout (tail):\n{}",
+            self.code,
+            self.err,
+            tail(&self.out)
+        );
+        self
+    }
+
+    /// The lines printed after the echo of the `n`th (0-based) input line equal to
+    /// `command`, up to the next prompt.
+    fn after(&self, command: &str, n: usize) -> Vec<&str> {
+        let lines: Vec<&str> = self.out.lines().collect();
+        let echoes: Vec<usize> = lines
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| is_prompt(l) && l.ends_with(&format!("> {command}")))
+            .map(|(i, _)| i)
+            .collect();
+        let Some(&start) = echoes.get(n) else {
+            panic!("'{command}' was not echoed {} time(s):\n{}", n + 1, tail(&self.out));
+        };
+        lines[start + 1..].iter().take_while(|l| !is_prompt(l)).copied().collect()
+    }
+
+    /// The JSON printed by the `n`th `state --json` (or `view --json`).
+    fn json(&self, command: &str, n: usize) -> J {
+        let text = self.after(command, n).join("\n");
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("'{command}' printed no JSON ({e}):\n{text}"))
+    }
+}
+
+fn is_prompt(line: &str) -> bool {
+    (line.starts_with("[turn ") && line.contains("]> ")) || line.starts_with("game over> ")
+}
+
+fn tail(s: &str) -> String {
+    let lines: Vec<&str> = s.lines().collect();
+    lines[lines.len().saturating_sub(40)..].join("\n")
+}
+
+/// Runs `catan ARGS` with `input` on stdin; kills it after `secs` seconds.
+fn catan_with_deadline(args: &[&str], input: &str, secs: u64) -> Run {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .env_remove("CATAN_VARIANTS")
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run catan");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || {
+        // The binary may exit before it reads everything (quit, --strict).
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        stdout.read_to_string(&mut s).unwrap();
+        s
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        stderr.read_to_string(&mut s).unwrap();
+        s
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(secs) {
+            let _ = child.kill();
+            let _ = child.wait();
+            let out = out_reader.join().unwrap();
+            panic!("catan {args:?} still running after {secs} s\nstdout (tail):\n{}", tail(&out));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    writer.join().unwrap();
+    Run { out: out_reader.join().unwrap(), err: err_reader.join().unwrap(), code: status.code() }
+}
+
+fn catan(args: &[&str], input: &str) -> Run {
+    catan_with_deadline(args, input, 120)
+}
+
+const PLAY: &[&str] = &["play", "--seed", "7", "--bots", "none", "--no-color"];
+
+fn play(extra: &[&str], input: &str) -> Run {
+    let mut args = PLAY.to_vec();
+    args.extend_from_slice(extra);
+    catan(&args, input)
+}
+
+/// A fresh path in cargo's scratch folder for integration tests.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("repl-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{}-{name}", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+/// The commands listed by `legal` (templates such as `offer <cards> for <cards>` left
+/// out: they cannot be typed as they are).
+fn legal_list(run: &Run, n: usize) -> Vec<String> {
+    let lines = run.after("legal", n);
+    assert!(lines.first().is_some_and(|l| l.ends_with(" may:")), "{lines:?}");
+    lines[1..].iter().map(|l| l.trim().to_string()).filter(|l| !l.contains('<')).collect()
+}
+
+// help and legal ------------------------------------------------------------------------------
+
+#[test]
+fn help_lists_the_commands_and_every_action() {
+    let run = play(&[], "help\n");
+    run.ok();
+    let help = run.after("help", 0).join("\n");
+    for command in [
+        "commands:",
+        "help",
+        "legal",
+        "show [board|hand|players|bank|log]",
+        "state --json",
+        "view --json",
+        "undo",
+        "save FILE",
+        "load FILE",
+        "quit",
+        "actions of this game:",
+        "roll",
+        "end",
+        "road <path>",
+        "settlement <intersection>",
+        "city <intersection>",
+        "buy",
+        "trade <cards> for <cards>",
+        "offer <cards> for <cards>",
+        "discard <cards>",
+        "robber <hex>",
+        "play knight",
+        "play monopoly <resource>",
+    ] {
+        assert!(help.contains(command), "help lacks {command:?}:\n{help}");
+    }
+    assert!(!help.contains("dice A B"), "sandbox commands without --sandbox");
+
+    let run = play(&["--sandbox"], "help\n");
+    let help = run.ok().after("help", 0).join("\n");
+    for command in ["sandbox commands", "dice A B", "give PLAYER CARDS", "place PIECE LABEL PLAYER"] {
+        assert!(help.contains(command), "help lacks {command:?}:\n{help}");
+    }
+}
+
+#[test]
+fn legal_commands_typed_back_are_accepted() {
+    // Cards from the sandbox and a forced 6 make many kinds of action legal.
+    let setup = "give red 4 brick 4 lumber 4 wool 4 grain 4 ore\ndice 3 3\n";
+    let before = play(&["--sandbox"], &format!("{setup}legal\nroll\nlegal\n"));
+    before.ok();
+    let at_start = legal_list(&before, 0);
+    assert!(at_start.contains(&"roll".to_string()), "{at_start:?}");
+    let after_roll = legal_list(&before, 1);
+    for kind in ["end", "road ", "buy", "trade "] {
+        assert!(after_roll.iter().any(|a| a.starts_with(kind)), "no '{kind}' among {after_roll:?}");
+    }
+
+    // Type every one back (each followed by undo) in strict mode: one refusal exits 2.
+    let mut input = setup.to_string();
+    for a in &at_start {
+        input.push_str(&format!("{a}\nundo\n"));
+    }
+    input.push_str("roll\n");
+    for a in &after_roll {
+        input.push_str(&format!("{a}\nundo\n"));
+    }
+    let run = play(&["--sandbox", "--strict"], &input);
+    assert_eq!(run.code, Some(0), "a listed command was refused:\n{}", tail(&run.out));
+    let undone = run.out.lines().filter(|l| l.starts_with("undone: ")).count();
+    assert_eq!(undone, at_start.len() + after_roll.len());
+    assert!(!run.out.contains("error:"), "{}", tail(&run.out));
+}
+
+// Errors and --strict ------------------------------------------------------------------------------
+
+#[test]
+fn a_bad_command_prints_an_error_and_strict_mode_stops_with_status_2() {
+    let run = play(&[], "bogus\nroll\n");
+    run.ok();
+    let err = run.after("bogus", 0).join("\n");
+    assert!(err.starts_with("error: unknown command 'bogus'"), "{err}");
+    assert!(run.out.contains("red rolls"), "the session should go on");
+
+    let run = play(&["--strict"], "bogus\nroll\n");
+    assert_eq!(run.code, Some(2), "{}", tail(&run.out));
+    assert!(run.out.contains("error: unknown command 'bogus'"));
+    assert!(!run.out.contains("red rolls"), "strict mode went on after the error");
+
+    // A rule's refusal counts the same.
+    let run = play(&["--strict"], "end\nroll\n");
+    assert_eq!(run.code, Some(2), "{}", tail(&run.out));
+    let err = run.after("end", 0).join("\n");
+    assert!(err.starts_with("error: not allowed:"), "{err}");
+    assert!(err.contains("variants/base.lua:"), "the refusal should say where: {err}");
+
+    // So does a malformed action.
+    let run = play(&["--strict"], "roll\nroad nowhere\nend\n");
+    assert_eq!(run.code, Some(2));
+    assert!(run.after("road nowhere", 0)[0].starts_with("error: "));
+}
+
+#[test]
+fn quit_ends_the_session_early() {
+    let run = play(&["--strict"], "quit\nbogus\n");
+    run.ok();
+    assert!(!run.out.contains("bogus'"), "{}", run.out);
+}
+
+// Playing and showing -----------------------------------------------------------------------------
+
+#[test]
+fn roll_end_and_show() {
+    let run = play(&[], "roll\nshow board\nshow hand\nshow players\nshow bank\nshow log\nend\nshow\n");
+    run.ok();
+    assert!(run.out.contains("[turn 1 red roll]> roll"), "{}", tail(&run.out));
+    let rolled = run.after("roll", 0).join("\n");
+    assert!(rolled.contains("red rolls "), "{rolled}");
+
+    let board = run.after("show board", 0).join("\n");
+    for s in ["H1", "H19", "robber", "harbors:", "players: r=red"] {
+        assert!(board.contains(s), "the board lacks {s:?}:\n{board}");
+    }
+    assert_eq!(run.after("show", 0).join("\n"), board, "`show` is `show board`");
+
+    let hand = run.after("show hand", 0).join("\n");
+    assert!(hand.contains("red's cards:"), "{hand}");
+    assert!(hand.contains("points (with hidden cards): 2"), "{hand}");
+
+    let players = run.after("show players", 0);
+    assert_eq!(players.len(), 4, "{players:?}");
+    for (line, color) in players.iter().zip(["red", "blue", "white", "orange"]) {
+        assert!(line.trim_start().starts_with(color), "{line}");
+        assert!(line.contains("pts"), "{line}");
+    }
+    assert!(players[0].contains("<- turn"), "{}", players[0]);
+
+    let bank = run.after("show bank", 0).join("\n");
+    assert!(bank.contains("bank: "), "{bank}");
+    assert!(bank.contains("deck: 25 cards"), "{bank}");
+
+    let log = run.after("show log", 0).join("\n");
+    assert!(log.contains("--- turn 1: red ---"), "{log}");
+    assert!(log.contains("red rolls "), "{log}");
+
+    let ended = run.after("end", 0).join("\n");
+    assert!(ended.contains("--- turn 2: blue ---"), "{ended}");
+    assert!(run.out.contains("[turn 2 blue roll]> show"));
+}
+
+#[test]
+fn state_json_is_valid_json_with_the_whole_game() {
+    let run = play(&[], "state --json\nroll\nstate --json\nview --json\n");
+    run.ok();
+    let v = run.json("state --json", 0);
+    for key in ["board", "players", "phase", "current", "winner"] {
+        assert!(v.get(key).is_some(), "state --json lacks '{key}': {v}");
+    }
+    assert_eq!(v["phase"], "roll");
+    assert_eq!(v["winner"], J::Null);
+    let colors: Vec<&str> = v["players"].as_array().unwrap().iter().map(|p| p["color"].as_str().unwrap()).collect();
+    assert_eq!(colors, ["red", "blue", "white", "orange"]);
+    assert_eq!(v["board"]["hexes"].as_array().unwrap().len(), 19);
+
+    let v = run.json("state --json", 1);
+    assert_ne!(v["phase"], "roll");
+
+    // The player's view hides the development deck's order.
+    let view = run.json("view --json", 0);
+    assert!(view.get("players").is_some(), "{view}");
+}
+
+// Save, load, undo -----------------------------------------------------------------------------------
+
+#[test]
+fn save_then_load_in_a_second_run_reproduces_the_game() {
+    let file = scratch("save.json");
+    let path = file.to_str().unwrap();
+    let first = play(&[], &format!("roll\nend\nroll\nsave {path}\nstate --json\n"));
+    first.ok();
+    assert!(first.out.contains(&format!("saved to {path} (3 actions)")), "{}", tail(&first.out));
+    let saved = first.json("state --json", 0);
+    let file_json: J = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(file_json["log"].as_array().unwrap().len(), 3);
+
+    // Another seed on the command line: the file's header wins.
+    let second =
+        catan(&["play", "--seed", "99", "--bots", "none", "--no-color"], &format!("load {path}\nstate --json\n"));
+    second.ok();
+    assert!(second.out.contains(&format!("loaded {path} (3 actions)")));
+    assert_eq!(second.json("state --json", 0), saved);
+
+    // `--load` does the same at start-up.
+    let third = play(&["--load", path], "state --json\n");
+    third.ok();
+    assert_eq!(third.json("state --json", 0), saved);
+
+    // A missing file is an error, and strict mode stops on it.
+    let run = play(&["--strict"], "load /nonexistent/catan.json\n");
+    assert_eq!(run.code, Some(2));
+    assert!(run.out.contains("cannot load /nonexistent/catan.json"));
+}
+
+#[test]
+fn load_reports_a_tampered_log() {
+    let file = scratch("tampered.json");
+    let path = file.to_str().unwrap();
+    play(&[], &format!("roll\nend\nroll\nend\nsave {path}\n")).ok();
+    let mut v: J = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    // The second roll (action 3) is turned into an `end` before rolling.
+    assert_eq!(v["log"][2]["command"], "roll");
+    v["log"][2]["command"] = J::from("end");
+    std::fs::write(&file, v.to_string()).unwrap();
+    let run = play(&[], &format!("load {path}\nstate --json\n"));
+    run.ok();
+    let said = run.after(&format!("load {path}"), 0).join("\n");
+    assert!(said.contains("warning: the log diverges at action 3 ('end')"), "{said}");
+    assert!(said.contains("loaded"), "{said}");
+    assert_eq!(run.json("state --json", 0)["phase"], "roll");
+}
+
+#[test]
+fn undo_takes_back_the_last_action() {
+    let run = play(&[], "state --json\nroll\nundo\nstate --json\n");
+    run.ok();
+    assert_eq!(run.after("undo", 0), vec!["undone: roll"]);
+    assert_eq!(run.json("state --json", 0), run.json("state --json", 1));
+
+    let run = play(&["--strict"], "undo\n");
+    assert_eq!(run.code, Some(2));
+    assert!(run.out.contains("nothing to undo"));
+}
+
+// Sandbox -------------------------------------------------------------------------------------------
+
+#[test]
+fn sandbox_dice_force_the_roll_and_are_logged() {
+    let run = play(&["--sandbox", "--strict"], "dice 3 4\nroll\nshow log\n");
+    run.ok();
+    let said = run.after("dice 3 4", 0).join("\n");
+    assert!(said.contains("(sandbox) the next roll will be 3 and 4"), "{said}");
+    let rolled = run.after("roll", 0).join("\n");
+    assert!(rolled.contains("red rolls 3+4 = 7"), "{rolled}");
+    let log = run.after("show log", 0).join("\n");
+    assert!(log.contains("(sandbox) the next roll will be 3 and 4"), "{log}");
+    assert!(log.contains("red rolls 3+4 = 7"), "{log}");
+
+    // Bad dice are refused.
+    let run = play(&["--sandbox", "--strict"], "dice 7 1\n");
+    assert_eq!(run.code, Some(2));
+    assert!(run.out.contains("error: dice are 1 to 6"));
+
+    // Without --sandbox there is no such command.
+    let run = play(&["--strict"], "dice 3 4\nroll\n");
+    assert_eq!(run.code, Some(2), "{}", tail(&run.out));
+    assert!(!run.out.contains("red rolls 3+4"));
+}
+
+#[test]
+fn sandbox_edits_survive_save_and_load() {
+    let file = scratch("sandbox.json");
+    let path = file.to_str().unwrap();
+    let first =
+        play(&["--sandbox", "--strict"], &format!("dice 6 6\nroll\ngive red 3 ore\nsave {path}\nstate --json\n"));
+    first.ok();
+    let second = play(&["--load", path], "state --json\nshow log\n");
+    second.ok();
+    assert_eq!(second.json("state --json", 0), first.json("state --json", 0));
+    assert!(second.out.contains("red rolls 6+6 = 12"));
+}
+
+// Bots and player counts ---------------------------------------------------------------------------
+
+#[test]
+fn bots_play_a_whole_game_to_the_end() {
+    let run = catan_with_deadline(&["play", "--seed", "3", "--bots", "all", "--no-color"], "", 300);
+    run.ok();
+    assert!(run.out.contains("humans: none; bots: red, blue, white, orange"));
+    let win = run
+        .out
+        .lines()
+        .find(|l| l.contains("wins the game"))
+        .unwrap_or_else(|| panic!("no winner:\n{}", tail(&run.out)));
+    assert!(win.starts_with("*** ") && win.contains(" points ***"), "{win}");
+    assert!(run.out.contains("(bot)> roll"));
+
+    // The same seed plays the same game, in another process too (Lua's hash order of
+    // string keys changes from process to process; the rules must not depend on it).
+    let again = catan_with_deadline(&["play", "--seed", "3", "--bots", "all", "--no-color"], "", 300);
+    assert_eq!(again.out, run.out);
+
+    // The same with a random board and the set-up rounds, where more is drawn.
+    let args = [
+        "play",
+        "--seed",
+        "11",
+        "--bots",
+        "all",
+        "--no-color",
+        "--option",
+        "board=random",
+        "--option",
+        "starting_pieces=false",
+    ];
+    let first = catan_with_deadline(&args, "", 300);
+    first.ok();
+    assert!(first.out.contains("wins the game"), "{}", tail(&first.out));
+    assert!(first.out.contains("(bot)> settlement "), "no set-up rounds:\n{}", tail(&first.out));
+    assert_eq!(catan_with_deadline(&args, "", 300).out, first.out);
+}
+
+#[test]
+fn humans_and_bots_take_turns() {
+    // Seat 1 is human, the others bots: after red ends, the bots play until red's turn.
+    let run = catan(&["play", "--seed", "7", "--bots", "2,3,4", "--no-color"], "roll\nend\nshow players\n");
+    run.ok();
+    assert!(run.out.contains("blue (bot)> roll"), "{}", tail(&run.out));
+    assert!(run.out.contains("orange (bot)> "));
+    assert!(run.out.contains("[turn 5 red roll]> show players"), "{}", tail(&run.out));
+
+    let run = catan(&["play", "--seed", "7", "--bots", "purple", "--no-color"], "");
+    assert_eq!(run.code, Some(1));
+    assert!(run.err.contains("'purple' is not a seat"), "{}", run.err);
+}
+
+#[test]
+fn three_players_leave_red_out() {
+    let run = play(&["--players", "3"], "show players\nstate --json\n");
+    run.ok();
+    assert!(run.out.contains("base with 3 players"));
+    assert!(run.out.contains("humans: blue, white, orange"));
+    let players = run.after("show players", 0).join("\n");
+    assert!(!players.contains("red"), "{players}");
+    assert_eq!(players.lines().count(), 3);
+    assert!(run.out.contains("[turn 1 blue roll]> "));
+    let colors: Vec<J> =
+        run.json("state --json", 0)["players"].as_array().unwrap().iter().map(|p| p["color"].clone()).collect();
+    assert_eq!(colors, ["blue", "white", "orange"]);
+
+    let run = play(&["--players", "5"], "");
+    assert_eq!(run.code, Some(1));
+    assert!(run.err.contains("3 to 4 players"), "{}", run.err);
+}
+
+// Options and variants on the command line ---------------------------------------------------------
+
+#[test]
+fn bad_options_fail_at_start_up() {
+    let run = play(&["--option", "no_such=1"], "");
+    assert_eq!(run.code, Some(1));
+    assert!(run.err.contains("unknown option 'no_such'"), "{}", run.err);
+    let run = play(&["--option", "victory_points=99"], "");
+    assert_eq!(run.code, Some(1));
+    assert!(run.err.contains("between 3 and 30"), "{}", run.err);
+    let run = play(&["--option", "victory_points"], "");
+    assert_eq!(run.code, Some(1));
+    assert!(run.err.contains("KEY=VALUE"), "{}", run.err);
+
+    let file = scratch("options.toml");
+    std::fs::write(&file, "victory_points = 5\nboard = \"random\"\n").unwrap();
+    let run = play(&["--options-file", file.to_str().unwrap()], "state --json\n");
+    run.ok();
+    let v = run.json("state --json", 0);
+    assert_eq!(v["options"]["victory_points"], 5, "{}", v["options"]);
+    assert_eq!(v["options"]["board"], "random");
+}
+
+#[test]
+fn a_hostile_variant_cannot_hang_or_kill_the_repl() {
+    let run = play(&["--variant", "tests/variants/hostile.lua"], "spin\nescape os_execute\nhog\nroll\n");
+    run.ok();
+    let spin = run.after("spin", 0).join("\n");
+    assert!(spin.starts_with("error: script error:") && spin.contains("budget"), "{spin}");
+    let esc = run.after("escape os_execute", 0).join("\n");
+    assert!(esc.contains("not available") && esc.contains("sandbox"), "{esc}");
+    let hog = run.after("hog", 0).join("\n");
+    assert!(hog.contains("memory"), "{hog}");
+    assert!(run.after("roll", 0).join("\n").contains("red rolls"));
+
+    let run = play(&["--variant", "tests/variants/load_loop.lua"], "roll\n");
+    assert_eq!(run.code, Some(1));
+    assert!(run.err.contains("budget"), "{}", run.err);
+
+    let run = play(&["--variant", "tests/variants/syntax_error.lua"], "");
+    assert_eq!(run.code, Some(1));
+    assert!(run.err.contains("tests/variants/syntax_error.lua:5"), "{}", run.err);
+}
+
+// sim and variants ---------------------------------------------------------------------------------
+
+#[test]
+fn sim_reports_json() {
+    let args = ["sim", "--variant", "base", "--players", "4", "--games", "5", "--seed", "1", "--json"];
+    let run = catan_with_deadline(&args, "", 300);
+    run.ok();
+    let v: J =
+        serde_json::from_str(&run.out).unwrap_or_else(|e| panic!("sim --json printed no JSON ({e}):\n{}", run.out));
+    assert_eq!(v["games"], 5);
+    assert_eq!(v["players"], 4);
+    assert_eq!(v["variants"], serde_json::json!(["base"]));
+    let finished = v["finished"].as_u64().unwrap();
+    assert!(finished <= 5);
+    let wins: Vec<u64> = v["wins"].as_array().unwrap().iter().map(|w| w.as_u64().unwrap()).collect();
+    assert_eq!(wins.len(), 4);
+    assert_eq!(wins.iter().sum::<u64>(), finished);
+    for key in ["mean_turns", "mean_actions", "games_per_second"] {
+        let x = v[key].as_f64().unwrap_or_else(|| panic!("no number '{key}': {v}"));
+        assert!(x > 0.0, "{key} = {x}");
+    }
+    assert!(v["mean_actions"].as_f64() >= v["mean_turns"].as_f64());
+
+    // The same seed simulates the same games.
+    let again: J = serde_json::from_str(&catan_with_deadline(&args, "", 300).ok().out).unwrap();
+    for key in ["finished", "wins", "mean_turns", "mean_actions"] {
+        assert_eq!(again[key], v[key], "{key}");
+    }
+}
+
+#[test]
+fn sim_prints_a_readable_report() {
+    let run = catan_with_deadline(&["sim", "--players", "3", "--games", "2", "--seed", "5"], "", 300);
+    run.ok();
+    assert!(run.out.contains("2 games of base with 3 players (seed 5)"), "{}", run.out);
+    assert!(run.out.contains("seat 3:"));
+    assert!(!run.out.contains("seat 4:"));
+    assert!(run.out.contains("games per second"));
+}
+
+#[test]
+fn variants_lists_base_with_its_options() {
+    let run = catan(&["variants"], "");
+    run.ok();
+    assert!(run.out.contains("base  (stack: base)"), "{}", run.out);
+    assert!(run.out.contains("players: 3-4 (default 4)"), "{}", run.out);
+    for option in [
+        "victory_points",
+        "board",
+        "beginner|variable|random",
+        "starting_pieces",
+        "combined_trade_build",
+        "robber_desert",
+        "shortage_exception",
+        "discard_limit",
+        "int 3..30",
+    ] {
+        assert!(run.out.contains(option), "`catan variants` lacks {option:?}:\n{}", run.out);
+    }
+    assert!(!run.out.contains("cannot load"), "{}", run.out);
+}

@@ -1,0 +1,416 @@
+//! DESIGN: "Scripts are untrusted". A variant may loop forever, eat memory, or reach for
+//! the operating system; the engine must stop it with a clear error, leave the game
+//! exactly as it was, and let the game go on.
+//!
+//! The hostile variants live in tests/variants/. Every test body runs on a worker thread
+//! with a deadline, so a sandbox that fails to stop a script fails the test instead of
+//! hanging the suite.
+
+use catan_engine::engine::Outcome;
+use catan_engine::script::{INSTRUCTION_BUDGET, MEMORY_CAP};
+use catan_engine::{Game, GameError, GameState, Header, ScriptError, ScriptErrorKind};
+use std::panic::AssertUnwindSafe;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+const HOSTILE: &str = "tests/variants/hostile.lua";
+const HOSTILE_OPTIONS: &str = "tests/variants/hostile_options.lua";
+
+fn header(variant: &str) -> Header {
+    Header { variants: vec![variant.to_string()], players: 4, seed: 7, options: vec![], sandbox: false }
+}
+
+/// Runs `f` on its own thread; fails the test if it does not finish in `secs` seconds.
+fn within<T: Send + 'static>(secs: u64, what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(std::panic::catch_unwind(AssertUnwindSafe(f)));
+    });
+    match rx.recv_timeout(Duration::from_secs(secs)) {
+        Ok(Ok(v)) => v,
+        Ok(Err(panic)) => std::panic::resume_unwind(panic),
+        Err(_) => panic!("{what}: still running after {secs} s; the sandbox let a script hang"),
+    }
+}
+
+/// The script error of a failed action; any other result fails the test.
+fn script_error(what: &str, r: Result<Outcome, GameError>) -> ScriptError {
+    match r {
+        Err(GameError::Script(e)) => e,
+        Err(other) => panic!("{what}: expected a script error, got {other:?}"),
+        Ok(o) => panic!("{what}: expected an error, but the action succeeded: {o:?}"),
+    }
+}
+
+/// The error of a game that should not start.
+fn new_error(variant: &str) -> GameError {
+    match Game::new(header(variant)) {
+        Ok(_) => panic!("{variant}: the game started, but it should not have"),
+        Err(e) => e,
+    }
+}
+
+/// Fails with the names of the fields that differ (a GameState's Debug is too long to
+/// read in a failure message).
+fn assert_same_state(what: &str, before: &GameState, after: &GameState) {
+    if before == after {
+        return;
+    }
+    let a = serde_json::to_value(before).unwrap();
+    let b = serde_json::to_value(after).unwrap();
+    let differ: Vec<&String> =
+        a.as_object().unwrap().iter().filter(|(k, v)| b.get(k.as_str()) != Some(v)).map(|(k, _)| k).collect();
+    panic!("{what}: the state changed; fields that differ: {differ:?}");
+}
+
+/// What a game looks like from outside: state, log and messages.
+fn snapshot(g: &Game) -> (GameState, usize, usize) {
+    (g.state().clone(), g.log().len(), g.messages().len())
+}
+
+/// The failed action left no trace: same state, nothing logged, no new messages.
+fn assert_untouched(what: &str, g: &Game, before: &(GameState, usize, usize)) {
+    assert_same_state(what, &before.0, &g.state());
+    assert_eq!(g.log().len(), before.1, "{what}: the failed action was logged");
+    assert_eq!(g.messages().len(), before.2, "{what}: the failed action left messages");
+    assert!(!g.state().vars.contains_key("touched"), "{what}: a var set by the failed action survived");
+}
+
+/// The game goes on: red rolls and the log grows by exactly that roll.
+fn assert_goes_on(what: &str, g: &mut Game) {
+    let n = g.log().len();
+    g.act(0, "roll").unwrap_or_else(|e| panic!("{what}: 'roll' after the failure was refused: {e}"));
+    assert_eq!(g.log().len(), n + 1);
+    assert_eq!(g.log()[n].command, "roll");
+    assert_ne!(g.state().phase, "roll", "{what}: the roll did not move the turn on");
+}
+
+// Endless loops ---------------------------------------------------------------------------
+
+#[test]
+fn endless_loop_in_apply_is_stopped_by_the_budget() {
+    within(120, "spin", || {
+        let mut g = Game::new(header(HOSTILE)).unwrap();
+        let before = snapshot(&g);
+        let start = Instant::now();
+        let e = script_error("spin", g.act(0, "spin"));
+        assert_eq!(e.kind, ScriptErrorKind::Budget, "{e:?}");
+        assert!(e.message.contains("budget"), "message: {}", e.message);
+        assert!(
+            e.message.contains(&INSTRUCTION_BUDGET.to_string()),
+            "the message should give the budget: {}",
+            e.message
+        );
+        if let Some(at) = &e.location {
+            assert!(at.starts_with(HOSTILE), "{at}");
+        }
+        let text = GameError::Script(e).to_string();
+        assert!(text.starts_with("script error:"), "{text}");
+        eprintln!("spin stopped after {:?}", start.elapsed());
+        assert_untouched("spin", &g, &before);
+        assert_goes_on("spin", &mut g);
+    });
+}
+
+#[test]
+fn the_budget_is_per_call_not_per_game() {
+    within(240, "spin twice", || {
+        let mut g = Game::new(header(HOSTILE)).unwrap();
+        for round in 0..3 {
+            let before = snapshot(&g);
+            let e = script_error("spin", g.act(0, "spin"));
+            assert_eq!(e.kind, ScriptErrorKind::Budget, "round {round}: {e:?}");
+            assert_untouched("spin", &g, &before);
+        }
+        // Normal actions still have their whole budget.
+        assert_goes_on("spin x3", &mut g);
+        g.act(0, "end").unwrap();
+        g.act(1, "roll").unwrap();
+    });
+}
+
+#[test]
+fn endless_loop_in_a_legal_check_is_stopped() {
+    within(120, "stall", || {
+        let mut g = Game::new(header(HOSTILE)).unwrap();
+        let before = snapshot(&g);
+        let e = script_error("stall", g.act(0, "stall 3"));
+        assert_eq!(e.kind, ScriptErrorKind::Budget, "{e:?}");
+        assert!(e.message.contains("budget"), "message: {}", e.message);
+        assert_untouched("stall", &g, &before);
+        assert!(!g.state().vars.contains_key("stalled"));
+        assert_goes_on("stall", &mut g);
+    });
+}
+
+#[test]
+fn endless_loop_while_listing_legal_actions_is_an_error_not_a_hang() {
+    within(120, "maze", || {
+        let mut g = Game::new(header(HOSTILE_OPTIONS)).unwrap();
+        // Before the roll the options are harmless.
+        let legal = g.legal_actions(0).unwrap();
+        assert!(legal.iter().any(|a| a.name == "roll"));
+        g.act(0, "roll").unwrap();
+        let before = snapshot(&g);
+        match g.legal_actions(0) {
+            Err(GameError::Script(e)) => {
+                assert_eq!(e.kind, ScriptErrorKind::Budget, "{e:?}");
+                assert!(e.message.contains("budget"), "{}", e.message);
+            }
+            other => panic!("expected a budget error, got {other:?}"),
+        }
+        assert_untouched("maze", &g, &before);
+        // The game goes on through typed actions.
+        g.act(0, "end").unwrap();
+        assert_eq!(g.to_act().unwrap(), 1);
+        // From turn 2, `sneak`'s `when` tries to write while the actions are listed.
+        let before = snapshot(&g);
+        match g.legal_actions(1) {
+            Err(GameError::Script(e)) => {
+                assert_eq!(e.kind, ScriptErrorKind::Runtime, "{e:?}");
+                assert!(e.message.contains("may not change"), "{}", e.message);
+            }
+            other => panic!("expected a read-only error, got {other:?}"),
+        }
+        assert_untouched("sneak", &g, &before);
+        assert!(!g.state().vars.contains_key("sneaked"));
+        g.act(1, "roll").unwrap();
+    });
+}
+
+// Memory ------------------------------------------------------------------------------------
+
+#[test]
+fn huge_table_in_apply_is_stopped_by_the_memory_cap() {
+    within(120, "hog", || {
+        let mut g = Game::new(header(HOSTILE)).unwrap();
+        for round in 0..2 {
+            let before = snapshot(&g);
+            let e = script_error("hog", g.act(0, "hog"));
+            assert_eq!(e.kind, ScriptErrorKind::Memory, "round {round}: {e:?}");
+            assert!(e.message.contains("memory"), "message: {}", e.message);
+            assert_untouched("hog", &g, &before);
+        }
+        assert_goes_on("hog", &mut g);
+        // The memory the failed action held is given back: a whole turn still runs.
+        g.act(0, "end").unwrap();
+        g.act(1, "roll").unwrap();
+    });
+}
+
+#[test]
+fn table_of_small_entries_is_stopped_by_memory_or_budget() {
+    within(120, "hog_small", || {
+        let mut g = Game::new(header(HOSTILE)).unwrap();
+        let before = snapshot(&g);
+        let e = script_error("hog_small", g.act(0, "hog_small"));
+        assert!(matches!(e.kind, ScriptErrorKind::Memory | ScriptErrorKind::Budget), "{e:?}");
+        assert_untouched("hog_small", &g, &before);
+        assert_goes_on("hog_small", &mut g);
+    });
+}
+
+#[test]
+fn the_limits_are_sane() {
+    // Room for the rules, yet a runaway is stopped well before the machine suffers.
+    const { assert!(MEMORY_CAP >= 16 << 20 && MEMORY_CAP <= 1 << 30) };
+    const { assert!(INSTRUCTION_BUDGET >= 1_000_000 && INSTRUCTION_BUDGET <= 1_000_000_000) };
+}
+
+// The operating system and other ways out -------------------------------------------------
+
+#[test]
+fn os_io_require_load_and_math_random_are_not_available() {
+    within(120, "escape", || {
+        let marker = "/tmp/catan-sandbox-escape";
+        let _ = std::fs::remove_file(marker);
+        let mut g = Game::new(header(HOSTILE)).unwrap();
+        let cases: &[(&str, &str)] = &[
+            ("os_execute", "'os' is not available"),
+            ("os_getenv", "'os' is not available"),
+            ("os_time", "'os' is not available"),
+            ("io_open", "'io' is not available"),
+            ("io_write", "'io' is not available"),
+            ("require", "'require' is not available"),
+            ("load", "'load' is not available"),
+            ("loadstring", "'loadstring' is not available"),
+            ("dofile", "'dofile' is not available"),
+            ("loadfile", "'loadfile' is not available"),
+            ("debug", "'debug' is not available"),
+            ("package", "'package' is not available"),
+            ("collectgarbage", "'collectgarbage' is not available"),
+            ("pcall", "'pcall' is not available"),
+            ("xpcall", "'xpcall' is not available"),
+            ("random", "math.random is not available"),
+            ("randomseed", "math.random is not available"),
+        ];
+        for (what, expected) in cases {
+            let before = snapshot(&g);
+            let e = script_error(what, g.act(0, &format!("escape {what}")));
+            assert_eq!(e.kind, ScriptErrorKind::Runtime, "{what}: {e:?}");
+            assert!(e.message.contains(expected), "{what}: the message should say {expected:?}, got {:?}", e.message);
+            if *expected != "math.random is not available" {
+                assert!(e.message.contains("sandbox"), "{what}: the message should name the sandbox: {}", e.message);
+            } else {
+                assert!(e.message.contains("g:random"), "{}", e.message);
+            }
+            if let Some(at) = &e.location {
+                assert!(at.starts_with(HOSTILE), "{what}: {at}");
+            }
+            assert_untouched(what, &g, &before);
+            assert!(!g.state().vars.contains_key("escaped"));
+        }
+        assert!(!std::path::Path::new(marker).exists(), "os.execute ran a shell command");
+        assert_goes_on("escape", &mut g);
+    });
+}
+
+#[test]
+fn an_error_in_an_unknown_escape_still_rolls_back() {
+    // The variant's own error() (not a sandbox refusal) carries its file and line.
+    within(60, "escape nothing", || {
+        let mut g = Game::new(header(HOSTILE)).unwrap();
+        let before = snapshot(&g);
+        let e = script_error("escape nothing", g.act(0, "escape nothing"));
+        assert_eq!(e.kind, ScriptErrorKind::Runtime);
+        assert!(e.message.contains("no escape named nothing"), "{e:?}");
+        let at = e.location.clone().expect("a location");
+        assert!(at.starts_with(HOSTILE), "{at}");
+        assert_untouched("escape nothing", &g, &before);
+    });
+}
+
+#[test]
+fn listing_legal_actions_may_not_change_the_game() {
+    // Hooks run while the legal actions are listed see a read-only game. The hostile
+    // variant's `spin` and `hog` are listed (they take no argument and have no legal
+    // check), so listing is safe even with them around.
+    let g = Game::new(header(HOSTILE)).unwrap();
+    let before = snapshot(&g);
+    let names: Vec<String> = g.legal_actions(0).unwrap().into_iter().map(|a| a.name).collect();
+    assert!(names.contains(&"roll".to_string()), "{names:?}");
+    assert!(names.contains(&"spin".to_string()), "{names:?}");
+    assert_untouched("legal_actions", &g, &before);
+}
+
+// Loading ------------------------------------------------------------------------------------
+
+#[test]
+fn endless_top_level_code_fails_the_load() {
+    within(120, "load_loop", || {
+        let start = Instant::now();
+        let e = new_error("tests/variants/load_loop.lua");
+        eprintln!("load_loop refused after {:?}: {e}", start.elapsed());
+        match &e {
+            GameError::Script(se) => {
+                assert_eq!(se.kind, ScriptErrorKind::Budget, "{se:?}");
+                assert!(se.message.contains("budget"), "{}", se.message);
+            }
+            other => panic!("expected a script error, got {other:?}"),
+        }
+    });
+}
+
+#[test]
+fn endless_allocation_at_top_level_fails_the_load() {
+    within(120, "load_hog", || {
+        let e = new_error("tests/variants/load_hog.lua");
+        match &e {
+            GameError::Script(se) => {
+                assert!(matches!(se.kind, ScriptErrorKind::Memory | ScriptErrorKind::Budget), "{se:?}");
+            }
+            other => panic!("expected a script error, got {other:?}"),
+        }
+        // A fresh game of another variant is unaffected.
+        Game::new(header("base")).unwrap();
+    });
+}
+
+#[test]
+fn endless_setup_hook_fails_game_creation() {
+    within(120, "setup_loop", || {
+        let e = new_error("tests/variants/setup_loop.lua");
+        let text = e.to_string();
+        assert!(text.contains("setup failed"), "{text}");
+        assert!(text.contains("budget"), "{text}");
+    });
+}
+
+#[test]
+fn syntax_error_names_the_file_and_line() {
+    let e = new_error("tests/variants/syntax_error.lua");
+    let GameError::Script(se) = &e else {
+        panic!("expected a script error, got {e:?}");
+    };
+    assert_eq!(se.kind, ScriptErrorKind::Load, "{se:?}");
+    let src = std::fs::read_to_string("tests/variants/syntax_error.lua").unwrap();
+    let line = src.lines().position(|l| l.contains("SYNTAX ERROR HERE")).unwrap() + 1;
+    let expected = format!("tests/variants/syntax_error.lua:{line}");
+    assert_eq!(se.location.as_deref(), Some(expected.as_str()), "{se:?}");
+    let text = e.to_string();
+    assert!(text.contains(&expected), "{text}");
+    assert!(text.contains("'='"), "the message should show what is wrong: {text}");
+}
+
+#[test]
+fn extending_a_missing_variant_is_a_clear_load_error() {
+    let e = new_error("tests/variants/missing_parent.lua");
+    let GameError::Script(se) = &e else {
+        panic!("expected a script error, got {e:?}");
+    };
+    assert_eq!(se.kind, ScriptErrorKind::Load, "{se:?}");
+    assert!(se.message.contains("no variant named 'no_such_variant_anywhere'"), "{se:?}");
+}
+
+#[test]
+fn missing_files_and_bad_names_are_clear_load_errors() {
+    let e = new_error("tests/variants/does_not_exist.lua");
+    let GameError::Script(se) = &e else { panic!("{e:?}") };
+    assert_eq!(se.kind, ScriptErrorKind::Load);
+    assert!(se.message.contains("cannot read variant file"), "{se:?}");
+    assert!(se.message.contains("does_not_exist.lua"), "{se:?}");
+
+    for bad in ["../etc/passwd", "base;rm", "", "a/b"] {
+        let e = new_error(bad);
+        let GameError::Script(se) = &e else { panic!("{bad:?}: {e:?}") };
+        assert_eq!(se.kind, ScriptErrorKind::Load, "{bad:?}: {se:?}");
+        assert!(se.message.contains("not a variant name"), "{bad:?}: {se:?}");
+    }
+    let e = new_error("no_such_variant_anywhere");
+    assert!(e.to_string().contains("no variant named"), "{e}");
+}
+
+// Determinism --------------------------------------------------------------------------------
+
+#[test]
+fn pairs_walks_keys_in_sorted_order() {
+    let run = || {
+        let mut g = Game::new(header(HOSTILE)).unwrap();
+        let o = g.act(0, "order").unwrap();
+        o.messages.iter().map(|m| m.text.clone()).collect::<Vec<_>>()
+    };
+    let first = run();
+    assert_eq!(first, vec!["order: 2 10 30 alpha bravo echo mike yankee zeta".to_string()]);
+    for _ in 0..5 {
+        assert_eq!(run(), first);
+    }
+}
+
+// Where sandbox errors point --------------------------------------------------------------------
+
+/// A budget error and the sandbox's own refusals ('os' is not available ...) carry the
+/// file:line of the script, so a modder with several variants loaded can tell which
+/// script looped or reached for `os`.
+#[test]
+fn sandbox_errors_name_the_variant_and_line() {
+    within(120, "locations", || {
+        let mut g = Game::new(header(HOSTILE)).unwrap();
+        for command in ["spin", "stall 3", "escape os_execute", "escape require"] {
+            let e = script_error(command, g.act(0, command));
+            let at = e.location.clone().unwrap_or_default();
+            assert!(at.starts_with(HOSTILE), "{command}: no location in {e:?}");
+        }
+        let e = new_error("tests/variants/load_loop.lua");
+        assert!(e.to_string().contains("load_loop"), "the load error should name the file: {e}");
+    });
+}
