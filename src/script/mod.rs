@@ -189,7 +189,15 @@ impl Script {
             .calls
             .get(func)
             .ok_or_else(|| ScriptError::new(ScriptErrorKind::Runtime, format!("no dispatch function {func}")))?;
-        f.call::<R>(args).map_err(lua_err)
+        f.call::<R>(args).map_err(|e| {
+            let se = lua_err(e);
+            if se.kind == ScriptErrorKind::Memory {
+                // Free what the failed call left behind, so the next action has room.
+                let _ = self.lua.gc_collect();
+                let _ = self.lua.gc_collect();
+            }
+            se
+        })
     }
 
     /// Runs the `setup` sequence.

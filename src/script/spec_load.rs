@@ -145,7 +145,8 @@ pub(super) fn load_variant(lua: &Lua, name: &str) -> Result<(), ScriptError> {
             se.kind = ScriptErrorKind::Load;
         }
         if se.variant.is_none() {
-            se.variant = Some(name.to_string());
+            let stem = std::path::Path::new(name).file_stem().and_then(|s| s.to_str()).unwrap_or(name);
+            se.variant = Some(stem.to_string());
         }
         se
     })
