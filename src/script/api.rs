@@ -82,6 +82,11 @@ fn site_kind(s: &str) -> R<SiteKind> {
     }
 }
 
+/// Engine ids are 0-based; scripts see 1-based ones.
+fn one_based(ids: &[usize]) -> Vec<usize> {
+    ids.iter().map(|n| n + 1).collect()
+}
+
 fn draw(c: &mut Ctx, n: u32) -> u32 {
     let v = c.state.rng.random_range(0..n);
     c.draws.push(v);
@@ -509,31 +514,31 @@ fn build(lua: &Lua) -> R<Table> {
         let c = ctx(l)?;
         let t = topo(&c)?;
         let i = index(h, t.hexes.len(), "hex")?;
-        Ok(t.hexes[i].corners.iter().map(|n| n + 1).collect::<Vec<_>>())
+        Ok(one_based(&t.hexes[i].corners))
     });
     method!(lua, g, "hex_neighbors", |l, h: i64| {
         let c = ctx(l)?;
         let t = topo(&c)?;
         let i = index(h, t.hexes.len(), "hex")?;
-        Ok(t.hexes[i].neighbors.iter().map(|n| n + 1).collect::<Vec<_>>())
+        Ok(one_based(&t.hexes[i].neighbors))
     });
     method!(lua, g, "hexes_at", |l, n: i64| {
         let c = ctx(l)?;
         let t = topo(&c)?;
         let i = index(n, t.intersections.len(), "intersection")?;
-        Ok(t.intersections[i].hexes.iter().map(|h| h + 1).collect::<Vec<_>>())
+        Ok(one_based(&t.intersections[i].hexes))
     });
     method!(lua, g, "neighbors", |l, n: i64| {
         let c = ctx(l)?;
         let t = topo(&c)?;
         let i = index(n, t.intersections.len(), "intersection")?;
-        Ok(t.intersections[i].neighbors.iter().map(|h| h + 1).collect::<Vec<_>>())
+        Ok(one_based(&t.intersections[i].neighbors))
     });
     method!(lua, g, "paths_at", |l, n: i64| {
         let c = ctx(l)?;
         let t = topo(&c)?;
         let i = index(n, t.intersections.len(), "intersection")?;
-        Ok(t.intersections[i].paths.iter().map(|h| h + 1).collect::<Vec<_>>())
+        Ok(one_based(&t.intersections[i].paths))
     });
     method!(lua, g, "ends", |l, p: i64| {
         let c = ctx(l)?;

@@ -181,13 +181,7 @@ pub fn pass_turn(g: &mut Game) {
 /// Passes turns until it is `who`'s turn, then rolls a neutral 12: `who` is in the main
 /// (trade/build) phase.
 pub fn main_phase_of(g: &mut Game, who: &str) {
-    let s = seat(g, who);
-    let mut guard = 0;
-    while g.state().current != s || g.state().phase != "roll" {
-        pass_turn(g);
-        guard += 1;
-        assert!(guard < 10, "could not reach {who}'s turn");
-    }
+    roll_phase_of(g, who);
     roll(g, 6, 6);
 }
 
