@@ -786,7 +786,7 @@ local function robber_targets(g)
     local terrain = g:hex(h)
     if h ~= current and (terrain ~= "desert" or opt(g, "robber_desert")) then out[#out + 1] = h end
   end
-  return g:filter("robber_targets", out)
+  return g:filter("robber_targets", out, g:current())
 end
 
 local function victims(g, p, hex)
