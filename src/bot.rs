@@ -19,21 +19,17 @@ impl RandomBot {
     }
 
     /// Same distribution as `pick(game.legal_actions(seat))`, but only the options of
-    /// the kind of action drawn are computed: a kind with no legal option is dropped and
-    /// another is drawn.
+    /// the kind of action drawn are computed (a kind with no legal option is dropped and
+    /// another drawn), all in one call into the rules.
     pub fn choose(&mut self, game: &Game, seat: usize) -> Result<Option<Action>, GameError> {
-        let mut names = game.action_names(seat)?;
-        names.sort_unstable();
-        names.dedup();
-        while !names.is_empty() {
-            let name = names.swap_remove(self.rng.random_range(0..names.len()));
-            let mut options = game.options_of(seat, &name)?;
-            if !options.is_empty() {
-                let i = self.rng.random_range(0..options.len());
-                return Ok(Some(options.swap_remove(i)));
+        let mut want = 8;
+        loop {
+            let rnd: Vec<f64> = (0..want).map(|_| self.rng.random::<f64>()).collect();
+            match game.sample_action(seat, &rnd)? {
+                Ok(action) => return Ok(action),
+                Err(()) => want *= 4,
             }
         }
-        Ok(None)
     }
 
     pub fn pick(&mut self, mut actions: Vec<Action>) -> Option<Action> {

@@ -238,6 +238,12 @@ impl Game {
         Ok(self.script.action_names(seat)?)
     }
 
+    /// A random legal action for `seat` drawn with the numbers in `rnd` (each in [0, 1)),
+    /// uniformly by kind of action, then by option. Ok(Err(())) asks for more numbers.
+    pub fn sample_action(&self, seat: usize, rnd: &[f64]) -> Result<Result<Option<Action>, ()>, GameError> {
+        Ok(self.script.sample(seat, rnd)?)
+    }
+
     /// Every legal way for `seat` to take the named action now.
     pub fn options_of(&self, seat: usize, name: &str) -> Result<Vec<Action>, GameError> {
         Ok(self.script.options_of(seat, name)?)

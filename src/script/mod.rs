@@ -71,7 +71,7 @@ pub struct Script {
 }
 
 const DISPATCH: &[&str] =
-    &["setup", "perform", "legal_actions", "action_names", "options_of", "to_act", "points", "describe"];
+    &["setup", "perform", "legal_actions", "action_names", "options_of", "sample", "to_act", "points", "describe"];
 
 /// Where variant files are looked for, in order, before the built-in copies.
 pub fn variant_dirs() -> Vec<PathBuf> {
@@ -265,6 +265,20 @@ impl Script {
             out.push(self.action_from_lua(name, v.map_err(lua_err)?)?);
         }
         Ok(out)
+    }
+
+    /// A random legal action for `seat`, drawn with the numbers in `rnd` (each in [0, 1)):
+    /// Ok(Err(())) when more numbers are needed.
+    pub fn sample(&self, seat: usize, rnd: &[f64]) -> Result<Result<Option<Action>, ()>, ScriptError> {
+        let t = self.lua.create_sequence_from(rnd.iter().copied()).map_err(lua_err)?;
+        self.with_ctx(|c| c.read_only = true);
+        let r = self.call::<(Option<String>, mlua::Value)>("sample", (self.g.clone(), seat + 1, t));
+        self.with_ctx(|c| c.read_only = false);
+        match r? {
+            (Some(name), option) => Ok(Ok(Some(self.action_from_lua(&name, option)?))),
+            (None, mlua::Value::String(_)) => Ok(Err(())),
+            (None, _) => Ok(Ok(None)),
+        }
     }
 
     /// The seat expected to act next.

@@ -230,6 +230,43 @@ function engine.action_names(g, seat)
   return out
 end
 
+-- One random legal action for a bot, in a single call: draw a kind of action uniformly
+-- among those available (using the random numbers in [0, 1) that `rnd` holds, in order),
+-- drop it and draw again if it has no legal option, then draw one of its options. The
+-- same distribution as drawing from the full list by kind. Returns the name and the
+-- option, nil when there is none, or nil, "more" when `rnd` ran out.
+function engine.sample(g, seat, rnd)
+  g = listing_view(g)
+  local phase = g:phase()
+  local names, n = {}, 0
+  for _, name in ipairs(R.order) do
+    local def = R.actions[name]
+    if (def.options or not has_args(def)) and available(def, phase, g, seat) then
+      n = n + 1
+      names[n] = name
+    end
+  end
+  local k = 0
+  while n > 0 do
+    k = k + 1
+    local r = rnd[k]
+    if not r then return nil, "more" end
+    local i = (r * n) // 1 + 1
+    local name = names[i]
+    names[i] = names[n]
+    names[n] = nil
+    n = n - 1
+    local opts = options_of(g, R.actions[name], seat)
+    if opts and #opts > 0 then
+      k = k + 1
+      local r2 = rnd[k]
+      if not r2 then return nil, "more" end
+      return name, opts[(r2 * #opts) // 1 + 1]
+    end
+  end
+  return nil
+end
+
 function engine.options_of(g, seat, name)
   g = listing_view(g)
   local def = R.actions[name]
