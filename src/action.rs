@@ -17,6 +17,8 @@ pub enum Arg {
     Cards(Vec<(String, u32)>),
     Int(i64),
     Word(String),
+    /// A slot-grid position by its label, upper case (`K2`).
+    Slot(String),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -125,6 +127,13 @@ fn parse_arg(spec: &Spec, state: &GameState, t: ArgType, words: &[&str]) -> Resu
             Arg::Int(one()?.parse().map_err(|_| ParseError(format!("'{}' is not a number", words.join(" "))))?)
         }
         ArgType::Word => Arg::Word(one()?.to_string()),
+        ArgType::Slot => {
+            let w = one()?.to_ascii_uppercase();
+            if crate::slots::find_label(&state.grids, &w).is_none() {
+                return err(format!("'{w}' is not a slot (slots are labelled like K2: see `show board`)"));
+            }
+            Arg::Slot(w)
+        }
     })
 }
 
@@ -138,6 +147,7 @@ pub fn type_name(t: ArgType) -> &'static str {
         ArgType::Cards => "cards",
         ArgType::Int => "int",
         ArgType::Word => "word",
+        ArgType::Slot => "slot",
     }
 }
 
@@ -244,7 +254,7 @@ pub fn arg_text(arg: &Arg, state: &GameState) -> String {
         Arg::Path(n) => topo.and_then(|t| t.paths.get(*n)).map(|p| p.label.clone()).unwrap_or_default(),
         Arg::Hex(n) => topo.and_then(|t| t.hexes.get(*n)).map(|h| h.label.clone()).unwrap_or_default(),
         Arg::Player(p) => state.players.get(*p).map(|p| p.color.clone()).unwrap_or_default(),
-        Arg::Resource(s) | Arg::Word(s) => s.clone(),
+        Arg::Resource(s) | Arg::Word(s) | Arg::Slot(s) => s.clone(),
         Arg::Int(n) => n.to_string(),
         Arg::Cards(cards) => cards_text(cards),
     }

@@ -9,6 +9,7 @@ pub mod engine;
 pub mod repl;
 pub mod script;
 pub mod sim;
+pub mod slots;
 pub mod spec;
 pub mod state;
 pub mod value;

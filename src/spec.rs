@@ -33,6 +33,15 @@ pub struct ZoneSpec {
     pub visibility: Visibility,
 }
 
+/// A grid of card slots (see `crate::slots`): one per player or one for the game.
+#[derive(Debug, Clone, Serialize)]
+pub struct GridSpec {
+    pub name: String,
+    pub per_player: bool,
+    pub rows: u16,
+    pub cols: u16,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SiteKind {
@@ -85,6 +94,8 @@ pub enum ArgType {
     Cards,
     Int,
     Word,
+    /// A position of a slot grid, by its label (`K2`).
+    Slot,
 }
 
 impl ArgType {
@@ -98,6 +109,7 @@ impl ArgType {
             "cards" => ArgType::Cards,
             "int" | "number" => ArgType::Int,
             "word" => ArgType::Word,
+            "slot" => ArgType::Slot,
             _ => return None,
         })
     }
@@ -153,6 +165,10 @@ pub struct Spec {
     pub zones: Vec<ZoneSpec>,
     pub pieces: Vec<PieceKind>,
     pub terrains: Vec<Terrain>,
+    pub grids: Vec<GridSpec>,
+    /// Actions whose arguments are secret (a card put face down): others see only the
+    /// command's first words.
+    pub secret_actions: Vec<String>,
     pub options: Vec<OptionSpec>,
     pub actions: Vec<ActionSpec>,
 }
@@ -167,11 +183,17 @@ impl Spec {
     pub fn piece(&self, name: &str) -> Option<usize> {
         self.pieces.iter().position(|p| p.name == name)
     }
+    pub fn grid(&self, name: &str) -> Option<usize> {
+        self.grids.iter().position(|g| g.name == name)
+    }
     pub fn terrain(&self, name: &str) -> Option<usize> {
         self.terrains.iter().position(|t| t.name == name)
     }
     pub fn action(&self, name: &str) -> Option<&ActionSpec> {
         self.actions.iter().find(|a| a.name == name)
+    }
+    pub fn is_secret(&self, action: &str) -> bool {
+        self.secret_actions.iter().any(|a| a == action)
     }
     pub fn is_resource(&self, name: &str) -> bool {
         self.cards.iter().any(|c| c.name == name && c.category == "resource")

@@ -2,6 +2,7 @@
 //! action stays all-or-nothing; serializing it is `state --json`.
 
 use crate::board::{HexId, PathId, Topology};
+use crate::slots::SlotGrid;
 use crate::spec::{SiteKind, Spec};
 use crate::value::Value;
 use rand::SeedableRng;
@@ -88,6 +89,10 @@ pub struct GameState {
     pub rng: ChaCha8Rng,
     /// Dice forced in sandbox mode, used by the next rolls in order.
     pub forced_dice: Vec<u8>,
+    /// Slot grids (card tableaus such as Rivals principalities), in `Spec::grids` order,
+    /// a per-player grid once per seat.
+    #[serde(default)]
+    pub grids: Vec<SlotGrid>,
 }
 
 impl PartialEq for GameState {
@@ -108,6 +113,7 @@ impl PartialEq for GameState {
             && self.winner == other.winner
             && self.rng == other.rng
             && self.forced_dice == other.forced_dice
+            && self.grids == other.grids
     }
 }
 
@@ -119,8 +125,24 @@ fn empty_zone(spec: &Spec, z: usize) -> Zone {
     }
 }
 
+/// The grids a game starts with: rows numbered one grid after the other, so labels are
+/// unique across the game.
+fn new_grids(spec: &Spec, players: usize) -> Vec<SlotGrid> {
+    let mut out = vec![];
+    let mut first_row = 1u32;
+    for (i, gs) in spec.grids.iter().enumerate() {
+        let owners: Vec<Option<usize>> = if gs.per_player { (0..players).map(Some).collect() } else { vec![None] };
+        for owner in owners {
+            out.push(SlotGrid::new(i, owner, gs.rows, gs.cols, first_row));
+            first_row += gs.rows as u32;
+        }
+    }
+    out
+}
+
 impl GameState {
     pub fn new(spec: &Spec, players: usize, seed: u64, options: BTreeMap<String, Value>) -> GameState {
+        let grids = new_grids(spec, players);
         let players = (0..players)
             .map(|i| {
                 let color = spec.colors.get(i).cloned().unwrap_or_else(|| format!("p{}", i + 1));
@@ -154,7 +176,13 @@ impl GameState {
             winner: None,
             rng: ChaCha8Rng::seed_from_u64(seed),
             forced_dice: vec![],
+            grids,
         }
+    }
+
+    /// The grid `g` (index into `Spec::grids`) of `owner`.
+    pub fn grid_index(&self, owner: Option<usize>, g: usize) -> Option<usize> {
+        self.grids.iter().position(|x| x.spec == g && x.owner == owner)
     }
 
     pub fn zone(&self, owner: Option<usize>, z: usize) -> Option<&Zone> {

@@ -85,6 +85,26 @@ pub fn view(game: &Game, obs: Observer) -> J {
         }),
         None => J::Null,
     };
+    // Slot grids lie face up: every observer sees them whole.
+    let grids: Vec<J> = st
+        .grids
+        .iter()
+        .map(|grid| {
+            json!({
+                "name": spec.grids.get(grid.spec).map(|g| g.name.clone()),
+                "owner": grid.owner.and_then(|o| st.players.get(o).map(|p| p.color.clone())),
+                "rows": grid.rows,
+                "cols": grid.cols,
+                "slots": grid.slots.iter().map(|s| json!({
+                    "label": grid.label(s.row as usize, s.col as usize),
+                    "row": s.row + 1,
+                    "col": s.col + 1,
+                    "cards": s.cards.iter().map(|k| spec.cards[*k as usize].name.clone()).collect::<Vec<_>>(),
+                    "store": s.store,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
     let mut zones = Map::new();
     for (z, zs) in spec.zones.iter().enumerate() {
         if !zs.per_player {
@@ -131,6 +151,7 @@ pub fn view(game: &Game, obs: Observer) -> J {
         "to_act": game.to_act().ok().and_then(|s| st.players.get(s).map(|p| p.color.clone())),
         "winner": st.winner.and_then(|w| st.players.get(w).map(|p| p.color.clone())),
         "board": board,
+        "grids": grids,
         "zones": zones,
         "players": players,
         "vars": st.vars,

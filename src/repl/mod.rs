@@ -136,7 +136,9 @@ impl<'w> Repl<'w> {
             let text = self.game.action_text(&action);
             match self.game.perform(seat, &action) {
                 Ok(_) => {
-                    self.say(&format!("{} (bot)> {text}", seat_name(&self.game, seat)));
+                    let shown =
+                        if self.game.spec().is_secret(&action.name) { secret_text(&self.game, &action) } else { text };
+                    self.say(&format!("{} (bot)> {shown}", seat_name(&self.game, seat)));
                     self.flush_messages(None);
                 }
                 Err(e) => {
@@ -214,6 +216,18 @@ impl<'w> Repl<'w> {
                     .map(|v| v.to_string())
                     .unwrap_or_default()
             };
+            // A variant whose describe filter sets `summary` chooses its own line.
+            let summary = field("summary");
+            if !summary.is_empty() {
+                out.push_str(&format!(
+                    "  {:<7} {:>2} pts  {summary}{}{}\n",
+                    p.color,
+                    pts,
+                    if self.is_bot(i) { "  (bot)" } else { "" },
+                    if st.current == i { "  <- turn" } else { "" },
+                ));
+                continue;
+            }
             let mut extras = vec![];
             if field("longest_road") == "true" {
                 extras.push("Longest Road".to_string());
@@ -281,6 +295,10 @@ impl<'w> Repl<'w> {
 
     fn board_text(&self) -> String {
         let st = self.game.state().clone();
+        // A variant without a hex board but with slot grids (Rivals) draws its grids.
+        if st.topology.is_none() && !st.grids.is_empty() {
+            return crate::slots::render::render(&st, self.game.spec(), self.config.color);
+        }
         render(&st, self.game.spec(), &RenderOptions { color: self.config.color })
     }
 
@@ -311,7 +329,11 @@ impl<'w> Repl<'w> {
         for a in &self.game.spec().actions {
             out.push_str(&format!("  {:<36} {}\n", a.template(), a.help));
         }
-        out.push_str("labels: hexes H1.., intersections 1.., paths by their ends (12-13); cards as `2 ore brick`");
+        if self.game.state().grids.is_empty() {
+            out.push_str("labels: hexes H1.., intersections 1.., paths by their ends (12-13); cards as `2 ore brick`");
+        } else {
+            out.push_str("labels: slots by column letter and row number (K2), as `show board` prints them");
+        }
         out
     }
 
@@ -349,6 +371,11 @@ impl<'w> Repl<'w> {
             ["show"] | ["show", "board"] | ["board"] => {
                 let t = self.board_text();
                 self.say(&t);
+                // Slot grids carry no points or tokens of their own: list the players too.
+                if self.game.state().topology.is_none() && !self.game.state().grids.is_empty() {
+                    let t = self.players_text();
+                    self.say(&t);
+                }
             }
             ["show", "hand"] | ["hand"] => {
                 let t = self.hand_text(seat);
@@ -564,6 +591,25 @@ pub fn run_script(config: ReplConfig, input: &mut dyn BufRead, out: &mut dyn Wri
     0
 }
 
+/// A secret action as others see it: its first words, without the arguments.
+fn secret_text(game: &Game, action: &crate::action::Action) -> String {
+    let Some(spec) = game.spec().action(&action.name) else { return action.name.clone() };
+    let words: Vec<&str> = spec
+        .syntax
+        .iter()
+        .map_while(|p| match p {
+            crate::spec::SyntaxPart::Literal(l) => Some(l.as_str()),
+            crate::spec::SyntaxPart::Arg(_) => None,
+        })
+        .collect();
+    format!("{} (hidden)", words.join(" "))
+}
+
+/// Every label of a slot grid, for completion.
+fn grid_labels(g: &crate::slots::SlotGrid) -> Vec<String> {
+    (0..g.rows as usize).flat_map(|r| (0..g.cols as usize).map(move |c| g.label(r, c))).collect()
+}
+
 /// Interactive mode on a terminal.
 pub fn run_interactive(config: ReplConfig) -> i32 {
     let mut stdout = std::io::stdout();
@@ -587,13 +633,13 @@ pub fn run_interactive(config: ReplConfig) -> i32 {
             repl.say(&format!("error: {e}"));
         }
         repl.status();
-        let labels: Vec<String> = repl
-            .game
-            .state()
-            .topology
-            .as_ref()
-            .map(|t| t.all_labels().map(str::to_string).collect())
-            .unwrap_or_default();
+        let labels: Vec<String> = {
+            let st = repl.game.state();
+            match st.topology.as_ref() {
+                Some(t) => t.all_labels().map(str::to_string).collect(),
+                None => st.grids.iter().flat_map(grid_labels).collect(),
+            }
+        };
         let mut words: Vec<String> =
             COMMANDS.iter().map(|(c, _)| c.split_whitespace().next().unwrap_or("").to_string()).collect();
         words.extend(["show board", "show hand", "show players", "show bank", "show log"].map(String::from));

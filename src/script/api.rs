@@ -12,17 +12,17 @@ use rand::Rng;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-type R<T> = mlua::Result<T>;
+pub(super) type R<T> = mlua::Result<T>;
 
-fn rt(msg: impl Into<String>) -> mlua::Error {
+pub(super) fn rt(msg: impl Into<String>) -> mlua::Error {
     mlua::Error::runtime(msg.into())
 }
 
-fn ctx(lua: &Lua) -> R<mlua::AppDataRefMut<'_, Ctx>> {
+pub(super) fn ctx(lua: &Lua) -> R<mlua::AppDataRefMut<'_, Ctx>> {
     lua.app_data_mut::<Ctx>().ok_or_else(|| rt("no game is running"))
 }
 
-fn writable(lua: &Lua) -> R<mlua::AppDataRefMut<'_, Ctx>> {
+pub(super) fn writable(lua: &Lua) -> R<mlua::AppDataRefMut<'_, Ctx>> {
     let c = ctx(lua)?;
     if c.read_only {
         return Err(rt("the game may not change while legal actions are listed or points counted"));
@@ -30,7 +30,7 @@ fn writable(lua: &Lua) -> R<mlua::AppDataRefMut<'_, Ctx>> {
     Ok(c)
 }
 
-fn seat(c: &Ctx, p: i64) -> R<usize> {
+pub(super) fn seat(c: &Ctx, p: i64) -> R<usize> {
     if p >= 1 && (p as usize) <= c.state.players.len() {
         Ok(p as usize - 1)
     } else {
@@ -50,7 +50,7 @@ fn index(id: i64, len: usize, what: &str) -> R<usize> {
     }
 }
 
-fn card(c: &Ctx, name: &str) -> R<usize> {
+pub(super) fn card(c: &Ctx, name: &str) -> R<usize> {
     c.spec.card(name).ok_or_else(|| rt(format!("'{name}' is not a card of this game")))
 }
 
@@ -59,7 +59,7 @@ fn zone_index(c: &Ctx, name: &str) -> R<usize> {
 }
 
 /// (owner, zone index) from a Lua owner (seat or nil) and a zone name.
-fn zone_ref(c: &Ctx, owner: Option<i64>, zone: &str) -> R<(Option<usize>, usize)> {
+pub(super) fn zone_ref(c: &Ctx, owner: Option<i64>, zone: &str) -> R<(Option<usize>, usize)> {
     let z = zone_index(c, zone)?;
     let per_player = c.spec.zones[z].per_player;
     match (owner, per_player) {
@@ -186,6 +186,7 @@ pub fn arg_from_lua(t: ArgType, v: &LV) -> Result<Arg, String> {
         },
         ArgType::Resource => Arg::Resource(string(v)?),
         ArgType::Word => Arg::Word(string(v)?),
+        ArgType::Slot => Arg::Slot(string(v)?.to_ascii_uppercase()),
         ArgType::Cards => match v {
             LV::Table(tbl) => {
                 let mut cards = vec![];
@@ -834,5 +835,6 @@ fn build(lua: &Lua) -> R<Table> {
         }
         Ok(())
     });
+    super::api_slots::install(lua, &g)?;
     Ok(g)
 }

@@ -6,6 +6,7 @@
 //! fails. Scripts hold no authoritative state: everything they keep goes through `g`.
 
 mod api;
+mod api_slots;
 pub mod error;
 mod spec_load;
 
@@ -29,7 +30,11 @@ pub const MEMORY_CAP: usize = 128 << 20;
 const HOOK_EVERY: u32 = 10_000;
 
 /// The variants shipped with the engine, used when no file of that name is found on disk.
-pub const BUILTIN_VARIANTS: &[(&str, &str)] = &[("base", include_str!("../../variants/base.lua"))];
+pub const BUILTIN_VARIANTS: &[(&str, &str)] = &[
+    ("base", include_str!("../../variants/base.lua")),
+    ("friendly_robber", include_str!("../../variants/friendly_robber.lua")),
+    ("rivals", include_str!("../../variants/rivals.lua")),
+];
 
 /// A message for the game log; `to` limits who may read it (None: everyone).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -318,7 +323,9 @@ impl Script {
                     mlua::Value::Integer(*n as i64 + 1)
                 }
                 Arg::Int(n) => mlua::Value::Integer(*n),
-                Arg::Resource(s) | Arg::Word(s) => mlua::Value::String(self.lua.create_string(s).map_err(lua_err)?),
+                Arg::Resource(s) | Arg::Word(s) | Arg::Slot(s) => {
+                    mlua::Value::String(self.lua.create_string(s).map_err(lua_err)?)
+                }
                 Arg::Cards(cards) => {
                     let ct = self.lua.create_table().map_err(lua_err)?;
                     for (k, n) in cards {

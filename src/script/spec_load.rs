@@ -288,6 +288,37 @@ fn merge(spec: &mut Spec, decl: &Table, variant: &str) -> mlua::Result<()> {
             }
         }
     }
+    if let Some(grids) = decl.get::<Option<Table>>("grids")? {
+        for t in grids.sequence_values::<Table>() {
+            let t = t?;
+            let name: String = t.get("name")?;
+            let per_player = match t.get::<Option<String>>("owner")?.as_deref().unwrap_or("player") {
+                "player" => true,
+                "game" => false,
+                other => {
+                    return Err(load_err(format!("grid '{name}': owner must be 'player' or 'game', not '{other}'")))
+                }
+            };
+            let rows: u16 = t.get("rows")?;
+            let cols: u16 = t.get("cols")?;
+            if rows == 0 || cols == 0 || cols > 702 {
+                return Err(load_err(format!("grid '{name}': rows must be at least 1 and cols 1 to 702")));
+            }
+            let gs = GridSpec { name: name.clone(), per_player, rows, cols };
+            match spec.grids.iter_mut().find(|x| x.name == name) {
+                Some(x) => *x = gs,
+                None => spec.grids.push(gs),
+            }
+        }
+    }
+    if let Some(list) = decl.get::<Option<Table>>("secret_actions")? {
+        for name in list.sequence_values::<String>() {
+            let name = name?;
+            if !spec.secret_actions.contains(&name) {
+                spec.secret_actions.push(name);
+            }
+        }
+    }
     if let Some(options) = decl.get::<Option<Table>>("options")? {
         for o in options.sequence_values::<Table>() {
             let o = o?;
