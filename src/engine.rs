@@ -358,7 +358,9 @@ impl Game {
                         SiteKind::Path => &mut c.state.paths[site],
                     };
                     if let Some(old) = slot.take() {
-                        c.state.players[old.owner as usize].supply[old.kind as usize] += 1;
+                        if let Some(s) = old.seat() {
+                            c.state.players[s].supply[old.kind as usize] += 1;
+                        }
                     }
                     *slot = Some(Piece { kind: k as u8, owner: p as u8 });
                     c.state.players[p].supply[k] -= 1;

@@ -11,11 +11,21 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// A piece on the board: a kind (index into `Spec::pieces`) and its owner (seat index).
+/// A piece on the board: a kind (index into `Spec::pieces`) and its owner (seat index, or
+/// `Piece::NO_OWNER` for a piece of no player, such as the 5-6 player game's blockers).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Piece {
     pub kind: u8,
     pub owner: u8,
+}
+
+impl Piece {
+    pub const NO_OWNER: u8 = u8::MAX;
+
+    /// The owning seat, `None` for a piece of no player.
+    pub fn seat(&self) -> Option<usize> {
+        (self.owner != Self::NO_OWNER).then_some(self.owner as usize)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

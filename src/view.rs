@@ -52,7 +52,8 @@ pub fn view(game: &Game, obs: Observer) -> J {
     let piece = |p: &Option<crate::state::Piece>| -> J {
         match p {
             Some(p) => {
-                json!({ "kind": spec.pieces[p.kind as usize].name, "owner": st.players[p.owner as usize].color })
+                let owner = p.seat().and_then(|s| st.players.get(s)).map(|pl| pl.color.clone());
+                json!({ "kind": spec.pieces[p.kind as usize].name, "owner": owner })
             }
             None => J::Null,
         }

@@ -388,11 +388,11 @@ fn options_are_validated_at_game_creation() {
     assert!(msg.contains("true or false"), "{msg}");
 
     let mut h = header_of(&["base"], &[]);
-    h.players = 5;
+    h.players = 7;
     let msg = setup_error(h.clone());
-    assert!(msg.contains("3 to 4 players"), "{msg}");
+    assert!(msg.contains("3 to 6 players"), "{msg}");
     h.players = 2;
-    assert!(setup_error(h).contains("3 to 4 players"));
+    assert!(setup_error(h).contains("3 to 6 players"));
 }
 
 #[test]

@@ -473,9 +473,9 @@ fn three_players_leave_red_out() {
         run.json("state --json", 0)["players"].as_array().unwrap().iter().map(|p| p["color"].clone()).collect();
     assert_eq!(colors, ["blue", "white", "orange"]);
 
-    let run = play(&["--players", "5"], "");
+    let run = play(&["--players", "7"], "");
     assert_eq!(run.code, Some(1));
-    assert!(run.err.contains("3 to 4 players"), "{}", run.err);
+    assert!(run.err.contains("3 to 6 players"), "{}", run.err);
 }
 
 // Options and variants on the command line ---------------------------------------------------------
@@ -567,11 +567,12 @@ fn variants_lists_base_with_its_options() {
     let run = catan(&["variants"], "");
     run.ok();
     assert!(run.out.contains("base  (stack: base)"), "{}", run.out);
-    assert!(run.out.contains("players: 3-4 (default 4)"), "{}", run.out);
+    assert!(run.out.contains("players: 3-6 (default 4)"), "{}", run.out);
     for option in [
         "victory_points",
         "board",
-        "beginner|variable|random",
+        "beginner|variable|random|stand_in",
+        "turn_structure",
         "starting_pieces",
         "combined_trade_build",
         "robber_desert",

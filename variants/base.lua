@@ -1,5 +1,6 @@
 -- CATAN, 3-4 players: the 25th Anniversary Edition Game Rules with every clarification of
 -- the Almanac (../shared/rules/003). Rule comments cite the rulebook section they follow.
+-- With 5-6 players, the 5-6 player game: see its section at the end of this file.
 --
 -- Every hook and action here is named "base.*" (hooks) or by its command (actions), so a
 -- child variant can wrap, replace or remove any of them: see docs/modding.md.
@@ -7,12 +8,13 @@
 -- engine's after_action (seat, action name).
 
 variant {
-  description = "CATAN (25th Anniversary rules and Almanac), 3-4 players. "
-    .. "The beginner board's terrain, numbers and harbors are the printed ones; its starting "
-    .. "pieces are a balanced stand-in (the printed ones are not in our sources).",
-  players = { min = 3, max = 4, default = 4 },
+  description = "CATAN (25th Anniversary rules and Almanac), 3-4 players, and 5-6 players with the "
+    .. "5-6 Player Extension. The beginner board's terrain, numbers and harbors are the printed ones; "
+    .. "its starting pieces are a balanced stand-in (the printed ones are not in our sources).",
+  players = { min = 3, max = 6, default = 4 },
   -- Seat order; with 3 players red sits out (Set-up: "nobody plays the red position").
-  colors = { "red", "blue", "white", "orange" },
+  -- Green and brown are the 5-6 Player Extension's colours.
+  colors = { "red", "blue", "white", "orange", "green", "brown" },
   cards = {
     resource = { "brick", "lumber", "wool", "grain", "ore" },
     development = { "knight", "victory_point", "road_building", "year_of_plenty", "monopoly" },
@@ -45,11 +47,17 @@ variant {
   options = {
     { name = "victory_points", type = "int", default = 10, min = 3, max = 30,
       doc = "points needed to win, during your own turn (Ending the Game)" },
-    { name = "board", type = "choice", choices = { "beginner", "variable", "random" }, default = "beginner",
+    { name = "board", type = "choice", choices = { "beginner", "variable", "random", "stand_in" }, default = "beginner",
       doc = "beginner map; variable set-up (random terrain and harbors, tokens A-R in a spiral); "
-        .. "fully random tokens with no adjacent 6/8 (Set-up, Variable)" },
+        .. "fully random tokens with no adjacent 6/8 (Set-up, Variable). With 5-6 players the printed "
+        .. "beginner map is not in our sources: beginner means variable (tokens A-Zc), and stand_in is a "
+        .. "fixed 5-6 map and starting pieces of our own" },
     { name = "starting_pieces", type = "bool", default = true,
-      doc = "on the beginner map, start from fixed pieces instead of the two set-up rounds" },
+      doc = "on the beginner (or 5-6 stand_in) map, start from fixed pieces instead of the two set-up rounds" },
+    { name = "turn_structure", type = "choice", choices = { "special_building", "paired" }, default = "special_building",
+      doc = "5-6 players: special_building (25th Anniversary 5-6 Player Rules: after each turn the others "
+        .. "build in turn from their hands) or paired (CATAN 5-6 Player Expansion, newest rules: player 1's "
+        .. "turn, then an action phase of player 2, the third player to the left)" },
     { name = "combined_trade_build", type = "bool", default = true,
       doc = "Almanac, Combined Trade/Build Phase; false: trade first, then build" },
     { name = "robber_desert", type = "bool", default = true,
@@ -58,6 +66,15 @@ variant {
       doc = "Resource Production: a shortage that affects one player gives that player what is left" },
     { name = "discard_limit", type = "int", default = 7, min = 0, max = 99,
       doc = "on a 7, players holding more than this many resource cards discard half" },
+    { name = "longest_road_tie", type = "choice", choices = { "holder_keeps", "set_aside" }, default = "holder_keeps",
+      doc = "a settlement breaks the holder's road and the longest roads tie: holder_keeps (Almanac, Longest Road, "
+        .. "Special Case: a holder still tied keeps it) or set_aside (Family FAQ, older rules: aside, holder "
+        .. "included, until one player alone has the longest road)" },
+    { name = "first_player", type = "int", default = 0, min = 0, max = 6,
+      doc = "seat that takes the first turn (the rulebook's oldest or youngest player); 0: the first seat "
+        .. "with fixed starting pieces, the highest start roll in the set-up rounds" },
+    { name = "three_player_out", type = "choice", choices = { "red", "blue", "white", "orange" }, default = "red",
+      doc = "with 3 players, the colour nobody plays (Setting Up: red; Family Edition: orange)" },
   },
 }
 
@@ -120,6 +137,89 @@ local TOKENS = { 5, 2, 6, 3, 8, 10, 9, 12, 11, 4, 8, 10, 9, 4, 5, 6, 3, 11 }
 
 local DEVELOPMENT_DECK = { knight = 14, victory_point = 5, road_building = 2, year_of_plenty = 2, monopoly = 2 }
 
+-- The 5-6 player board and supply (5-6 Player Rules: Assembling the Larger Board; 5-6 Player
+-- Expansion: Additional Components; reference B3, B4) ------------------------------------
+
+-- 30 land hexes in rows of 3-4-5-6-5-4-3. STAND-IN: the printed 5-6 map is not in our
+-- sources. This is a map of our own: the terrain mix of the rules (forest, pasture, fields 6
+-- each; hills, mountains 5 each; 2 deserts), tokens A-Zc laid by the variable set-up's spiral
+-- from H1, chosen for no adjacent 6/8 and pips shared fairly among the resources. It is the
+-- map of board=stand_in, and the frame whose terrain and harbors the variable set-up shuffles.
+local HEXES_56 = {
+  { q = 0, r = -3, terrain = "hills", number = 2 },
+  { q = 1, r = -3, terrain = "pasture", number = 8 },
+  { q = 2, r = -3, terrain = "fields", number = 4 },
+  { q = -1, r = -2, terrain = "mountains", number = 5 },
+  { q = 0, r = -2, terrain = "desert" },
+  { q = 1, r = -2, terrain = "pasture", number = 9 },
+  { q = 2, r = -2, terrain = "forest", number = 8 },
+  { q = -2, r = -1, terrain = "forest", number = 4 },
+  { q = -1, r = -1, terrain = "hills", number = 10 },
+  { q = 0, r = -1, terrain = "fields", number = 12 },
+  { q = 1, r = -1, terrain = "hills", number = 5 },
+  { q = 2, r = -1, terrain = "pasture", number = 3 },
+  { q = -3, r = 0, terrain = "pasture", number = 6 },
+  { q = -2, r = 0, terrain = "mountains", number = 11 },
+  { q = -1, r = 0, terrain = "forest", number = 3 },
+  { q = 0, r = 0, terrain = "forest", number = 6 },
+  { q = 1, r = 0, terrain = "fields", number = 9 },
+  { q = 2, r = 0, terrain = "fields", number = 6 },
+  { q = -3, r = 1, terrain = "forest", number = 3 },
+  { q = -2, r = 1, terrain = "pasture", number = 12 },
+  { q = -1, r = 1, terrain = "mountains", number = 2 },
+  { q = 0, r = 1, terrain = "hills", number = 4 },
+  { q = 1, r = 1, terrain = "mountains", number = 10 },
+  { q = -3, r = 2, terrain = "fields", number = 9 },
+  { q = -2, r = 2, terrain = "hills", number = 10 },
+  { q = -1, r = 2, terrain = "fields", number = 5 },
+  { q = 0, r = 2, terrain = "forest", number = 11 },
+  { q = -3, r = 3, terrain = "mountains", number = 8 },
+  { q = -2, r = 3, terrain = "pasture", number = 11 },
+  { q = -1, r = 3, terrain = "desert" },
+}
+
+-- 11 harbors: the base nine plus a 3:1 and a wool 2:1 (5-6 Player Rules, Illustration A).
+-- STAND-IN positions: the frame's picture is not in our sources; these are spaced evenly
+-- round the 38 coastal sides, clockwise from the top-left.
+local HARBORS_56 = {
+  { hex = 1, side = "W", ratio = 3 },
+  { hex = 2, side = "NE", resource = "grain", ratio = 2 },
+  { hex = 3, side = "E", resource = "ore", ratio = 2 },
+  { hex = 12, side = "E", ratio = 3 },
+  { hex = 18, side = "SE", resource = "wool", ratio = 2 },
+  { hex = 27, side = "E", ratio = 3 },
+  { hex = 30, side = "SW", resource = "wool", ratio = 2 },
+  { hex = 28, side = "SE", ratio = 3 },
+  { hex = 24, side = "W", resource = "brick", ratio = 2 },
+  { hex = 13, side = "SW", ratio = 3 },
+  { hex = 8, side = "NW", resource = "lumber", ratio = 2 },
+}
+
+-- Number tokens A-Y, then Za, Zb, Zc (reference B3); the base tokens are not used.
+local TOKENS_56 = { 2, 5, 4, 6, 3, 9, 8, 11, 11, 10, 6, 3, 8, 4, 8, 10, 11, 12, 10, 5, 4, 9, 5, 9, 12, 3, 2, 6 }
+
+-- The extension adds 5 of each resource (24 each) and 6 knights and one of each progress
+-- card (34 development cards).
+local RESOURCE_CARDS_56 = 24
+local DEVELOPMENT_DECK_56 = { knight = 20, victory_point = 5, road_building = 3, year_of_plenty = 3, monopoly = 3 }
+
+-- STAND-IN starting pieces for board=stand_in (the printed 5-6 ones are not in our sources):
+-- positions of our own, 17-20 pips per colour, each colour with grain and ore and at least
+-- four resources, no harbor, the Distance Rule kept, room to build from every settlement;
+-- colours assigned by simulation: random bots win 11-21% per seat over 400 seeded 6-player
+-- games under either turn structure (`catan sim --players 6 --option board=stand_in
+-- --games 400 --seed 99`). The second settlement of each colour pays the starting
+-- resources. With 5 players the colour nobody plays keeps its settlements on the board,
+-- without roads (5-6 Player Expansion, Fixed Setup).
+local PIECES_56 = {
+  red = { settlements = { 9, 66 }, roads = { "5-9", "66-70" } },
+  blue = { settlements = { 18, 31 }, roads = { "18-24", "31-37" } },
+  white = { settlements = { 29, 45 }, roads = { "29-36", "45-51" } },
+  orange = { settlements = { 42, 63 }, roads = { "42-48", "63-68" } },
+  green = { settlements = { 62, 15 }, roads = { "62-67", "10-15" } },
+  brown = { settlements = { 21, 46 }, roads = { "21-26", "39-46" } },
+}
+
 local COSTS = {
   road = { brick = 1, lumber = 1 },
   settlement = { brick = 1, lumber = 1, wool = 1, grain = 1 },
@@ -171,7 +271,15 @@ end
 
 local function hand_size(g, p) return g:count_category(p, "hand", "resource") end
 
-local function cost(g, what, p) return g:filter("cost", copy(COSTS[what]), what, p) end
+-- The printed costs are the first "cost" filter, base.cost: g:filter("cost", {}, what, seat)
+-- gives any price with every variant's changes (a variant may ask it; replace_hook("base.cost")
+-- reprices everything).
+filter("cost", "base.cost", function(g, cards, what)
+  for k, n in next, COSTS[what] do cards[k] = (cards[k] or 0) + n end
+  return cards
+end, { priority = -1000 })
+
+local function cost(g, what, p) return g:filter("cost", {}, what, p) end
 
 local function opt(g, name) return g:option(name) end
 
@@ -190,7 +298,8 @@ end
 
 -- Trade and build phases: combined, or trade then build (Almanac: Combined Trade/Build).
 local function may_trade(g) local ph = g:phase() return ph == "main" or ph == "trade" end
-local function may_build(g) return in_turn(g) end
+-- Building is also open in the 5-6 player Special Building Phase (see the end of this file).
+local function may_build(g) return in_turn(g) or g:phase() == "special_building" end
 local function did_build(g)
   if g:phase() == "trade" then g:set_phase("build") end
 end
@@ -218,10 +327,19 @@ end
 
 local function build_board(g)
   local kind = opt(g, "board")
-  local hexes = layout_hexes(g, BEGINNER_HEXES)
+  local frame, frame_harbors, tokens = BEGINNER_HEXES, BEGINNER_HARBORS, TOKENS
+  if g:players() >= 5 then
+    -- The 5-6 player frame and tokens A-Zc. Its printed beginner map is not in our sources:
+    -- beginner means the variable set-up; stand_in is our fixed map.
+    frame, frame_harbors, tokens = HEXES_56, HARBORS_56, TOKENS_56
+    if kind == "beginner" then kind = "variable" end
+  elseif kind == "stand_in" then
+    error("board=stand_in is the 5-6 player stand-in map; with 3-4 players use board=beginner")
+  end
+  local hexes = layout_hexes(g, frame)
   local harbors = {}
-  for i, h in ipairs(BEGINNER_HARBORS) do harbors[i] = copy(h) end
-  if kind ~= "beginner" then
+  for i, h in ipairs(frame_harbors) do harbors[i] = copy(h) end
+  if kind ~= "beginner" and kind ~= "stand_in" then
     -- Set-up, Variable (1) and (2): terrain and harbor pieces shuffled onto the frame.
     local terrains = {}
     for i, h in ipairs(hexes) do terrains[i] = h.terrain end
@@ -234,7 +352,8 @@ local function build_board(g)
   end
   g:build_board({ hexes = hexes, harbors = harbors })
   if kind == "variable" then
-    -- (3) Tokens A-R counter-clockwise in a spiral from a corner, skipping the desert.
+    -- (3) Tokens A-R (A-Zc with 5-6 players) counter-clockwise in a spiral from a corner,
+    -- skipping the desert(s).
     local corners = {}
     for h = 1, g:hex_count() do
       if #g:hex_neighbors(h) == 3 then corners[#corners + 1] = h end
@@ -244,7 +363,7 @@ local function build_board(g)
     for _, h in ipairs(g:spiral(start)) do
       local terrain = g:hex(h)
       if terrain ~= "desert" then
-        g:set_hex(h, terrain, TOKENS[t])
+        g:set_hex(h, terrain, tokens[t])
         t = t + 1
       end
     end
@@ -255,8 +374,8 @@ local function build_board(g)
       if g:hex(h) ~= "desert" then land[#land + 1] = h end
     end
     repeat
-      local tokens = g:shuffled(TOKENS)
-      for i, h in ipairs(land) do g:set_hex(h, (g:hex(h)), tokens[i]) end
+      local shuffled = g:shuffled(tokens)
+      for i, h in ipairs(land) do g:set_hex(h, (g:hex(h)), shuffled[i]) end
     until not red_adjacent(g)
   end
   for h = 1, g:hex_count() do
@@ -288,26 +407,48 @@ end
 
 sequence("setup", "base.colors", function(g)
   if g:players() == 3 then
-    for p, c in ipairs({ "blue", "white", "orange" }) do g:set_color(p, c) end
+    -- Setting Up: with 3 players one colour sits out (red in the rulebook).
+    local out, p = opt(g, "three_player_out"), 0
+    for _, c in ipairs({ "red", "blue", "white", "orange" }) do
+      if c ~= out then p = p + 1; g:set_color(p, c) end
+    end
   end
 end)
 
 sequence("setup", "base.supply", function(g)
-  for _, r in ipairs(RESOURCES) do g:create(nil, "bank", r, 19) end
+  local big = g:players() >= 5 -- the 5-6 player game adds its cards
+  for _, r in ipairs(RESOURCES) do g:create(nil, "bank", r, big and RESOURCE_CARDS_56 or 19) end
+  local deck = big and DEVELOPMENT_DECK_56 or DEVELOPMENT_DECK
   for _, card in ipairs({ "knight", "victory_point", "road_building", "year_of_plenty", "monopoly" }) do
-    g:create(nil, "deck", card, DEVELOPMENT_DECK[card])
+    g:create(nil, "deck", card, deck[card])
   end
   g:shuffle(nil, "deck")
 end)
 
 sequence("setup", "base.board", function(g) build_board(g) end)
 
+-- The seat the first_player option names, or nil (0: as the rules say).
+local function chosen_first(g)
+  local first = opt(g, "first_player")
+  if first == 0 then return nil end
+  if first > g:players() then
+    error("option first_player is " .. first .. ", but this game has " .. g:players() .. " players")
+  end
+  return first
+end
+
 sequence("setup", "base.start", function(g)
   local n = g:players()
-  if opt(g, "board") == "beginner" and opt(g, "starting_pieces") then
+  -- Fixed starting pieces by colour ({ red = { settlements = { 37, 26 }, roads = { "31-37", ... } } },
+  -- the second settlement paying the starting resources), or nil for the set-up rounds. A
+  -- variant with its own board supplies its own through the "starting_pieces" filter.
+  local fixed
+  if opt(g, "board") == "beginner" and opt(g, "starting_pieces") then fixed = BEGINNER_PIECES end
+  fixed = g:filter("starting_pieces", fixed)
+  if fixed then
     -- Starting Set-up for Beginners: fixed pieces; the oldest player (first seat) starts.
     for p = 1, n do
-      local pieces = BEGINNER_PIECES[g:color(p)]
+      local pieces = fixed[g:color(p)] or error("no starting pieces for " .. g:color(p))
       for _, s in ipairs(pieces.settlements) do g:place(p, "settlement", s) end
       for _, label in ipairs(pieces.roads) do
         local a, b = label:match("(%d+)-(%d+)")
@@ -324,13 +465,13 @@ sequence("setup", "base.start", function(g)
       end
       starting_resources(g, p, pieces.settlements[2])
     end
-    begin_turns(g, 1)
+    begin_turns(g, chosen_first(g) or 1)
     return
   end
   -- Set-up Phase, Round One: everyone rolls; the highest roll starts (ties roll again).
   local contenders = {}
   for p = 1, n do contenders[p] = p end
-  local first
+  local first = chosen_first(g)
   while not first do
     local best, top = -1, {}
     for _, p in ipairs(contenders) do
@@ -402,7 +543,9 @@ end)
 
 -- Longest Road (Almanac: Longest Road, including its Special Case) -------------------------
 
-local function update_longest_road(g)
+-- `before`: after a settlement, the holder's road length before it was built (a shorter
+-- road now means the settlement broke it).
+local function update_longest_road(g, before)
   local holder = g:get("longest_road")
   local best, leaders = 0, {}
   local lengths = {}
@@ -411,8 +554,13 @@ local function update_longest_road(g)
     lengths[p] = len
     if len > best then best, leaders = len, { p } elseif len == best then leaders[#leaders + 1] = p end
   end
-  -- The holder keeps the card while tied for the longest road.
-  if holder and lengths[holder] >= 5 and lengths[holder] == best then return end
+  -- The holder keeps the card while tied for the longest road; only a longer road takes it.
+  -- Option longest_road_tie=set_aside: once a settlement broke the holder's road, a tie for
+  -- the longest sets the card aside, holder included (Family FAQ; older rules).
+  if holder and lengths[holder] >= 5 and lengths[holder] == best then
+    local broken = before and lengths[holder] < before
+    if not (broken and #leaders > 1 and opt(g, "longest_road_tie") == "set_aside") then return end
+  end
   local new
   if best >= 5 and #leaders == 1 then new = leaders[1] end
   if new ~= holder then
@@ -437,12 +585,22 @@ local function update_largest_army(g, p)
   g:emit("largest_army_changed", { from = holder, to = p })
 end
 
+-- A variant that takes face-up knights away emits "knights_changed" ({ seat }, the seat that
+-- lost them): whoever now has more knights than the holder takes Largest Army, asked
+-- clockwise from the player whose turn it is.
+on("knights_changed", "base.largest_army", function(g)
+  local n = g:players()
+  for i = 0, n - 1 do update_largest_army(g, (g:current() - 1 + i) % n + 1) end
+end)
+
 local function engine_points(g, p) return g:filter("victory_points", 0, p, true) end
 
 -- Ending the Game: 10 points during your own turn, hidden victory point cards included.
+-- 5-6 players: a Special Building Phase is not the builder's turn (it comes "between player
+-- turns"), so it wins nothing; 10 points then win once the builder's own turn begins.
 sequence("after_action", "base.victory", function(g)
   local p = g:current()
-  if g:phase() == "setup" or g:winner() then return end
+  if g:phase() == "setup" or g:phase() == "special_building" or g:winner() then return end
   if engine_points(g, p) >= opt(g, "victory_points") then
     g:declare_winner(p)
     g:log(name(g, p) .. " wins with " .. engine_points(g, p) .. " points!")
@@ -470,7 +628,7 @@ end
 
 action {
   name = "settlement",
-  phases = { "setup", "main", "trade", "build" },
+  phases = { "setup", "main", "trade", "build", "special_building" },
   syntax = "settlement <intersection>",
   help = "build a settlement (brick, lumber, wool, grain); in the set-up phase, place one for free",
   when = function(g, p)
@@ -500,6 +658,8 @@ action {
     return true
   end,
   apply = function(g, p, node)
+    local holder = g:get("longest_road")
+    local before = holder and g:longest_trail(holder, "road")
     if g:phase() == "setup" then
       g:place(p, "settlement", node)
       g:log(name(g, p) .. " places a settlement on " .. node)
@@ -514,7 +674,7 @@ action {
       g:log(name(g, p) .. " builds a settlement on " .. node)
     end
     -- A settlement may break an opponent's road (Almanac: Longest Road).
-    update_longest_road(g)
+    update_longest_road(g, before)
     g:emit("built", { seat = p, piece = "settlement", site = node })
   end,
 }
@@ -526,7 +686,7 @@ end
 
 action {
   name = "road",
-  phases = { "setup", "road_building", "main", "trade", "build" },
+  phases = { "setup", "road_building", "main", "trade", "build", "special_building" },
   syntax = "road <path>",
   help = "build a road (brick, lumber); free in the set-up phase and with Road Building",
   when = function(g, p)
@@ -600,7 +760,7 @@ action {
 
 action {
   name = "city",
-  phases = { "main", "trade", "build" },
+  phases = { "main", "trade", "build", "special_building" },
   syntax = "city <intersection>",
   help = "upgrade one of your settlements to a city (3 ore, 2 grain)",
   when = function(g, p) return p == g:current() and may_build(g) end,
@@ -627,7 +787,7 @@ action {
 
 action {
   name = "buy",
-  phases = { "main", "trade", "build" },
+  phases = { "main", "trade", "build", "special_building" },
   syntax = "buy",
   help = "buy a development card (ore, wool, grain)",
   when = function(g, p) return p == g:current() and may_build(g) end,
@@ -643,7 +803,7 @@ action {
     did_build(g)
     g:log(name(g, p) .. " buys a development card")
     g:tell({ p }, "you drew: " .. card)
-    g:emit("bought", { seat = p })
+    g:emit("bought", { seat = p, card = card })
   end,
 }
 
@@ -658,13 +818,18 @@ local function produce(g, roll)
     if r and h ~= robber then
       for _, node in ipairs(g:corners(h)) do
         local kind, owner = g:at("intersection", node)
-        if kind then
+        if owner then -- (a piece of no player, a 5-6 player blocker, produces nothing)
           local n = g:filter("production", kind == "city" and 2 or 1, owner, kind, h)
           want[r] = want[r] or {}
           want[r][owner] = (want[r][owner] or 0) + n
         end
       end
     end
+  end
+  local got = {} -- seat -> cards received, for the "produced" event
+  local function receive(p, r, n)
+    got[p] = got[p] or {}
+    got[p][r] = (got[p][r] or 0) + n
   end
   for _, r in ipairs(RESOURCES) do
     local per = want[r]
@@ -675,23 +840,47 @@ local function produce(g, roll)
       if need <= bank then
         for p, n in pairs(per) do
           g:move(nil, "bank", p, "hand", r, n)
+          receive(p, r, n)
           g:log(name(g, p) .. " receives " .. cards_text({ [r] = n }))
         end
       elseif #who == 1 and opt(g, "shortage_exception") then
         -- The shortage affects one player only: they take what is left.
-        if bank > 0 then g:move(nil, "bank", who[1], "hand", r, bank) end
+        if bank > 0 then
+          g:move(nil, "bank", who[1], "hand", r, bank)
+          receive(who[1], r, bank)
+        end
         g:log("the bank is short of " .. r .. ": " .. name(g, who[1]) .. " receives " .. bank)
       else
         g:log("the bank is short of " .. r .. ": nobody receives " .. r)
       end
     end
   end
+  g:emit("produced", { seat = g:current(), roll = roll, got = got })
 end
 
 local function robber_phase(g, return_phase)
   g:set("return_phase", return_phase)
   g:set_phase("robber")
 end
+
+-- Rolling a 7 (sequence point "seven", run by the roll as (seat, phase after the robber)): no
+-- production; more than 7 cards discard half, rounded down; then the robber moves. A variant
+-- may wrap base.seven to let a player decide something first and run it later.
+sequence("seven", "base.seven", function(g, p, after)
+  local owed, any = {}, false
+  for q = 1, g:players() do
+    local n = hand_size(g, q)
+    local d7 = g:filter("discard_count", n > opt(g, "discard_limit") and n // 2 or 0, q, n)
+    if d7 > 0 then owed[q] = d7; any = true end
+  end
+  g:set("robber_return", after)
+  if any then
+    g:set("discards", owed)
+    g:set_phase("discard")
+  else
+    robber_phase(g, after)
+  end
+end)
 
 action {
   name = "roll",
@@ -706,20 +895,7 @@ action {
     g:log(name(g, p) .. " rolls " .. d[1] .. "+" .. d[2] .. " = " .. sum)
     local after = opt(g, "combined_trade_build") and "main" or "trade"
     if sum == 7 then
-      -- Rolling a 7: no production; more than 7 cards discard half, rounded down.
-      local owed, any = {}, false
-      for q = 1, g:players() do
-        local n = hand_size(g, q)
-        local d7 = g:filter("discard_count", n > opt(g, "discard_limit") and n // 2 or 0, q, n)
-        if d7 > 0 then owed[q] = d7; any = true end
-      end
-      g:set("robber_return", after)
-      if any then
-        g:set("discards", owed)
-        g:set_phase("discard")
-      else
-        robber_phase(g, after)
-      end
+      g:run("seven", p, after)
     else
       produce(g, sum)
       g:set_phase(after)
@@ -899,6 +1075,17 @@ action {
   end,
 }
 
+-- Free roads (sequence point "free_roads", (seat, n)): up to n roads placed at no cost in
+-- phase road_building, then back to the phase it interrupted. Road Building runs it; any
+-- variant may grant free roads with g:run("free_roads", seat, n).
+sequence("free_roads", "base.free_roads", function(g, p, n)
+  if #road_spots(g, p) > 0 then
+    g:set("return_phase", g:phase())
+    g:set("free_roads", math.min(n, g:supply(p, "road")))
+    g:set_phase("road_building")
+  end
+end)
+
 action {
   name = "play_road_building",
   phases = PLAY_PHASES,
@@ -908,11 +1095,7 @@ action {
   apply = function(g, p)
     use_card(g, p, "road_building")
     g:log(name(g, p) .. " plays Road Building")
-    if #road_spots(g, p) > 0 then
-      g:set("return_phase", g:phase())
-      g:set("free_roads", math.min(2, g:supply(p, "road")))
-      g:set_phase("road_building")
-    end
+    g:run("free_roads", p, 2)
   end,
 }
 
@@ -1057,7 +1240,8 @@ action {
   phases = { "main", "trade" },
   syntax = "offer <cards> for <cards>",
   help = "offer the other players a trade, e.g. `offer ore for brick`",
-  when = function(g, p) return p == g:current() and may_trade(g) end,
+  -- 5-6 Player Expansion: player 2 of a paired turn may not trade with other players.
+  when = function(g, p) return p == g:current() and may_trade(g) and not g:get("paired") end,
   legal = function(g, p, give, get)
     local bad = check_offer(give, get)
     if bad then return deny(bad) end
@@ -1199,6 +1383,20 @@ action {
 
 -- End of turn ------------------------------------------------------------------------------
 
+-- `p` ended the turn; the dice pass to `nxt`, whose turn begins with the roll.
+local function next_turn(g, p, nxt)
+  g:set_current(nxt)
+  g:set_turn(g:turn() + 1)
+  g:set_phase("roll")
+  g:log("--- turn " .. g:turn() .. ": " .. name(g, nxt) .. " ---")
+  g:emit("turn_ended", { seat = p })
+  g:run("turn_begin", nxt)
+end
+
+-- With 5-6 players, what comes between two turns (defined in the 5-6 player section below);
+-- returns true when it took over from next_turn.
+local between_turns
+
 action {
   name = "end",
   phases = { "main", "trade", "build" },
@@ -1211,12 +1409,173 @@ action {
     for card, n in pairs(g:cards(p, "dev_new")) do g:move(p, "dev_new", p, "dev", card, n) end
     g:set("played_dev", false)
     g:set("last_roll", nil)
-    local nxt = p % g:players() + 1
-    g:set_current(nxt)
-    g:set_turn(g:turn() + 1)
-    g:set_phase("roll")
-    g:log("--- turn " .. g:turn() .. ": " .. name(g, nxt) .. " ---")
-    g:emit("turn_ended", { seat = p })
-    g:run("turn_begin", nxt)
+    if not between_turns(g, p) then next_turn(g, p, p % g:players() + 1) end
   end,
 }
+
+-- The 5-6 player game ---------------------------------------------------------------------
+--
+-- With 5 or 6 players base plays the 5-6 player game: the larger board and supply (HEXES_56
+-- and the rest above, used by build_board and base.supply), two more colours, and one of two
+-- turn structures, both real editions, chosen by option turn_structure:
+--
+--  * special_building: the 25th Anniversary 5-6 Player Rules (../shared/rules/003). After
+--    each turn, every other player in clockwise order has a Special Building Phase: they may
+--    build and buy development cards with the cards in hand, but not trade (with players or
+--    the bank) nor play a development card.
+--  * paired: the CATAN 5-6 Player Expansion, the newest rules (../shared/rules/001). Player 1
+--    takes a whole turn; then player 2, the third player to player 1's left, takes an action
+--    phase (no roll) in which they may not trade with other players, and wins at once with 10
+--    points; then both markers pass to the left.
+--
+-- The hooks below are named base.*_56; the phase of a Special Building Phase is
+-- "special_building", with the builder as g:current() and var special_building = the seat
+-- whose turn it follows; during player 2's action phase var paired = { first, second }.
+
+local function big_game(g) return g:players() >= 5 end
+local function paired(g) return big_game(g) and opt(g, "turn_structure") == "paired" end
+
+-- The seat of player 2 when `first` holds the player 1 marker: the third player to the left.
+local function player_2_of(g, first) return (first + 2) % g:players() + 1 end
+
+-- Special Building Phase (003: 5-6 Player Rules, The Special Building Phase) ---------------
+
+-- Could `p` build or buy anything now from the cards in hand? Players who cannot are not
+-- asked, and a builder who has nothing more to build is done.
+local function can_special_build(g, p)
+  if has(g, p, cost(g, "road", p)) and #road_spots(g, p) > 0 then return true end
+  if g:supply(p, "settlement") > 0 and has(g, p, cost(g, "settlement", p)) and #settlement_sites(g, p) > 0 then
+    return true
+  end
+  if g:supply(p, "city") > 0 and has(g, p, cost(g, "city", p)) and g:piece_count(p, "settlement") > 0 then
+    return true
+  end
+  return g:count(nil, "deck") > 0 and has(g, p, cost(g, "development", p))
+end
+
+-- The next builder clockwise after seat `after` who can build, up to the player `from` whose
+-- turn it follows; when nobody is left, the dice pass to `from`'s left.
+local function special_building(g, from, after)
+  local n = g:players()
+  local q = after % n + 1
+  while q ~= from do
+    if can_special_build(g, q) then
+      g:set("special_building", from)
+      g:set_current(q)
+      g:set_phase("special_building")
+      g:log(name(g, q) .. ": special building phase")
+      return
+    end
+    q = q % n + 1
+  end
+  g:set("special_building", nil)
+  next_turn(g, from, from % n + 1)
+end
+
+-- A builder's Special Building Phase is over.
+local function end_special_building(g, p)
+  -- Cards bought now were not bought in the builder's own turn: they may be played in it.
+  for card, n in pairs(g:cards(p, "dev_new")) do g:move(p, "dev_new", p, "dev", card, n) end
+  special_building(g, g:get("special_building"), p)
+end
+
+action {
+  name = "pass",
+  phases = { "special_building" },
+  syntax = "pass",
+  help = "end your Special Building Phase (5-6 players)",
+  when = function(g, p) return p == g:current() end,
+  apply = function(g, p) end_special_building(g, p) end,
+}
+
+-- A builder who can build nothing more is done without a `pass`. Runs before base.victory,
+-- so a player whose turn begins with 10 points wins at once.
+sequence("after_action", "base.special_building_56", function(g, seat, action)
+  if g:phase() == "special_building" and not g:winner() and not can_special_build(g, g:current()) then
+    end_special_building(g, g:current())
+  end
+end, { priority = -1 })
+
+-- Paired turns (001: Rules for 5-6 Players) -------------------------------------------------
+
+-- Seats holding the player 1 and player 2 markers, or nil when turns are not paired.
+local function markers(g)
+  if not paired(g) then return nil end
+  local pair = g:get("paired")
+  if pair then return pair.first, pair.second end
+  local first = g:phase() == "setup" and g:get("starting_player") or g:current()
+  return first, player_2_of(g, first)
+end
+
+between_turns = function(g, p)
+  if not big_game(g) then return false end
+  if not paired(g) then
+    special_building(g, p, p)
+    return true
+  end
+  local pair = g:get("paired")
+  if pair then
+    -- Player 2's action phase is over: the dice and both markers pass to the left.
+    g:set("paired", nil)
+    next_turn(g, p, pair.first % g:players() + 1)
+    return true
+  end
+  -- Player 1's turn is over: player 2's action phase (no roll, no production).
+  local second = player_2_of(g, p)
+  g:set("paired", { first = p, second = second })
+  g:set_current(second)
+  g:set_phase(opt(g, "combined_trade_build") and "main" or "trade")
+  g:log("--- " .. name(g, second) .. " (player 2): action phase, no trade with other players ---")
+  g:emit("turn_ended", { seat = p })
+  g:run("turn_begin", second)
+  return true
+end
+
+sequence("turn_begin", "base.paired_56", function(g, p)
+  if paired(g) and not g:get("paired") then
+    local first, second = markers(g)
+    g:log("player 1: " .. name(g, first) .. ", player 2: " .. name(g, second))
+  end
+end)
+
+filter("describe", "base.describe_56", function(g, info, p)
+  local first, second = markers(g)
+  if p == first then info.marker = "player 1" elseif p == second then info.marker = "player 2" end
+  return info
+end)
+
+-- Set-up ------------------------------------------------------------------------------------
+
+-- No printed 5-6 starting pieces: fixed pieces only on the stand-in map.
+local function fixed_56(g) return opt(g, "board") == "stand_in" and opt(g, "starting_pieces") end
+
+filter("starting_pieces", "base.starting_pieces_56", function(g, fixed)
+  if not big_game(g) then return fixed end
+  if fixed_56(g) then return PIECES_56 end
+  return nil
+end)
+
+-- 5-6 Player Expansion, Fixed Setup (4): in a 5-player game the players draw the colours at
+-- random and one colour is not used; its settlements stay on the board without roads. The
+-- colour drawn out is left out of the seats (the others keep their order), before the
+-- starting pieces are placed.
+sequence("setup", "base.colors_56", function(g)
+  if g:players() ~= 5 or not fixed_56(g) then return end
+  local colors = { "red", "blue", "white", "orange", "green", "brown" }
+  local out = table.remove(colors, g:random(#colors))
+  for p, c in ipairs(colors) do g:set_color(p, c) end
+  g:set("unused_color", out)
+end, { priority = -1 })
+
+-- Its settlements are pieces of no player: they produce nothing and block like any other
+-- player's building. Placed on the built board, before the players' pieces.
+wrap_hook("base.start", function(start)
+  return function(g)
+    local out = g:get("unused_color")
+    if out then
+      for _, s in ipairs(PIECES_56[out].settlements) do g:place(nil, "settlement", s) end
+      g:log("nobody plays " .. out .. ": its settlements stay on the board, without roads")
+    end
+    start(g)
+  end
+end)

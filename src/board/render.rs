@@ -209,12 +209,20 @@ fn terrain_style(name: &str) -> Option<&'static str> {
 /// What stands on an intersection, as text: the owner tag, lower case for a settlement,
 /// upper case for a city, "tag/k" for any other kind (k = the kind's initial).
 fn intersection_piece(piece: Piece, spec: &Spec, tags: &[String]) -> String {
-    let tag = tags.get(piece.owner as usize).cloned().unwrap_or_else(|| format!("p{}", piece.owner as usize + 1));
+    let tag = owner_tag(piece, tags);
     match spec.pieces.get(piece.kind as usize).map(|k| k.name.as_str()) {
         Some("settlement") => tag.to_lowercase(),
         Some("city") => tag.to_uppercase(),
         Some(other) => format!("{tag}/{}", other.chars().next().unwrap_or('?')),
         None => format!("{tag}/?"),
+    }
+}
+
+/// The tag of a piece's owner; `x` for a piece of no player.
+fn owner_tag(piece: Piece, tags: &[String]) -> String {
+    match piece.seat() {
+        Some(s) => tags.get(s).cloned().unwrap_or_else(|| format!("p{}", s + 1)),
+        None => "x".to_string(),
     }
 }
 
@@ -249,10 +257,7 @@ fn draw(topo: &Topology, state: &GameState, spec: &Spec) -> Canvas {
             match piece {
                 None => canvas.put(row, col, &line.to_string(), None),
                 Some(piece) => {
-                    let tag = tags
-                        .get(piece.owner as usize)
-                        .cloned()
-                        .unwrap_or_else(|| format!("p{}", piece.owner as usize + 1));
+                    let tag = owner_tag(piece, &tags);
                     let body = match spec.pieces.get(piece.kind as usize).map(|k| k.name.as_str()) {
                         Some("road") | None => line,
                         Some("ship") => '~',
@@ -427,7 +432,7 @@ fn wrap(head: &str, items: &[String], sep: &str) -> Vec<String> {
 
 fn legend(state: &GameState, spec: &Spec, color: bool) -> Vec<String> {
     let tags = player_tags(state);
-    let players: Vec<String> = state
+    let mut players: Vec<String> = state
         .players
         .iter()
         .zip(&tags)
@@ -439,6 +444,9 @@ fn legend(state: &GameState, spec: &Spec, color: bool) -> Vec<String> {
             }
         })
         .collect();
+    if state.intersections.iter().chain(&state.paths).any(|p| p.is_some_and(|p| p.seat().is_none())) {
+        players.push("x=no player".to_string());
+    }
     let mut lines = wrap("players: ", &players, ", ");
     let mut kinds = vec![];
     if spec.piece("settlement").is_some() {

@@ -235,6 +235,11 @@ impl<'w> Repl<'w> {
             if field("largest_army") == "true" {
                 extras.push("Largest Army".to_string());
             }
+            // A variant's own marker for the seat (text, such as "player 2").
+            let marker = field("marker");
+            if !marker.is_empty() {
+                extras.push(marker);
+            }
             out.push_str(&format!(
                 "  {:<7} {:>2} pts  {:>2} resource cards  {:>2} development cards  {} knights  road {}{}{}{}\n",
                 p.color,

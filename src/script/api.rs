@@ -107,7 +107,9 @@ pub fn from_lua_value(v: &LV) -> R<Option<Value>> {
                 pair?;
                 count += 1;
             }
-            if count == len && len > 0 {
+            // `raw_len` is any border of the table ({[2]=x, [3]=y, [4]=z, [6]=w} may give
+            // 4): a list needs every key 1..len.
+            if count == len && len > 0 && (1..=len).all(|i| t.raw_get::<LV>(i).is_ok_and(|v| !v.is_nil())) {
                 let mut list = Vec::with_capacity(len);
                 for v in t.sequence_values::<LV>() {
                     list.push(from_lua_value(&v?)?.unwrap_or(Value::Bool(false)));
@@ -621,7 +623,7 @@ fn build(lua: &Lua) -> R<Table> {
         let sites = c.state.sites(sk);
         let i = index(id, sites.len(), &site)?;
         Ok(match sites[i] {
-            Some(pc) => (Some(c.spec.pieces[pc.kind as usize].name.clone()), Some(pc.owner as usize + 1)),
+            Some(pc) => (Some(c.spec.pieces[pc.kind as usize].name.clone()), pc.seat().map(|s| s + 1)),
             None => (None, None),
         })
     });
@@ -631,9 +633,13 @@ fn build(lua: &Lua) -> R<Table> {
         let k = piece_kind(&c, &kind)?;
         Ok(c.state.players[s].supply[k])
     });
-    method!(lua, g, "place", |l, (p, kind, id): (i64, String, i64)| {
+    // `p` nil: a piece of no player (a blocker), taken from no supply.
+    method!(lua, g, "place", |l, (p, kind, id): (Option<i64>, String, i64)| {
         let mut c = writable(l)?;
-        let s = seat(&c, p)?;
+        let s = match p {
+            Some(p) => Some(seat(&c, p)?),
+            None => None,
+        };
         let k = piece_kind(&c, &kind)?;
         let sk = c.spec.pieces[k].site;
         let len = c.state.sites(sk).len();
@@ -644,11 +650,13 @@ fn build(lua: &Lua) -> R<Table> {
                 if sk == SiteKind::Path { "path" } else { "intersection" }
             )));
         }
-        if c.state.players[s].supply[k] == 0 {
-            return Err(rt(format!("no {kind} left in the supply")));
+        if let Some(s) = s {
+            if c.state.players[s].supply[k] == 0 {
+                return Err(rt(format!("no {kind} left in the supply")));
+            }
+            c.state.players[s].supply[k] -= 1;
         }
-        c.state.players[s].supply[k] -= 1;
-        let piece = Some(Piece { kind: k as u8, owner: s as u8 });
+        let piece = Some(Piece { kind: k as u8, owner: s.map_or(Piece::NO_OWNER, |s| s as u8) });
         match sk {
             SiteKind::Intersection => c.state.intersections[i] = piece,
             SiteKind::Path => c.state.paths[i] = piece,
@@ -664,13 +672,14 @@ fn build(lua: &Lua) -> R<Table> {
         let len = c.state.sites(sk).len();
         let i = index(id, len, "site")?;
         let old = c.state.sites(sk)[i].ok_or_else(|| rt("there is no piece there to upgrade"))?;
-        let s = old.owner as usize;
-        if c.state.players[s].supply[k] == 0 {
-            return Err(rt(format!("no {kind} left in the supply")));
+        if let Some(s) = old.seat() {
+            if c.state.players[s].supply[k] == 0 {
+                return Err(rt(format!("no {kind} left in the supply")));
+            }
+            c.state.players[s].supply[k] -= 1;
+            c.state.players[s].supply[old.kind as usize] += 1;
         }
-        c.state.players[s].supply[k] -= 1;
-        c.state.players[s].supply[old.kind as usize] += 1;
-        let piece = Some(Piece { kind: k as u8, owner: s as u8 });
+        let piece = Some(Piece { kind: k as u8, owner: old.owner });
         match sk {
             SiteKind::Intersection => c.state.intersections[i] = piece,
             SiteKind::Path => c.state.paths[i] = piece,
@@ -687,7 +696,9 @@ fn build(lua: &Lua) -> R<Table> {
             SiteKind::Path => &mut c.state.paths[i],
         };
         let pc = slot.take().ok_or_else(|| rt("there is no piece there"))?;
-        c.state.players[pc.owner as usize].supply[pc.kind as usize] += 1;
+        if let Some(s) = pc.seat() {
+            c.state.players[s].supply[pc.kind as usize] += 1;
+        }
         Ok(())
     });
     method!(lua, g, "pieces_of", |l, (p, kind): (i64, String)| {
@@ -717,7 +728,7 @@ fn build(lua: &Lua) -> R<Table> {
         let mut seats: Vec<usize> = t.hexes[i]
             .corners
             .iter()
-            .filter_map(|&n| c.state.intersections[n].map(|pc| pc.owner as usize + 1))
+            .filter_map(|&n| c.state.intersections[n].and_then(|pc| pc.seat()).map(|s| s + 1))
             .collect();
         seats.sort_unstable();
         seats.dedup();
@@ -837,4 +848,25 @@ fn build(lua: &Lua) -> R<Table> {
     });
     super::api_slots::install(lua, &g)?;
     Ok(g)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A table with holes is a map, whatever border `#t` reports; keys 1..n make a list.
+    #[test]
+    fn only_keys_one_to_n_make_a_list() {
+        let lua = Lua::new();
+        for code in [
+            "return { [2] = 7, [4] = 8 }",
+            // Seats 2, 3, 4 and 6 owe cards: Lua puts 2-4 in the array part and reports 4.
+            "local t = {} for _, k in ipairs({ 2, 3, 4, 6 }) do t[k] = 1 end return t",
+        ] {
+            let t: LV = lua.load(code).eval().unwrap();
+            assert!(matches!(from_lua_value(&t).unwrap(), Some(Value::Map(_))), "{code}");
+        }
+        let t: LV = lua.load("return { 4, 5, 6 }").eval().unwrap();
+        assert_eq!(from_lua_value(&t).unwrap(), Some(Value::List(vec![Value::Int(4), Value::Int(5), Value::Int(6)])));
+    }
 }

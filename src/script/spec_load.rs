@@ -25,12 +25,20 @@ pub(super) fn install(lua: &Lua) -> Result<(), ScriptError> {
     let g = lua.globals();
     let variant = lua
         .create_function(|lua, decl: Table| {
-            let parents: Vec<String> = match decl.get::<mlua::Value>("extends")? {
+            let mut parents: Vec<String> = match decl.get::<mlua::Value>("extends")? {
                 mlua::Value::Nil => vec![],
                 mlua::Value::String(s) => vec![s.to_str()?.to_string()],
                 mlua::Value::Table(t) => t.sequence_values::<String>().collect::<mlua::Result<_>>()?,
                 _ => return Err(load_err("`extends` must be a variant name or a list of names")),
             };
+            // A module (no `extends`) layers on whatever the stack loaded before it; loaded
+            // first (or alone), it loads its `layers_on` edition first.
+            if let Some(edition) = decl.get::<Option<String>>("layers_on")? {
+                let first = lua.app_data_ref::<Loading>().is_some_and(|l| l.loaded.is_empty() && l.active.len() == 1);
+                if parents.is_empty() && first {
+                    parents.push(edition);
+                }
+            }
             for parent in parents {
                 let done = lua.app_data_ref::<Loading>().is_some_and(|l| l.loaded.contains(&parent));
                 if !done {

@@ -12,6 +12,9 @@ use catan_engine::{Game, GameError, GameState, Header, ScriptErrorKind};
 pub const RESOURCES: [&str; 5] = ["brick", "lumber", "wool", "grain", "ore"];
 pub const DEVELOPMENT: [(&str, usize); 5] =
     [("knight", 14), ("victory_point", 5), ("road_building", 2), ("year_of_plenty", 2), ("monopoly", 2)];
+/// The 5-6 player game's deck: 6 more knights and one more of each progress card.
+pub const DEVELOPMENT_56: [(&str, usize); 5] =
+    [("knight", 20), ("victory_point", 5), ("road_building", 3), ("year_of_plenty", 3), ("monopoly", 3)];
 /// Pieces per player (Game Components: 15 roads, 5 settlements, 4 cities).
 pub const PIECES: [(&str, u8); 3] = [("road", 15), ("settlement", 5), ("city", 4)];
 
@@ -377,7 +380,8 @@ pub fn supply(g: &Game, seat: usize, kind: &str) -> u8 {
     g.state().players[seat].supply[k]
 }
 
-/// The piece on an intersection or path label: (kind, colour).
+/// The piece on an intersection or path label: (kind, colour; "nobody" for a piece of no
+/// player).
 pub fn piece_at(g: &Game, label: &str) -> Option<(String, String)> {
     let st = g.state();
     let t = st.topology.as_ref().unwrap();
@@ -386,7 +390,10 @@ pub fn piece_at(g: &Game, label: &str) -> Option<(String, String)> {
         catan_engine::board::Label::Path(p) => st.paths[p],
         catan_engine::board::Label::Hex(_) => return None,
     };
-    slot.map(|p| (g.spec().pieces[p.kind as usize].name.clone(), st.players[p.owner as usize].color.clone()))
+    slot.map(|p| {
+        let owner = p.seat().map_or("nobody".to_string(), |s| st.players[s].color.clone());
+        (g.spec().pieces[p.kind as usize].name.clone(), owner)
+    })
 }
 
 /// Longest road of a seat, computed here from the board (not by the rules).
@@ -406,8 +413,9 @@ pub fn road_len(g: &Game, who: &str) -> usize {
 // Invariants of a base game ----------------------------------------------------------------
 
 /// Checks, from the raw state, everything that must hold after any action of a base game:
-/// 19 of each resource, 25 development cards (per kind), 15/5/4 pieces per player,
-/// points recomputed from the board and cards, and the special cards' holders.
+/// 19 of each resource and 25 development cards (per kind), or 24 and 34 with 5-6 players;
+/// 15/5/4 pieces per player, points recomputed from the board and cards, and the special
+/// cards' holders.
 pub fn check_invariants(g: &Game) -> Result<(), String> {
     let spec = g.spec().clone();
     let st = g.state().clone();
@@ -416,12 +424,13 @@ pub fn check_invariants(g: &Game) -> Result<(), String> {
     let count = |owner: Option<usize>, z: &str, k: usize| -> usize {
         st.zone(owner, zone(z)).map(|zn| zn.count(k)).unwrap_or(0)
     };
-    // Resource cards: 19 each, bank plus hands.
+    let (per_resource, deck, deck_total) = if n >= 5 { (24, DEVELOPMENT_56, 34) } else { (19, DEVELOPMENT, 25) };
+    // Resource cards: 19 each (24 with 5-6 players), bank plus hands.
     for r in RESOURCES {
         let k = spec.card(r).unwrap();
         let total = count(None, "bank", k) + (0..n).map(|p| count(Some(p), "hand", k)).sum::<usize>();
-        if total != 19 {
-            return Err(format!("{r}: {total} cards, not 19"));
+        if total != per_resource {
+            return Err(format!("{r}: {total} cards, not {per_resource}"));
         }
     }
     // No development card in a hand of resources, and no resource elsewhere.
@@ -439,9 +448,9 @@ pub fn check_invariants(g: &Game) -> Result<(), String> {
             }
         }
     }
-    // Development cards: 25, per kind, deck + all player zones + box.
+    // Development cards: 25 (34), per kind, deck + all player zones + box.
     let mut all = 0;
-    for (d, want) in DEVELOPMENT {
+    for (d, want) in deck {
         let k = spec.card(d).unwrap();
         let got = count(None, "deck", k)
             + count(None, "box", k)
@@ -461,8 +470,8 @@ pub fn check_invariants(g: &Game) -> Result<(), String> {
             return Err(format!("a {d} is in the box"));
         }
     }
-    if all != 25 {
-        return Err(format!("{all} development cards, not 25"));
+    if all != deck_total {
+        return Err(format!("{all} development cards, not {deck_total}"));
     }
     if let Zone::Counts(_) = &st.zones[zone("deck")] {
         return Err("the deck is not a stack".into());

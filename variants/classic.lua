@@ -1,0 +1,124 @@
+-- The Settlers of Catan, an older edition (../shared/rules/002): base CATAN with the older
+-- rules where they differ. Everything else is base.lua, including the beginner board and its
+-- stand-in starting pieces (blue's starred settlement pays brick, wool and ore, as the
+-- rulebook's example says).
+
+variant {
+  extends = "base",
+  description = "The Settlers of Catan, older rules: Soldier cards, victory point cards named as "
+    .. "buildings and revealed at will, the robber never in the desert, roll then trade then build, "
+    .. "Longest Road returned to the table on a tied break.",
+  players = { min = 3, max = 4, default = 4 },
+  cards = {
+    development = { "soldier" },
+    -- Victory Point Cards "such as the Market, Library, University, or Governor's House"; the
+    -- rulebook text names four of the five, the fifth is the Chapel of the older decks.
+    victory = { "market", "library", "university", "governors_house", "chapel" },
+  },
+  options = {
+    { name = "combined_trade_build", type = "bool", default = false,
+      doc = "Turn Overview: roll, then trade, then build, in that order; true: trade and build mixed" },
+    { name = "robber_desert", type = "bool", default = false,
+      doc = "Rolling a 7, Soldier Cards: the robber goes to a terrain hex other than the desert; true: the desert too" },
+    { name = "longest_road_tie", type = "choice", choices = { "holder_keeps", "set_aside" }, default = "set_aside",
+      doc = "Road, Exception: a settlement breaks the longest road and leaves equal longest roads: "
+        .. "the card returns to the table (set_aside)" },
+  },
+}
+
+local RESOURCES = { "brick", "lumber", "wool", "grain", "ore" }
+local VICTORY = { "market", "library", "university", "governors_house", "chapel" }
+local NAMES = { market = "the Market", library = "the Library", university = "the University",
+                governors_house = "the Governor's House", chapel = "the Chapel" }
+-- 25 development cards: 14 Soldiers, 5 victory point cards, 6 progress cards.
+local DECK = { soldier = 14, market = 1, library = 1, university = 1, governors_house = 1, chapel = 1,
+               road_building = 2, year_of_plenty = 2, monopoly = 2 }
+
+replace_hook("base.supply", function(g)
+  for _, r in ipairs(RESOURCES) do g:create(nil, "bank", r, 19) end
+  for card, n in pairs(DECK) do g:create(nil, "deck", card, n) end
+  g:shuffle(nil, "deck")
+end)
+
+-- Soldier Cards, instead of base's knights ------------------------------------------------
+
+remove_action("play_knight")
+
+-- Largest Army: the first to turn up 3 Soldiers, then whoever has strictly more.
+local function update_largest_army(g, p)
+  local holder, mine = g:get("largest_army"), g:count(p, "played", "soldier")
+  if mine < 3 or holder == p then return end
+  if holder and g:count(holder, "played", "soldier") >= mine then return end
+  g:set("largest_army", p)
+  g:log(g:color(p) .. " takes Largest Army (" .. mine .. " soldiers)")
+  g:emit("largest_army_changed", { from = holder, to = p })
+end
+
+action {
+  name = "play_soldier",
+  -- Playing Development Cards: one per turn, any time in your turn, not bought this turn.
+  phases = { "roll", "main", "trade", "build" },
+  syntax = "play soldier",
+  help = "play a Soldier: move the robber and steal",
+  when = function(g, p)
+    return p == g:current() and not g:get("played_dev") and g:count(p, "dev", "soldier") > 0
+  end,
+  not_now = "you may play a Soldier in your turn, bought before this turn, one development card per turn",
+  apply = function(g, p)
+    g:set("played_dev", true)
+    g:move(p, "dev", p, "played", "soldier", 1) -- played Soldiers remain face up
+    g:emit("played_development", { seat = p, card = "soldier" })
+    g:log(g:color(p) .. " plays a Soldier")
+    update_largest_army(g, p)
+    -- base's robber phase: move the robber, steal, then back to this phase.
+    g:set("return_phase", g:phase())
+    g:set_phase("robber")
+  end,
+}
+
+-- Soldiers taken away by a variant (Helpers of Catan: Vincent): whoever now has more Soldiers
+-- than the holder takes Largest Army (base's hook counts knights).
+replace_hook("base.largest_army", function(g)
+  local n = g:players()
+  for i = 0, n - 1 do update_largest_army(g, (g:current() - 1 + i) % n + 1) end
+end)
+
+-- Victory point cards: any number per turn, even the turn they were bought ----------------
+
+for _, card in ipairs(VICTORY) do
+  action {
+    name = "play_" .. card,
+    phases = { "roll", "main", "trade", "build" },
+    syntax = "play " .. card,
+    help = "reveal " .. NAMES[card] .. " (1 victory point; any number per turn, even just bought)",
+    when = function(g, p)
+      return p == g:current() and g:count(p, "dev", card) + g:count(p, "dev_new", card) > 0
+    end,
+    not_now = "you may reveal " .. NAMES[card] .. " in your turn, if you hold it",
+    apply = function(g, p)
+      g:move(p, g:count(p, "dev", card) > 0 and "dev" or "dev_new", p, "played", card, 1)
+      g:log(g:color(p) .. " reveals " .. NAMES[card] .. ": 1 victory point")
+      g:emit("played_development", { seat = p, card = card })
+    end,
+  }
+end
+
+-- Revealed cards count for everyone to see; hidden ones for their owner and at the end.
+wrap_hook("base.points", function(original)
+  return function(g, v, p, hidden)
+    v = original(g, v, p, hidden) + g:count_category(p, "played", "victory")
+    if hidden or g:winner() then
+      v = v + g:count_category(p, "dev", "victory") + g:count_category(p, "dev_new", "victory")
+    end
+    return v
+  end
+end)
+
+wrap_hook("base.describe", function(original)
+  return function(g, info, p)
+    info = original(g, info, p)
+    info.knights = nil
+    info.soldiers = g:count(p, "played", "soldier")
+    return info
+  end
+end)
