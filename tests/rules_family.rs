@@ -226,6 +226,9 @@ fn face(hx: &Hexes, slot: &[(i32, i32)]) -> Vec<(String, Option<u8>)> {
     f
 }
 
+/// One face of a tile: its hexes' terrains and numbers, sorted.
+type Face = Vec<(String, Option<u8>)>;
+
 /// Overview Sheet, Variable Set-up — "swap the 2-hex tiles and/or a couple of the 4-hex
 /// tiles. You may use Side A tiles with Side B tiles as you like", then the set-up rounds:
 /// every position holds a face of a tile of its size, tiles move and sides mix across
@@ -234,7 +237,7 @@ fn face(hx: &Hexes, slot: &[(i32, i32)]) -> Vec<(String, Option<u8>)> {
 fn variable_setup_swaps_tiles_of_a_size_and_mixes_sides() {
     let (a, b) = (hexes(&first_game(4, &[])), hexes(&first_game(4, &[("board", "side_b")])));
     // tile i's two faces, by the position it has in the first game.
-    let faces: Vec<[Vec<(String, Option<u8>)>; 2]> = SLOTS.iter().map(|s| [face(&a, s), face(&b, s)]).collect();
+    let faces: Vec<[Face; 2]> = SLOTS.iter().map(|s| [face(&a, s), face(&b, s)]).collect();
     let (mut moved, mut mixed) = (false, false);
     let mut boards = BTreeSet::new();
     for seed in 0..40 {
