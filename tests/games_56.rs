@@ -316,7 +316,8 @@ fn catan_play_five_or_six_to_a_winner() {
         "show players\n",
     );
     assert!(out.contains("player 1: red, player 2: orange"), "{out}");
-    let table: Vec<&str> = out.lines().filter(|l| l.contains("[player ")).collect();
-    assert!(table[0].starts_with("  red") && table[0].contains("[player 1]"), "{table:?}");
-    assert!(table[1].starts_with("  orange") && table[1].contains("[player 2]"), "{table:?}");
+    let row = |who: &str| out.lines().find(|l| l.starts_with(&format!("  {who} ")) && l.contains(" pts")).unwrap();
+    assert!(row("red").contains("player 1"), "{}", row("red"));
+    assert!(row("orange").contains("player 2"), "{}", row("orange"));
+    assert!(!row("blue").contains("player "), "{}", row("blue"));
 }

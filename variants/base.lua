@@ -541,6 +541,20 @@ filter("describe", "base.describe", function(g, info, p)
   return info
 end)
 
+-- The line `show players` prints after a player's points. It runs after the other
+-- describe hooks, so a child that renames the army (info.army_name, info.army) or adds
+-- fields sees its change here.
+filter("describe", "base.summary", function(g, info, p)
+  local tags = {}
+  if info.longest_road then tags[#tags + 1] = "Longest Road" end
+  if info.largest_army then tags[#tags + 1] = "Largest Army" end
+  info.summary = string.format("%2d resource cards  %2d development cards  %d %s  road %d%s",
+    info.resource_cards or 0, info.development_cards or 0, info.army or info.knights or 0,
+    info.army_name or "knights", info.road_length or 0,
+    #tags > 0 and ("  [" .. table.concat(tags, ", ") .. "]") or "")
+  return info
+end, { priority = 100 })
+
 -- Longest Road (Almanac: Longest Road, including its Special Case) -------------------------
 
 -- `before`: after a settlement, the holder's road length before it was built (a shorter

@@ -119,6 +119,7 @@ wrap_hook("base.describe", function(original)
     info = original(g, info, p)
     info.knights = nil
     info.soldiers = g:count(p, "played", "soldier")
+    info.army, info.army_name = info.soldiers, "soldiers"
     return info
   end
 end)

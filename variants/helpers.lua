@@ -255,6 +255,12 @@ filter("describe", "helpers.describe", function(g, info, p)
   return info
 end)
 
+-- `show players` prints the edition's summary line; add the helper to it.
+filter("describe", "helpers.summary", function(g, info, p)
+  if info.helper and info.summary then info.summary = info.summary .. "  helper: " .. info.helper end
+  return info
+end, { priority = 110 })
+
 -- Set-up -----------------------------------------------------------------------------------
 
 local function stack_order(g)

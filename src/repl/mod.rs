@@ -216,39 +216,15 @@ impl<'w> Repl<'w> {
                     .map(|v| v.to_string())
                     .unwrap_or_default()
             };
-            // A variant whose describe filter sets `summary` chooses its own line.
+            // The variant's describe filter words the line (`summary`) and may mark the
+            // seat (`marker`, such as "player 2"); the REPL knows no game's vocabulary.
             let summary = field("summary");
-            if !summary.is_empty() {
-                out.push_str(&format!(
-                    "  {:<7} {:>2} pts  {summary}{}{}\n",
-                    p.color,
-                    pts,
-                    if self.is_bot(i) { "  (bot)" } else { "" },
-                    if st.current == i { "  <- turn" } else { "" },
-                ));
-                continue;
-            }
-            let mut extras = vec![];
-            if field("longest_road") == "true" {
-                extras.push("Longest Road".to_string());
-            }
-            if field("largest_army") == "true" {
-                extras.push("Largest Army".to_string());
-            }
-            // A variant's own marker for the seat (text, such as "player 2").
             let marker = field("marker");
-            if !marker.is_empty() {
-                extras.push(marker);
-            }
             out.push_str(&format!(
-                "  {:<7} {:>2} pts  {:>2} resource cards  {:>2} development cards  {} knights  road {}{}{}{}\n",
+                "  {:<7} {:>2} pts  {summary}{}{}{}\n",
                 p.color,
                 pts,
-                field("resource_cards"),
-                field("development_cards"),
-                field("knights"),
-                field("road_length"),
-                if extras.is_empty() { String::new() } else { format!("  [{}]", extras.join(", ")) },
+                if marker.is_empty() { String::new() } else { format!("  ({marker})") },
                 if self.is_bot(i) { "  (bot)" } else { "" },
                 if st.current == i { "  <- turn" } else { "" },
             ));

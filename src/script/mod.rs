@@ -32,6 +32,9 @@ const HOOK_EVERY: u32 = 10_000;
 /// The variants shipped with the engine, used when no file of that name is found on disk.
 pub const BUILTIN_VARIANTS: &[(&str, &str)] = &[
     ("base", include_str!("../../variants/base.lua")),
+    ("family", include_str!("../../variants/family.lua")),
+    ("classic", include_str!("../../variants/classic.lua")),
+    ("helpers", include_str!("../../variants/helpers.lua")),
     ("friendly_robber", include_str!("../../variants/friendly_robber.lua")),
     ("rivals", include_str!("../../variants/rivals.lua")),
 ];
