@@ -1836,26 +1836,32 @@ action {
   end,
 }
 
+-- A card of your hand under one of the draw stacks: what `discard` and `exchange` list
+-- and check.
+local function hand_card_under_stack(g, p)
+  local out = {}
+  for k in pairs(g:cards(p, "hand")) do
+    for i = 1, #STACKS do out[#out + 1] = { k, i } end
+  end
+  return out
+end
+
+local function may_put_under_stack(g, p, kind, n)
+  kind = kind:lower()
+  if not CARDS[kind] then return deny("'" .. kind .. "' is not a card of this game (see `legal`)") end
+  if not in_hand(g, p, kind) then return deny("you hold no " .. kind) end
+  if not stack_index(n) then return deny("the draw stacks are 1 to " .. #STACKS) end
+  return true
+end
+
 action {
   name = "discard",
   phases = { "replenish" },
   syntax = "discard <word> under <int>",
   help = "over your hand limit: put a card under a draw stack",
   when = function(g, p) return my_turn(g, p) and g:count(p, "hand") > hand_limit(g, p) end,
-  options = function(g, p)
-    local out = {}
-    for k in pairs(g:cards(p, "hand")) do
-      for i = 1, #STACKS do out[#out + 1] = { k, i } end
-    end
-    return out
-  end,
-  legal = function(g, p, kind, n)
-    kind = kind:lower()
-    if not CARDS[kind] then return deny("'" .. kind .. "' is not a card of this game (see `legal`)") end
-    if not in_hand(g, p, kind) then return deny("you hold no " .. kind) end
-    if not stack_index(n) then return deny("the draw stacks are 1 to " .. #STACKS) end
-    return true
-  end,
+  options = hand_card_under_stack,
+  legal = may_put_under_stack,
   apply = function(g, p, kind, n)
     kind = kind:lower()
     g:move_under(p, "hand", nil, stack_index(n), kind)
@@ -1872,20 +1878,8 @@ action {
   syntax = "exchange <word> under <int>",
   help = "put a card of your hand under a draw stack, then draw or search for a new one",
   when = my_turn,
-  options = function(g, p)
-    local out = {}
-    for k in pairs(g:cards(p, "hand")) do
-      for i = 1, #STACKS do out[#out + 1] = { k, i } end
-    end
-    return out
-  end,
-  legal = function(g, p, kind, n)
-    kind = kind:lower()
-    if not CARDS[kind] then return deny("'" .. kind .. "' is not a card of this game (see `legal`)") end
-    if not in_hand(g, p, kind) then return deny("you hold no " .. kind) end
-    if not stack_index(n) then return deny("the draw stacks are 1 to " .. #STACKS) end
-    return true
-  end,
+  options = hand_card_under_stack,
+  legal = may_put_under_stack,
   apply = function(g, p, kind, n)
     kind = kind:lower()
     g:move_under(p, "hand", nil, stack_index(n), kind)
