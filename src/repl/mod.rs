@@ -6,7 +6,7 @@ mod line;
 
 use crate::board::render::{render, RenderOptions};
 use crate::bot::RandomBot;
-use crate::engine::{Game, GameError, Header, Observer, Outcome};
+use crate::engine::{Game, GameError, Header, Observer};
 use crate::script::Message;
 use crate::view::view;
 use std::io::{BufRead, Write};
@@ -56,7 +56,9 @@ pub struct Repl<'w> {
     out: &'w mut dyn Write,
     /// Messages already printed (index into game.messages()).
     shown: usize,
+    /// (turn, current seat) when the board was last drawn for a human.
     last_turn: Option<(u32, usize)>,
+    winner_announced: bool,
     /// (log length, seat) when the status was last printed: print it again only after
     /// something happened or another seat is to act.
     last_status: Option<(usize, usize)>,
@@ -76,7 +78,17 @@ impl<'w> Repl<'w> {
         let seed = game.header().seed;
         let bots = (0..players).map(|s| RandomBot::new(seed ^ (0xB07 + s as u64 * 7919))).collect();
         let is_bot = parse_bots(&config.bots, &game).map_err(GameError::Setup)?;
-        Ok(Repl { game, config, is_bot, bots, out, shown: 0, last_turn: None, last_status: None })
+        Ok(Repl {
+            game,
+            config,
+            is_bot,
+            bots,
+            out,
+            shown: 0,
+            last_turn: None,
+            winner_announced: false,
+            last_status: None,
+        })
     }
 
     fn is_bot(&self, seat: usize) -> bool {
@@ -128,7 +140,6 @@ impl<'w> Repl<'w> {
             if !self.is_bot(seat) {
                 break;
             }
-            self.announce_turn();
             let Some(action) = self.bots[seat].choose(&self.game, seat)? else {
                 self.say(&format!("{} (bot) has no legal action; stopping the bots", seat_name(&self.game, seat)));
                 break;
@@ -156,20 +167,10 @@ impl<'w> Repl<'w> {
         Ok(())
     }
 
-    fn announce_turn(&mut self) {
-        let (turn, current) = {
-            let st = self.game.state();
-            (st.turn, st.current)
-        };
-        if self.last_turn != Some((turn, current)) {
-            self.last_turn = Some((turn, current));
-        }
-    }
-
     fn announce_end(&mut self) {
         if let Some(w) = self.game.winner() {
-            if self.last_turn != Some((u32::MAX, w)) {
-                self.last_turn = Some((u32::MAX, w));
+            if !self.winner_announced {
+                self.winner_announced = true;
                 let pts = self.game.points(w, true).unwrap_or(0);
                 let name = seat_name(&self.game, w);
                 self.say(&format!("*** {name} wins the game with {pts} points ***"));
@@ -398,6 +399,7 @@ impl<'w> Repl<'w> {
             ["load", path] => match load_game(path) {
                 Ok((game, div)) => {
                     self.game = game;
+                    self.winner_announced = false;
                     self.shown = self.game.messages().len();
                     self.is_bot.resize(self.game.header().players, false);
                     if let Some(d) = div {
@@ -412,7 +414,7 @@ impl<'w> Repl<'w> {
             },
             ["dice", ..] | ["give", ..] | ["place", ..] if self.game.header().sandbox => {
                 match self.game.sandbox(seat, line) {
-                    Ok(o) => self.print_outcome(&o, seat),
+                    Ok(_) => self.flush_messages(Some(seat)),
                     Err(e) => {
                         self.say(&format!("error: {e}"));
                         return Step::Rejected;
@@ -434,10 +436,6 @@ impl<'w> Repl<'w> {
             }
         }
         Step::Ok
-    }
-
-    fn print_outcome(&mut self, _o: &Outcome, seat: usize) {
-        self.flush_messages(Some(seat));
     }
 
     /// Undoes back to before the last action of a human seat.

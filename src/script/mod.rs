@@ -19,7 +19,7 @@ use crate::state::GameState;
 use crate::value::Value;
 use mlua::{Function, HookTriggers, Lua, LuaOptions, StdLib, Table, VmState};
 use std::cell::Cell;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -78,8 +78,7 @@ pub struct Script {
     calls: std::collections::HashMap<&'static str, Function>,
 }
 
-const DISPATCH: &[&str] =
-    &["setup", "perform", "legal_actions", "action_names", "options_of", "sample", "to_act", "points", "describe"];
+const DISPATCH: &[&str] = &["setup", "perform", "legal_actions", "sample", "to_act", "points", "describe"];
 
 /// Where variant files are looked for, in order, before the built-in copies.
 pub fn variant_dirs() -> Vec<PathBuf> {
@@ -252,27 +251,6 @@ impl Script {
             }
         }
         Ok((out, tpl))
-    }
-
-    /// Names of the actions `seat` may be able to take now (options may be empty).
-    pub fn action_names(&self, seat: usize) -> Result<Vec<String>, ScriptError> {
-        self.with_ctx(|c| c.read_only = true);
-        let r = self.call::<Vec<String>>("action_names", (self.g.clone(), seat + 1));
-        self.with_ctx(|c| c.read_only = false);
-        r
-    }
-
-    /// Every legal way `seat` may take the named action now.
-    pub fn options_of(&self, seat: usize, name: &str) -> Result<Vec<Action>, ScriptError> {
-        self.with_ctx(|c| c.read_only = true);
-        let r = self.call::<Table>("options_of", (self.g.clone(), seat + 1, name.to_string()));
-        self.with_ctx(|c| c.read_only = false);
-        let list = r?;
-        let mut out = Vec::with_capacity(list.raw_len());
-        for v in list.sequence_values::<mlua::Value>() {
-            out.push(self.action_from_lua(name, v.map_err(lua_err)?)?);
-        }
-        Ok(out)
     }
 
     /// A random legal action for `seat`, drawn with the numbers in `rnd` (each in [0, 1)):
@@ -452,8 +430,4 @@ fn sandbox(lua: &Lua, used: Rc<Cell<u64>>) -> Result<(), ScriptError> {
 /// For `catan variants`: the declared description of a file without running a game.
 pub fn describe_variant(name: &str) -> Result<Spec, ScriptError> {
     Ok((*Script::load(&[name.to_string()])?.spec).clone())
-}
-
-pub fn is_path(name: &str) -> bool {
-    Path::new(name).extension().is_some_and(|e| e == "lua")
 }

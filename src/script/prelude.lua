@@ -218,18 +218,6 @@ function engine.legal_actions(g, seat)
   return out, templates
 end
 
--- Names of the actions that may be listable now (their options may still be empty).
-function engine.action_names(g, seat)
-  g = listing_view(g)
-  local out = {}
-  local phase = g:phase()
-  for _, name in ipairs(R.order) do
-    local def = R.actions[name]
-    if (def.options or not has_args(def)) and available(def, phase, g, seat) then out[#out + 1] = name end
-  end
-  return out
-end
-
 -- One random legal action for a bot, in a single call: draw a kind of action uniformly
 -- among those available (using the random numbers in [0, 1) that `rnd` holds, in order),
 -- drop it and draw again if it has no legal option, then draw one of its options. The
@@ -265,13 +253,6 @@ function engine.sample(g, seat, rnd)
     end
   end
   return nil
-end
-
-function engine.options_of(g, seat, name)
-  g = listing_view(g)
-  local def = R.actions[name]
-  if not def or not available(def, g:phase(), g, seat) then return EMPTY end
-  return options_of(g, def, seat) or EMPTY
 end
 
 -- Returns true, or false plus the reason, the file:line that refused, and the variant.
