@@ -6,7 +6,7 @@ use crate::action::{Action, ParseError};
 use crate::board::Label;
 use crate::script::{Message, Script, ScriptError, ScriptErrorKind};
 use crate::spec::{SiteKind, Spec};
-use crate::state::{GameState, Piece, Zone};
+use crate::state::{GameState, Piece};
 use crate::value::Value;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -233,20 +233,10 @@ impl Game {
         Ok(self.script.legal_actions(seat)?.0)
     }
 
-    /// Names of the listable actions `seat` may be able to take (see `options_of`).
-    pub fn action_names(&self, seat: usize) -> Result<Vec<String>, GameError> {
-        Ok(self.script.action_names(seat)?)
-    }
-
     /// A random legal action for `seat` drawn with the numbers in `rnd` (each in [0, 1)),
     /// uniformly by kind of action, then by option. Ok(Err(())) asks for more numbers.
     pub fn sample_action(&self, seat: usize, rnd: &[f64]) -> Result<Result<Option<Action>, ()>, GameError> {
         Ok(self.script.sample(seat, rnd)?)
-    }
-
-    /// Every legal way for `seat` to take the named action now.
-    pub fn options_of(&self, seat: usize, name: &str) -> Result<Vec<Action>, GameError> {
-        Ok(self.script.options_of(seat, name)?)
     }
 
     /// Legal actions plus templates of those that cannot be listed (trade offers).
@@ -311,8 +301,11 @@ impl Game {
                 Ok(format!("the next roll will be {a} and {b}"))
             }
             ["give", who, cards @ ..] => {
-                let st = self.state().clone();
-                let p = player(&st, who)?;
+                let (p, color) = {
+                    let st = self.state();
+                    let p = player(&st, who)?;
+                    (p, st.players[p].color.clone())
+                };
                 let cards = crate::action::parse_cards_words(&spec, cards).map_err(|e| e.0)?;
                 let bank =
                     spec.zone("bank").filter(|&z| !spec.zones[z].per_player).ok_or("this variant has no bank")?;
@@ -320,30 +313,23 @@ impl Game {
                 self.script.with_ctx(|c| -> Result<(), String> {
                     for (kind, n) in &cards {
                         let k = spec.card(kind).ok_or("unknown card")?;
-                        let (Zone::Counts(b), Zone::Counts(_)) =
-                            (&c.state.zones[bank], &c.state.players[p].zones[hand])
-                        else {
-                            return Err("bank and hand must be counted zones".into());
-                        };
-                        if (b[k] as u32) < *n {
-                            return Err(format!("the bank has only {} {kind}", b[k]));
+                        let have = c.state.zones[bank].count(k);
+                        if !c.state.zones[bank].remove(k, *n as usize) {
+                            return Err(format!("the bank has only {have} {kind}"));
                         }
-                        if let Zone::Counts(b) = &mut c.state.zones[bank] {
-                            b[k] -= *n as u16;
-                        }
-                        if let Zone::Counts(h) = &mut c.state.players[p].zones[hand] {
-                            h[k] += *n as u16;
-                        }
+                        c.state.players[p].zones[hand].add(k, *n as usize);
                     }
                     Ok(())
                 })?;
-                Ok(format!("{} receives {}", st.players[p].color, crate::action::cards_text(&cards)))
+                Ok(format!("{color} receives {}", crate::action::cards_text(&cards)))
             }
             ["place", piece, label, who] => {
-                let st = self.state().clone();
-                let p = player(&st, who)?;
+                let (p, color, topo) = {
+                    let st = self.state();
+                    let p = player(&st, who)?;
+                    (p, st.players[p].color.clone(), st.topology.clone().ok_or("no board yet")?)
+                };
                 let k = spec.piece(piece).ok_or_else(|| format!("'{piece}' is not a piece"))?;
-                let topo = st.topology.clone().ok_or("no board yet")?;
                 let site = match (topo.label(label), spec.pieces[k].site) {
                     (Some(Label::Intersection(n)), SiteKind::Intersection) => n,
                     (Some(Label::Path(n)), SiteKind::Path) => n,
@@ -366,7 +352,7 @@ impl Game {
                     c.state.players[p].supply[k] -= 1;
                     Ok(())
                 })?;
-                Ok(format!("{piece} of {} placed on {label}", st.players[p].color))
+                Ok(format!("{piece} of {color} placed on {label}"))
             }
             _ => Err("sandbox commands: dice A B | give PLAYER CARDS | place PIECE LABEL PLAYER".into()),
         }

@@ -64,6 +64,33 @@ impl Zone {
             Zone::Stack(s) => s.iter().filter(|&&k| k as usize == kind).count(),
         }
     }
+
+    /// Adds `n` cards of `kind` (on top, for a stack).
+    pub fn add(&mut self, kind: usize, n: usize) {
+        match self {
+            Zone::Counts(c) => c[kind] += n as u16,
+            Zone::Stack(s) => s.extend(std::iter::repeat_n(kind as u16, n)),
+        }
+    }
+
+    /// Removes `n` cards of `kind` (the topmost of that kind, for a stack). Returns false,
+    /// removing nothing, when the zone holds fewer.
+    pub fn remove(&mut self, kind: usize, n: usize) -> bool {
+        if self.count(kind) < n {
+            return false;
+        }
+        match self {
+            Zone::Counts(c) => c[kind] -= n as u16,
+            Zone::Stack(s) => {
+                for _ in 0..n {
+                    if let Some(i) = s.iter().rposition(|&x| x as usize == kind) {
+                        s.remove(i);
+                    }
+                }
+            }
+        }
+        true
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

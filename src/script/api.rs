@@ -348,10 +348,7 @@ fn build(lua: &Lua) -> R<Table> {
         let mut c = writable(l)?;
         let (o, z) = zone_ref(&c, owner, &zone)?;
         let k = card(&c, &kind)?;
-        match c.state.zone_mut(o, z).ok_or_else(|| rt("no such zone"))? {
-            Zone::Counts(counts) => counts[k] += n,
-            Zone::Stack(s) => s.extend(std::iter::repeat_n(k as u16, n as usize)),
-        }
+        c.state.zone_mut(o, z).ok_or_else(|| rt("no such zone"))?.add(k, n as usize);
         Ok(())
     });
     method!(lua, g, "move", |l,
@@ -368,24 +365,12 @@ fn build(lua: &Lua) -> R<Table> {
         let from = zone_ref(&c, fo, &fz)?;
         let dest = zone_ref(&c, to, &tz)?;
         let k = card(&c, &kind)?;
-        let have = c.state.zone(from.0, from.1).map(|z| z.count(k)).unwrap_or(0);
-        if have < n as usize {
+        let source = c.state.zone_mut(from.0, from.1).ok_or_else(|| rt("no such zone"))?;
+        let have = source.count(k);
+        if !source.remove(k, n as usize) {
             return Err(rt(format!("'{fz}' holds {have} {kind}, not {n}")));
         }
-        match c.state.zone_mut(from.0, from.1).ok_or_else(|| rt("no such zone"))? {
-            Zone::Counts(counts) => counts[k] -= n,
-            Zone::Stack(s) => {
-                for _ in 0..n {
-                    if let Some(pos) = s.iter().rposition(|&x| x as usize == k) {
-                        s.remove(pos);
-                    }
-                }
-            }
-        }
-        match c.state.zone_mut(dest.0, dest.1).ok_or_else(|| rt("no such zone"))? {
-            Zone::Counts(counts) => counts[k] += n,
-            Zone::Stack(s) => s.extend(std::iter::repeat_n(k as u16, n as usize)),
-        }
+        c.state.zone_mut(dest.0, dest.1).ok_or_else(|| rt("no such zone"))?.add(k, n as usize);
         Ok(())
     });
     // Moves the top card of a stack; returns its kind, or nil if the stack is empty.
@@ -398,10 +383,7 @@ fn build(lua: &Lua) -> R<Table> {
             Zone::Counts(_) => return Err(rt(format!("'{fz}' is not a stack"))),
         };
         let Some(k) = top else { return Ok(None) };
-        match c.state.zone_mut(dest.0, dest.1).ok_or_else(|| rt("no such zone"))? {
-            Zone::Counts(counts) => counts[k as usize] += 1,
-            Zone::Stack(s) => s.push(k),
-        }
+        c.state.zone_mut(dest.0, dest.1).ok_or_else(|| rt("no such zone"))?.add(k as usize, 1);
         Ok(Some(c.spec.cards[k as usize].name.clone()))
     });
     method!(lua, g, "shuffle", |l, (owner, zone): (Option<i64>, String)| {

@@ -47,17 +47,8 @@ fn kind_name(c: &Ctx, k: u16) -> String {
 
 /// Takes one card of kind `k` out of a zone (the topmost of that kind from a stack).
 fn take_from_zone(c: &mut Ctx, owner: Option<usize>, z: usize, k: usize, zone: &str) -> R<()> {
-    let have = c.state.zone(owner, z).map(|zn| zn.count(k)).unwrap_or(0);
-    if have == 0 {
+    if !c.state.zone_mut(owner, z).ok_or_else(|| rt("no such zone"))?.remove(k, 1) {
         return Err(rt(format!("'{zone}' holds no {}", c.spec.cards[k].name)));
-    }
-    match c.state.zone_mut(owner, z).ok_or_else(|| rt("no such zone"))? {
-        Zone::Counts(counts) => counts[k] -= 1,
-        Zone::Stack(s) => {
-            if let Some(i) = s.iter().rposition(|&x| x as usize == k) {
-                s.remove(i);
-            }
-        }
     }
     Ok(())
 }
@@ -65,16 +56,12 @@ fn take_from_zone(c: &mut Ctx, owner: Option<usize>, z: usize, k: usize, zone: &
 /// Puts `n` cards of kind `k` into a zone: on top of a stack, or under it if `bottom`.
 fn put_in_zone(c: &mut Ctx, owner: Option<usize>, z: usize, k: usize, n: usize, bottom: bool) -> R<()> {
     match c.state.zone_mut(owner, z).ok_or_else(|| rt("no such zone"))? {
-        Zone::Counts(counts) => counts[k] += n as u16,
-        Zone::Stack(s) => {
+        Zone::Stack(s) if bottom => {
             for _ in 0..n {
-                if bottom {
-                    s.insert(0, k as u16);
-                } else {
-                    s.push(k as u16);
-                }
+                s.insert(0, k as u16);
             }
         }
+        zone => zone.add(k, n),
     }
     Ok(())
 }
