@@ -255,8 +255,9 @@ local function total(cards)
   return n
 end
 
-local function has(g, p, cards)
-  local hand = g:cards(p, "hand")
+-- Does p hold `cards`? `hand` (g:cards(p, "hand")) may be passed when asking many times.
+local function has(g, p, cards, hand)
+  hand = hand or g:cards(p, "hand")
   for k, n in next, cards do
     if (hand[k] or 0) < n then return false end
   end
@@ -637,6 +638,20 @@ local function contains(list, x)
   for _, v in ipairs(list) do if v == x then return true end end
   return false
 end
+
+-- Base's small helpers, for modules layered on base (helpers.lua) to call instead of
+-- keeping copies: a sandboxed variant has no `require`, and locals are private to a file.
+catan = {
+  RESOURCES = RESOURCES,
+  copy = copy,
+  total = total,
+  cards_text = cards_text,
+  has = has,
+  pay = pay,
+  hand_size = hand_size,
+  contains = contains,
+  name = name,
+}
 
 -- Building -------------------------------------------------------------------------------
 

@@ -70,7 +70,7 @@ local TITLE = {
 -- edit of this list (or, for one game, option helper_order).
 local NUMBERED = { "nassir", "jean", "william", "lin", "candamir", "louis" }
 
-local RESOURCES = { "brick", "lumber", "wool", "grain", "ore" }
+local RESOURCES = catan.RESOURCES
 
 -- Played cards that are knights: base and family's knight, classic's Soldier.
 local KNIGHTS = { knight = true, soldier = true }
@@ -86,7 +86,9 @@ local AFTER_ROLL = { "main", "trade", "build" }
 
 local next = next
 
-local function name(g, p) return g:color(p) end
+-- Base's own helpers (see `catan` in base.lua).
+local name, hand_size, has, pay = catan.name, catan.hand_size, catan.has, catan.pay
+local copy, cards_text, contains = catan.copy, catan.cards_text, catan.contains
 
 -- A turn: the turn number and the seat whose turn it is (with paired 5-6 player turns, player
 -- 2's action phase is a turn of its own). Helpers dealt in the set-up are stamped 0.
@@ -102,44 +104,6 @@ local function holder(g, h)
   end
 end
 
-local function hand_size(g, p) return g:count_category(p, "hand", "resource") end
-
--- Does p hold `cards`? `hand` (g:cards(p, "hand")) may be passed when asking many times.
-local function has(g, p, cards, hand)
-  hand = hand or g:cards(p, "hand")
-  for k, n in next, cards do
-    if (hand[k] or 0) < n then return false end
-  end
-  return true
-end
-
-local function pay(g, p, cards)
-  for k, n in next, cards do
-    if n > 0 then g:move(p, "hand", nil, "bank", k, n) end
-  end
-end
-
-local function copy(t)
-  local c = {}
-  for k, v in next, t do c[k] = v end
-  return c
-end
-
-local function cards_text(cards)
-  local parts = {}
-  for _, r in ipairs(RESOURCES) do
-    local n = cards[r]
-    if n and n > 0 then parts[#parts + 1] = (n == 1 and r) or (n .. " " .. r) end
-  end
-  return #parts == 0 and "nothing" or table.concat(parts, " ")
-end
-
-local function contains(list, x)
-  for _, v in ipairs(list) do
-    if v == x then return true end
-  end
-  return false
-end
 
 local function is_resource(r) return contains(RESOURCES, r) end
 
