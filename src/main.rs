@@ -65,6 +65,10 @@ enum Command {
         /// Print the report as JSON
         #[arg(long)]
         json: bool,
+        /// Games played at once, one Lua state per worker (default: every core). Each game's
+        /// seed is the run's seed plus its index, so the report is the same for any N
+        #[arg(long, value_name = "N")]
+        jobs: Option<usize>,
     },
     /// List the variants with their descriptions and options
     Variants,
@@ -138,7 +142,7 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Command::Sim { game, games, json } => {
+        Command::Sim { game, games, json, jobs } => {
             let h = match header(&game, false) {
                 Ok(h) => h,
                 Err(e) => {
@@ -147,7 +151,8 @@ fn main() -> ExitCode {
                 }
             };
             let tty = std::io::stderr().is_terminal();
-            let report = sim::run(&h.variants, h.players, &h.options, games, h.seed, |done| {
+            let jobs = jobs.unwrap_or_else(sim::default_jobs).max(1);
+            let report = sim::run_jobs(&h.variants, h.players, &h.options, games, h.seed, jobs, |done| {
                 if tty && (done % 10 == 0 || done == games) {
                     eprint!("\r{done}/{games} games");
                 }
@@ -172,7 +177,13 @@ fn main() -> ExitCode {
                         println!("  seat {}: {} wins ({:.1}%)", i + 1, w, 100.0 * *w as f64 / r.games.max(1) as f64);
                     }
                     println!("  mean turns: {:.1}, mean actions: {:.1}", r.mean_turns, r.mean_actions);
-                    println!("  {:.2} s, {:.1} games per second", r.seconds, r.games_per_second);
+                    println!(
+                        "  {:.2} s, {:.1} games per second on {} worker{}",
+                        r.seconds,
+                        r.games_per_second,
+                        r.jobs,
+                        if r.jobs == 1 { "" } else { "s" }
+                    );
                 }
                 Err(e) => {
                     eprintln!("error: {e}");

@@ -3,6 +3,8 @@
 use crate::bot::RandomBot;
 use crate::engine::{Game, GameError, Header};
 use serde::Serialize;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::Instant;
 
 /// A game that runs longer than this many actions is stopped and counted unfinished.
@@ -56,6 +58,8 @@ pub struct SimReport {
     pub variants: Vec<String>,
     pub players: usize,
     pub games: usize,
+    /// Workers that played the games (the figures above and below do not depend on it).
+    pub jobs: usize,
     pub finished: usize,
     pub wins: Vec<usize>,
     pub mean_turns: f64,
@@ -64,37 +68,102 @@ pub struct SimReport {
     pub games_per_second: f64,
 }
 
+/// Plays `games` games on one core; see [`run_jobs`].
 pub fn run(
     variants: &[String],
     players: usize,
     options: &[(String, String)],
     games: usize,
     seed: u64,
+    progress: impl FnMut(usize),
+) -> Result<SimReport, GameError> {
+    run_jobs(variants, players, options, games, seed, 1, progress)
+}
+
+/// The number of workers `catan sim` uses by default: every core this process may use.
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+}
+
+/// Plays `games` games on `jobs` workers, each with its own loaded scripts (one Lua state
+/// per worker). Game `i` is seeded with `seed + i` whichever worker plays it, and the
+/// report is added up in game order, so it is the same for every number of workers.
+/// `progress` is told how many games are done, from the calling thread.
+pub fn run_jobs(
+    variants: &[String],
+    players: usize,
+    options: &[(String, String)],
+    games: usize,
+    seed: u64,
+    jobs: usize,
     mut progress: impl FnMut(usize),
 ) -> Result<SimReport, GameError> {
     let start = Instant::now();
+    let header = Header { variants: variants.to_vec(), players, seed, options: options.to_vec(), sandbox: false };
+    let jobs = jobs.clamp(1, games.max(1));
+    let mut results: Vec<Option<Result<GameResult, GameError>>> = (0..games).map(|_| None).collect();
+    if jobs == 1 {
+        let mut game = None;
+        for (i, slot) in results.iter_mut().enumerate() {
+            let r = play_index(&mut game, &header, i);
+            let failed = r.is_err();
+            *slot = Some(r);
+            progress(i + 1);
+            if failed {
+                break;
+            }
+        }
+    } else {
+        // Workers take the next game index from a shared counter. After a failure no new
+        // game starts, but every game with a lower index was already handed out and
+        // finishes, so the first failure in game order is the same for every `jobs`.
+        let next = AtomicUsize::new(0);
+        let failed = AtomicBool::new(false);
+        let (tx, rx) = mpsc::channel();
+        std::thread::scope(|scope| {
+            for _ in 0..jobs {
+                let (tx, header, next, failed) = (tx.clone(), &header, &next, &failed);
+                scope.spawn(move || {
+                    let mut game = None;
+                    while !failed.load(Ordering::Relaxed) {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= games {
+                            break;
+                        }
+                        let r = play_index(&mut game, header, i);
+                        if r.is_err() {
+                            failed.store(true, Ordering::Relaxed);
+                        }
+                        if tx.send((i, r)).is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(tx);
+            for (done, (i, r)) in rx.into_iter().enumerate() {
+                results[i] = Some(r);
+                progress(done + 1);
+            }
+        });
+    }
     let mut wins = vec![0; players];
     let (mut turns, mut acts, mut finished) = (0u64, 0u64, 0usize);
-    let header = Header { variants: variants.to_vec(), players, seed, options: options.to_vec(), sandbox: false };
-    let mut game = Game::new(header)?;
-    for i in 0..games {
-        if i > 0 {
-            game.restart(seed.wrapping_add(i as u64))?;
-        }
-        let r = play_game(&mut game, |_| Ok(()))?;
+    for r in results.into_iter().map_while(|r| r) {
+        let r = r?;
         if let Some(w) = r.winner {
             wins[w] += 1;
             finished += 1;
         }
         turns += r.turns as u64;
         acts += r.actions as u64;
-        progress(i + 1);
     }
     let secs = start.elapsed().as_secs_f64();
     Ok(SimReport {
         variants: variants.to_vec(),
         players,
         games,
+        jobs,
         finished,
         wins,
         mean_turns: turns as f64 / games.max(1) as f64,
@@ -102,4 +171,18 @@ pub fn run(
         seconds: secs,
         games_per_second: games as f64 / secs.max(1e-9),
     })
+}
+
+/// Plays game `index` of a run (seed: the run's seed plus the index), reusing the worker's
+/// loaded scripts after its first game.
+fn play_index(game: &mut Option<Game>, header: &Header, index: usize) -> Result<GameResult, GameError> {
+    let seed = header.seed.wrapping_add(index as u64);
+    match game {
+        Some(g) => g.restart(seed)?,
+        None => *game = Some(Game::new(Header { seed, ..header.clone() })?),
+    }
+    match game {
+        Some(g) => play_game(g, |_| Ok(())),
+        None => Err(GameError::Setup("no game".into())),
+    }
 }

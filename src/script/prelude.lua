@@ -66,23 +66,27 @@ function hook_names()
   return names
 end
 
+-- Hooks by kind, then point: by.filter["cost"] is the ordered list of cost filters. Kept
+-- in two levels so that running a point builds no string.
 local function points()
   if R.by_point then return R.by_point end
-  local by = {}
+  local by = { sequence = {}, filter = {}, event = {} }
   local names = {}
   for name in pairs(R.hooks) do names[#names + 1] = name end
   table.sort(names)
   for _, name in ipairs(names) do
     local h = R.hooks[name]
-    local key = h.kind .. ":" .. h.point
-    by[key] = by[key] or {}
-    table.insert(by[key], h)
+    local per = by[h.kind]
+    per[h.point] = per[h.point] or {}
+    table.insert(per[h.point], h)
   end
-  for _, list in pairs(by) do
-    table.sort(list, function(a, b)
-      if a.priority ~= b.priority then return a.priority < b.priority end
-      return a.order < b.order
-    end)
+  for _, per in pairs(by) do
+    for _, list in pairs(per) do
+      table.sort(list, function(a, b)
+        if a.priority ~= b.priority then return a.priority < b.priority end
+        return a.order < b.order
+      end)
+    end
   end
   R.by_point = by
   return by
@@ -98,6 +102,8 @@ function action(def)
   if type(def.apply) ~= "function" then error("action '" .. def.name .. "' needs an apply function", 2) end
   def.syntax = def.syntax or def.name
   def.variant = current_variant
+  -- Whether the action takes arguments, decided once: listing asks it for every action.
+  def.has_args = def.syntax:find("<", 1, true) ~= nil
   -- `phases = {"main", "trade"}`: the action exists only in these phases. The dispatcher
   -- checks it before calling `when`, which keeps listing legal actions cheap.
   if def.phases then
@@ -125,6 +131,7 @@ function wrap_action(name, parts)
   if parts.legal and not parts.options and def.options then
     local list, legal = def.options, def.legal
     local one = select(2, def.syntax:gsub("<", "")) == 1
+    def.has_args = def.syntax:find("<", 1, true) ~= nil
     def.options = function(g, seat)
       local out = {}
       for _, o in ipairs(list(g, seat)) do
@@ -142,7 +149,7 @@ function engine.action_specs()
   local out = {}
   for _, name in ipairs(R.order) do
     local def = R.actions[name]
-    out[#out + 1] = { name = name, syntax = def.syntax, help = def.help or "", enumerable = def.options ~= nil or not def.syntax:find("<") }
+    out[#out + 1] = { name = name, syntax = def.syntax, help = def.help or "", enumerable = def.options ~= nil or not def.has_args }
   end
   return out
 end
@@ -151,24 +158,22 @@ end
 
 function engine.install(g)
   function g:run(point, ...)
-    local list = points()["sequence:" .. point] or EMPTY
+    local list = points().sequence[point] or EMPTY
     for i = 1, #list do list[i].fn(self, ...) end
   end
   function g:filter(point, value, ...)
-    local list = points()["filter:" .. point] or EMPTY
+    local list = points().filter[point] or EMPTY
     for i = 1, #list do value = list[i].fn(self, value, ...) end
     return value
   end
   function g:emit(event, data)
     self:_record(event)
-    local list = points()["event:" .. event] or EMPTY
+    local list = points().event[event] or EMPTY
     for i = 1, #list do list[i].fn(self, data) end
   end
 end
 
 local unpack = table.unpack
-
-local function has_args(def) return def.syntax:find("<", 1, true) ~= nil end
 
 -- While legal actions are listed nothing may change, so the getters the rules call most
 -- are answered once per listing instead of crossing into Rust each time. One view table
@@ -189,7 +194,7 @@ end
 
 local function options_of(g, def, seat)
   if def.options then return def.options(g, seat) end
-  if not has_args(def) then
+  if not def.has_args then
     if not def.legal or def.legal(g, seat) then return { EMPTY } end
     return EMPTY
   end
@@ -223,13 +228,16 @@ end
 -- drop it and draw again if it has no legal option, then draw one of its options. The
 -- same distribution as drawing from the full list by kind. Returns the name and the
 -- option, nil when there is none, or nil, "more" when `rnd` ran out.
+local names = {} -- reused by every draw: sampling allocates nothing of its own
 function engine.sample(g, seat, rnd)
   g = listing_view(g)
   local phase = g:phase()
-  local names, n = {}, 0
-  for _, name in ipairs(R.order) do
-    local def = R.actions[name]
-    if (def.options or not has_args(def)) and available(def, phase, g, seat) then
+  local n = 0
+  local order, actions = R.order, R.actions
+  for j = 1, #order do
+    local name = order[j]
+    local def = actions[name]
+    if (def.options or not def.has_args) and available(def, phase, g, seat) then
       n = n + 1
       names[n] = name
     end
@@ -242,7 +250,6 @@ function engine.sample(g, seat, rnd)
     local i = (r * n) // 1 + 1
     local name = names[i]
     names[i] = names[n]
-    names[n] = nil
     n = n - 1
     local opts = options_of(g, R.actions[name], seat)
     if opts and #opts > 0 then

@@ -1,0 +1,40 @@
+//! `catan sim`: the report does not depend on how many workers play the games.
+
+use catan_engine::sim;
+
+fn report(variant: &str, players: usize, jobs: usize) -> serde_json::Value {
+    let r = sim::run_jobs(&[variant.to_string()], players, &[], 6, 40, jobs, |_| {}).unwrap();
+    assert_eq!(r.jobs, jobs);
+    let mut v = serde_json::to_value(&r).unwrap();
+    let m = v.as_object_mut().unwrap();
+    for timing in ["seconds", "games_per_second", "jobs"] {
+        m.remove(timing);
+    }
+    v
+}
+
+#[test]
+fn jobs_give_the_same_report_as_one_worker() {
+    for (variant, players) in [("base", 4), ("rivals", 2)] {
+        let one = report(variant, players, 1);
+        assert_eq!(one["games"], 6);
+        assert_eq!(report(variant, players, 2), one, "{variant}: 2 workers");
+        assert_eq!(report(variant, players, 4), one, "{variant}: 4 workers");
+    }
+}
+
+#[test]
+fn progress_counts_every_game_with_workers() {
+    let mut seen = vec![];
+    sim::run_jobs(&["base".to_string()], 4, &[], 5, 1, 3, |done| seen.push(done)).unwrap();
+    assert_eq!(seen, vec![1, 2, 3, 4, 5]);
+}
+
+#[test]
+fn a_failing_setup_is_reported_whatever_the_workers() {
+    let opts = vec![("victory_points".to_string(), "99".to_string())];
+    for jobs in [1, 3] {
+        let e = sim::run_jobs(&["base".to_string()], 4, &opts, 4, 1, jobs, |_| {}).unwrap_err();
+        assert!(e.to_string().contains("victory_points"), "{jobs} workers: {e}");
+    }
+}
