@@ -925,22 +925,39 @@ int luaG_tracecall (lua_State *L) {
 ** This function is not "Protected" when called, so it should correct
 ** 'L->top.p' before calling anything that can run the GC.
 */
+/*
+** catan-engine: called by the VM when 'hookcount' has fallen to zero or below. The VM
+** charges the size of a function's code when it is entered and the length of a loop's
+** body at each jump back, which bounds the instructions run from above: every
+** instruction lies on a stretch of forward execution that one of those charges covers.
+** Calls the count hook once per 'basehookcount' charged, so no charge is lost.
+*/
+void luaG_meter (lua_State *L) {
+  if (L->basehookcount <= 0) {  /* no count set: nothing to meter */
+    L->hookcount = 1;
+    return;
+  }
+  while (L->hookcount <= 0) {
+    L->hookcount += L->basehookcount;
+    luaD_hook(L, LUA_HOOKCOUNT, -1, 0, 0);  /* may not return (the hook may raise) */
+  }
+}
+
+
 int luaG_traceexec (lua_State *L, const Instruction *pc) {
   CallInfo *ci = L->ci;
   lu_byte mask = L->hookmask;
   const Proto *p = ci_func(ci)->p;
   int counthook;
-  if (!(mask & (LUA_MASKLINE | LUA_MASKCOUNT))) {  /* no hooks? */
+  /* catan-engine: the count hook does not trap every instruction; it is metered
+     at calls and loop back-edges (luaG_meter, called from lvm.c) */
+  if (!(mask & LUA_MASKLINE)) {  /* no line hook? */
     ci->u.l.trap = 0;  /* don't need to stop again */
     return 0;  /* turn off 'trap' */
   }
   pc++;  /* reference is always next instruction */
   ci->u.l.savedpc = pc;  /* save 'pc' */
-  counthook = (mask & LUA_MASKCOUNT) && (--L->hookcount == 0);
-  if (counthook)
-    resethookcount(L);  /* reset count */
-  else if (!(mask & LUA_MASKLINE))
-    return 1;  /* no line hook and count != 0; nothing to be done now */
+  counthook = 0;
   if (ci->callstatus & CIST_HOOKYIELD) {  /* hook yielded last time? */
     ci->callstatus &= ~CIST_HOOKYIELD;  /* erase mark */
     return 1;  /* do not call hook again (VM yielded, so it did not move) */

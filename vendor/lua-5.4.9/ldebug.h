@@ -58,6 +58,8 @@ LUAI_FUNC const char *luaG_addinfo (lua_State *L, const char *msg,
                                                   TString *src, int line);
 LUAI_FUNC l_noret luaG_errormsg (lua_State *L);
 LUAI_FUNC int luaG_traceexec (lua_State *L, const Instruction *pc);
+/* catan-engine: the count hook, metered at calls and loop back-edges (see lvm.c) */
+LUAI_FUNC void luaG_meter (lua_State *L);
 LUAI_FUNC int luaG_tracecall (lua_State *L);
 
 

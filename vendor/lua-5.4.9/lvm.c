@@ -1084,6 +1084,17 @@ void luaV_finishOp (lua_State *L) {
 
 #define updatebase(ci)	(base = ci->func.p + 1)
 
+/*
+** catan-engine: charge 'n' instructions to the count hook (see luaG_meter). Used when a
+** function is entered (its code size) and at every jump back (the loop's length). The
+** hook may raise an error or move the stack, so the pc is saved and base reloaded.
+*/
+#define meter(ci,n,from)  { if (l_unlikely(L->hookmask & LUA_MASKCOUNT)) { \
+    L->hookcount -= (n); \
+    if (L->hookcount <= 0) { \
+      ci->u.l.savedpc = (from);  /* errors name the line of the jump */ \
+      luaG_meter(L); updatetrap(ci); updatebase(ci); } } }
+
 
 #define updatestack(ci)  \
 	{ if (l_unlikely(trap)) { updatebase(ci); ra = RA(i); } }
@@ -1093,7 +1104,8 @@ void luaV_finishOp (lua_State *L) {
 ** Execute a jump instruction. The 'updatetrap' allows signals to stop
 ** tight loops. (Without it, the local copy of 'trap' could never change.)
 */
-#define dojump(ci,i,e)	{ pc += GETARG_sJ(i) + e; updatetrap(ci); }
+#define dojump(ci,i,e)	{ int sj_ = GETARG_sJ(i); pc += sj_ + e; updatetrap(ci); \
+                          if (sj_ < 0) meter(ci, -sj_, pc - sj_ - (e)); }
 
 
 /* for test instructions, execute the jump instruction that follows it */
@@ -1166,7 +1178,16 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
 #include "ljumptab.h"
 #endif
  startfunc:
-  trap = L->hookmask;
+  trap = L->hookmask & ~LUA_MASKCOUNT;  /* catan-engine: counting is metered */
+  if (l_unlikely(L->hookmask & LUA_MASKCOUNT) && !ci_func(ci)->p->is_vararg) {
+    /* a vararg function is charged at OP_VARARGPREP, once its frame is set up */
+    int size_ = ci_func(ci)->p->sizecode;
+    L->hookcount -= size_;
+    if (L->hookcount <= 0) {
+      luaG_meter(L);
+      trap |= ci->u.l.trap;
+    }
+  }
  returning:  /* trap already set */
   cl = ci_func(ci);
   k = cl->p->k;
@@ -1744,7 +1765,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         goto ret;
       }
       vmcase(OP_RETURN0) {
-        if (l_unlikely(L->hookmask)) {
+        if (l_unlikely(L->hookmask & ~LUA_MASKCOUNT)) {
           StkId ra = RA(i);
           L->top.p = ra;
           savepc(ci);
@@ -1761,7 +1782,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         goto ret;
       }
       vmcase(OP_RETURN1) {
-        if (l_unlikely(L->hookmask)) {
+        if (l_unlikely(L->hookmask & ~LUA_MASKCOUNT)) {
           StkId ra = RA(i);
           L->top.p = ra + 1;
           savepc(ci);
@@ -1801,10 +1822,13 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
             chgivalue(s2v(ra), idx);  /* update internal index */
             setivalue(s2v(ra + 3), idx);  /* and control variable */
             pc -= GETARG_Bx(i);  /* jump back */
+            meter(ci, GETARG_Bx(i), pc + GETARG_Bx(i));
           }
         }
-        else if (floatforloop(ra))  /* float loop */
+        else if (floatforloop(ra)) {  /* float loop */
           pc -= GETARG_Bx(i);  /* jump back */
+          meter(ci, GETARG_Bx(i), pc + GETARG_Bx(i));
+        }
         updatetrap(ci);  /* allows a signal to break the loop */
         vmbreak;
       }
@@ -1847,6 +1871,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         if (!ttisnil(s2v(ra + 4))) {  /* continue loop? */
           setobjs2s(L, ra + 2, ra + 4);  /* save control variable */
           pc -= GETARG_Bx(i);  /* jump back */
+          meter(ci, GETARG_Bx(i), pc + GETARG_Bx(i));
         }
         vmbreak;
       }}
@@ -1894,6 +1919,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
           L->oldpc = 1;  /* next opcode will be seen as a "new" line */
         }
         updatebase(ci);  /* function has new base after adjustment */
+        meter(ci, cl->p->sizecode, pc);  /* catan-engine: the charge for entering */
         vmbreak;
       }
       vmcase(OP_EXTRAARG) {
