@@ -423,6 +423,6 @@ impl Game {
 
     /// Options in force, defaults included.
     pub fn options(&self) -> BTreeMap<String, Value> {
-        self.state().options.clone()
+        (*self.state().options).clone()
     }
 }

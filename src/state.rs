@@ -108,7 +108,8 @@ pub struct PlayerState {
 pub struct GameState {
     pub topology: Option<Arc<Topology>>,
     pub hexes: Vec<HexState>,
-    pub harbors: Vec<Harbor>,
+    /// Shared between the snapshots of a game (set once, when the board is built).
+    pub harbors: Arc<Vec<Harbor>>,
     /// Named markers standing on hexes, e.g. the robber.
     pub markers: BTreeMap<String, HexId>,
     pub intersections: Vec<Option<Piece>>,
@@ -120,7 +121,8 @@ pub struct GameState {
     pub current: usize,
     pub phase: String,
     pub turn: u32,
-    pub options: BTreeMap<String, Value>,
+    /// Fixed for the game, so shared between its snapshots.
+    pub options: Arc<BTreeMap<String, Value>>,
     pub vars: BTreeMap<String, Value>,
     pub winner: Option<usize>,
     pub rng: ChaCha8Rng,
@@ -197,7 +199,7 @@ impl GameState {
         GameState {
             topology: None,
             hexes: vec![],
-            harbors: vec![],
+            harbors: Arc::new(vec![]),
             markers: BTreeMap::new(),
             intersections: vec![],
             paths: vec![],
@@ -208,7 +210,7 @@ impl GameState {
             current: 0,
             phase: "setup".into(),
             turn: 0,
-            options,
+            options: Arc::new(options),
             vars: BTreeMap::new(),
             winner: None,
             rng: ChaCha8Rng::seed_from_u64(seed),

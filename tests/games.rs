@@ -151,7 +151,7 @@ fn check_base_island(g: &Game) {
     want_h.sort();
     assert_eq!(harbors, want_h);
     let t = st.topology.as_ref().unwrap();
-    for h in &st.harbors {
+    for h in st.harbors.iter() {
         assert_eq!(t.paths[h.path].hexes.len(), 1, "harbors lie on the coast");
     }
 }

@@ -174,7 +174,7 @@ fn check_larger_island(g: &Game) {
     want_h.push((Some("wool".to_string()), 2));
     want_h.sort();
     assert_eq!(harbors, want_h, "11 harbors: five 3:1, two wool 2:1, one 2:1 of each other resource");
-    for h in &st.harbors {
+    for h in st.harbors.iter() {
         assert_eq!(t.paths[h.path].hexes.len(), 1, "harbors lie on the coast");
     }
 }

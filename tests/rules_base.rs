@@ -873,7 +873,7 @@ fn longest_road_counts_one_branch() {
 fn harbor_spot(g: &catan_engine::Game, resource: Option<&str>, ratio: u8) -> String {
     let st = g.state();
     let t = st.topology.as_ref().unwrap();
-    for h in &st.harbors {
+    for h in st.harbors.iter() {
         if h.resource.as_deref() == resource && h.ratio == ratio {
             for &e in &t.paths[h.path].ends {
                 let free = st.intersections[e].is_none()

@@ -177,7 +177,7 @@ fn check_island(g: &Game) {
     assert_eq!(kinds, want);
     let t = st.topology.as_ref().unwrap();
     let mut ends = BTreeSet::new();
-    for h in &st.harbors {
+    for h in st.harbors.iter() {
         let p = &t.paths[h.path];
         assert!(p.hexes.len() == 1, "a harbor lies on the coast");
         for e in p.ends {

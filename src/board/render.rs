@@ -328,7 +328,7 @@ fn draw(topo: &Topology, state: &GameState, spec: &Spec) -> Canvas {
     }
 
     // Harbors: off the coast, beside their path, where there is room.
-    for harbor in &state.harbors {
+    for harbor in state.harbors.iter() {
         let Some(path) = topo.paths.get(harbor.path) else {
             continue;
         };
@@ -553,7 +553,7 @@ mod tests {
         let (row, col) = (3 * info.r * KY, (2 * info.q + info.r) * KX);
         assert_eq!(canvas.text_at(row + KY, col - 2, 6), "robber");
         // Every harbor is listed, and each found room on the map.
-        for h in &st.harbors {
+        for h in st.harbors.iter() {
             assert!(text.contains(&format!("{} at {}", harbor_text(h), topo.paths[h.path].label)));
         }
         let map: String = canvas.lines(false).join("\n");
@@ -634,7 +634,7 @@ mod tests {
             let coast: Vec<usize> =
                 (0..topo.paths.len()).filter(|&p| topo.paths[p].hexes.len() == 1).step_by(5).collect();
             for (i, &p) in coast.iter().enumerate() {
-                st.harbors.push(crate::state::Harbor {
+                std::sync::Arc::make_mut(&mut st.harbors).push(crate::state::Harbor {
                     path: p,
                     resource: (i % 2 == 0).then(|| "grain".to_string()),
                     ratio: if i % 2 == 0 { 2 } else { 3 },

@@ -460,7 +460,7 @@ fn build(lua: &Lua) -> R<Table> {
         c.state.intersections = vec![None; topo.intersections.len()];
         c.state.paths = vec![None; topo.paths.len()];
         c.state.hexes = hexes;
-        c.state.harbors = harbors;
+        c.state.harbors = Arc::new(harbors);
         c.state.topology = Some(Arc::new(topo));
         Ok(())
     });
@@ -584,7 +584,7 @@ fn build(lua: &Lua) -> R<Table> {
         let t = topo(&c)?;
         let out = l.create_table()?;
         let mut n = 0;
-        for h in &c.state.harbors {
+        for h in c.state.harbors.iter() {
             let [a, b] = t.paths[h.path].ends;
             let mine = |x: usize| c.state.intersections[x].is_some_and(|pc| pc.owner as usize == s);
             if mine(a) || mine(b) {
