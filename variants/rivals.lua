@@ -679,9 +679,8 @@ local function draw_card(g, p, stack)
   return k
 end
 
-sequence("setup", "rivals.start", function(g)
-  -- The Game Begins: the high roller starts and draws 3 cards from one draw stack, the
-  -- other player 3 from another.
+-- The Game Begins: the high roller starts (rolls again on a tie).
+local function roll_for_start(g)
   local first
   repeat
     local a, b = g:roll(1)[1], g:roll(1)[1]
@@ -690,6 +689,13 @@ sequence("setup", "rivals.start", function(g)
   until first
   g:set("starting_player", first)
   g:log(name(g, first) .. " starts")
+  return first
+end
+
+sequence("setup", "rivals.start", function(g)
+  -- The Game Begins: the starting player draws 3 cards from one draw stack, the other
+  -- player 3 from another.
+  local first = roll_for_start(g)
   for i, p in ipairs(order_from(g, first)) do
     for _ = 1, 3 do draw_card(g, p, STACKS[i]) end
   end
@@ -2046,7 +2052,7 @@ action {
 for k, v in pairs({
   P = P, CENTER = CENTER, MAX_STORE = MAX_STORE, RESOURCES = RESOURCES, STACKS = STACKS,
   expansion_types = EXPANSION_TYPE, possible = POSSIBLE,
-  start_resolution = start_resolution, advance = advance, head = head, choice_done = choice_done,
+  roll_for_start = roll_for_start, start_resolution = start_resolution, advance = advance, head = head, choice_done = choice_done,
   choosing = choosing, build_event_deck = build_event_deck, draw_card = draw_card,
   stack_index = stack_index, stacks_for = stacks_for, may_go_under = may_go_under, removed_to = removed_to,
   points = points, placed = placed, holders = holders, room = room, own = own, top = top, label = label,
