@@ -153,7 +153,29 @@ end)
 
 -- Action cards ----------------------------------------------------------------------------------
 
-local function may_play(g, p, kind) return R.may_play(g, p, kind) end
+-- An action card's action: playable in your action phase with the card in hand; its
+-- requirement (Other Rules Additions 4) is checked first, so a refusal says what is missing,
+-- and with it unmet nothing is listed.
+local function card_action(kind, def)
+  local options, legal = def.options, def.legal
+  local function meets(g, p)
+    local req = CARDS[kind].requires
+    if not req then return true end
+    return req(g, p)
+  end
+  def.phases = def.phases or { "action" }
+  def.when = function(g, p) return R.my_turn(g, p) and R.in_hand(g, p, kind) end
+  def.options = function(g, p)
+    if not meets(g, p) then return {} end
+    return options(g, p)
+  end
+  def.legal = function(g, p, ...)
+    local ok, why = meets(g, p)
+    if not ok then return deny(why) end
+    return legal(g, p, ...)
+  end
+  action(def)
+end
 
 -- Brigands: the regions of yours that can still hold a resource the opponent has, and how
 -- many each would take.
@@ -171,12 +193,10 @@ CARDS.brigands.requires = function(g, p)
   return true
 end
 
-action {
+card_action("brigands", {
   name = "play_brigands",
-  phases = { "action" },
   syntax = "play brigands <slot>",
   help = "play the Brigands (strength advantage): name one of your regions; your opponent gives you as many of its resource as it can still hold",
-  when = function(g, p) return may_play(g, p, "brigands") end,
   options = brigand_targets,
   legal = function(g, p, lbl)
     if not R.contains(brigand_targets(g, p), lbl) then
@@ -193,7 +213,7 @@ action {
     g:log(name(g, p) .. " plays the Brigands: " .. name(g, other(p)) .. " gives " .. R.cards_text({ [res] = n }))
     R.resolve(g, R.demand(g, p, { [res] = n }))
   end,
-}
+})
 
 -- Gudrun: up to 2 gold per Pirate Ship, at most the opponent's gold and what you can store.
 local function gudrun_most(g, p)
@@ -206,12 +226,10 @@ CARDS.gudrun.requires = function(g, p)
   return true
 end
 
-action {
+card_action("gudrun", {
   name = "play_gudrun",
-  phases = { "action" },
   syntax = "play gudrun <int>",
   help = "play Gudrun, Terror of the Seas (with a Pirate Ship): your opponent gives you that much gold (up to 2 per Pirate Ship)",
-  when = function(g, p) return may_play(g, p, "gudrun") end,
   options = function(g, p)
     local out = {}
     for n = 1, gudrun_most(g, p) do out[#out + 1] = n end
@@ -227,7 +245,7 @@ action {
     g:log(name(g, p) .. " plays Gudrun: " .. name(g, other(p)) .. " gives " .. n .. " gold")
     R.resolve(g, R.demand(g, p, { gold = n }))
   end,
-}
+})
 
 -- Merchant and Trade Master: take 1 or 2 resources of your choice (the Merchant gives 1 back).
 local function opponent_has_any(g, p)
@@ -250,13 +268,11 @@ CARDS.trade_master.requires = function(g, p)
 end
 
 for _, kind in ipairs({ "merchant", "trade_master" }) do
-  action {
+  card_action(kind, {
     name = "play_" .. kind,
-    phases = { "action" },
     syntax = "play " .. kind .. " <cards>",
     help = "play the " .. title(kind) .. ": name 1 or 2 resources your opponent must give you"
       .. (kind == "merchant" and ", then give them 1 of yours" or ""),
-    when = function(g, p) return may_play(g, p, kind) end,
     options = R.demands,
     legal = R.can_demand,
     apply = function(g, p, want)
@@ -266,7 +282,7 @@ for _, kind in ipairs({ "merchant", "trade_master" }) do
       if kind == "merchant" then choices[#choices + 1] = R.choice(p, "yield", { reason = "merchant" }) end
       R.resolve(g, choices)
     end,
-  }
+  })
 end
 
 -- Reiner the Herald: before rolling, the event die shows celebration; you receive at least 1.

@@ -99,12 +99,12 @@ filter("under_stacks", "rivals_theme.backs", function(g, list, kind)
 end)
 
 -- Other Rules 3: a card of the face-up expansion stack returns to it.
-filter("removed_to", "rivals_theme.faceup", function(g, to, kind)
+filter("removed_to", "rivals_theme.return_faceup", function(g, to, kind)
   if is_faceup(kind) then return "faceup" end
   return to
 end)
 
-filter("build_from", "rivals_theme.faceup", function(g, zones) zones[#zones + 1] = "faceup"; return zones end)
+filter("build_from", "rivals_theme.build_faceup", function(g, zones) zones[#zones + 1] = "faceup"; return zones end)
 
 -- Preparation 1-3 ----------------------------------------------------------------------------
 
@@ -112,11 +112,17 @@ wrap_hook("rivals.stacks", function(original)
   return function(g)
     if not THEME then error("rivals_theme is the Theme Games' rules: play a theme set, e.g. --variant rivals_gold", 0) end
     original(g)
-    -- The Basic Set draw cards, shuffled into 4 stacks of 9 by the Introductory set-up:
-    -- stack 4's cards go 3 each onto stacks 1-3, which makes 3 shuffled stacks of 12.
-    for i = 1, 9 do
-      local k = g:draw(nil, "stack4", nil, R.STACKS[(i - 1) % 3 + 1])
-      if not k then break end
+    -- The Introductory set-up dealt the shuffled Basic Set draw cards onto every stack:
+    -- those of the theme stacks go onto the smallest Basic Set stack, one by one, which
+    -- makes 3 shuffled stacks of 12.
+    for _, t in ipairs(THEME_STACKS) do
+      while g:count(nil, R.STACKS[t]) > 0 do
+        local to = BASIC_STACKS[1]
+        for _, b in ipairs(BASIC_STACKS) do
+          if g:count(nil, R.STACKS[b]) < g:count(nil, R.STACKS[to]) then to = b end
+        end
+        g:draw(nil, R.STACKS[t], nil, R.STACKS[to])
+      end
     end
     local theme = {}
     for kind, n in pairs(THEME.draw) do

@@ -1,0 +1,324 @@
+//! One test per general rule of the Theme Games and per card of The Era of Gold
+//! (../shared/rules/004: "PLAYING THE THEME GAMES" — General Rules, Other Rules Additions,
+//! End of the Game, Special Rules 1 — and the card index "THE ERA OF GOLD"; card data from
+//! ../shared/reference/rivals_cards.csv). Each test's doc comment names its rule.
+//!
+//! Positions are built with the `edit ...` commands (option test_edits) and the sandbox's
+//! `dice A B`. Labels as in tests/rivals/mod.rs: red's regions K2 forest, M2 gold field,
+//! O2 fields, K4 hills, M4 pasture, O4 mountains; settlements L3 and N3; a city has the
+//! building sites L1 L2 L4 L5; region expansions go on K1 M1 O1 K5 M5 O5.
+
+mod rivals;
+mod rivals_gold;
+
+use catan_engine::engine::Observer;
+use catan_engine::view::view;
+use catan_engine::Game;
+use rivals::*;
+use rivals_gold::*;
+
+fn n(g: &Game, who: &str, r: &str) -> u16 {
+    stock(g, who)[r] + if r == "gold" { gold_cache_store(g, who) } else { 0 }
+}
+
+/// Gold in a player's Gold Cache (region expansion rows 1/5 and 6/10).
+fn gold_cache_store(g: &Game, who: &str) -> u16 {
+    let s = seat(g, who);
+    let st = g.state();
+    let grid = st.grids.iter().find(|x| x.owner == Some(s)).unwrap();
+    grid.slots
+        .iter()
+        .filter(|sl| sl.top().is_some_and(|k| g.spec().cards[k as usize].name == "gold_cache"))
+        .map(|sl| sl.store)
+        .sum()
+}
+
+/// Red in the action phase of turn 1 of a Theme Game, after a quiet roll (a 5: red's
+/// mountains O4 and blue's fields O7 gain 1; brigand attack with nobody over 7), with an
+/// empty hand and a city on L3.
+fn red_action() -> Game {
+    let mut g = gold_game("red");
+    roll(&mut g, 5, "brigand");
+    assert_eq!(g.state().phase, "action");
+    for (k, c) in hand(&g, "red") {
+        for _ in 0..c {
+            edit(&mut g, &format!("drop red {k}"));
+        }
+    }
+    edit(&mut g, "place L3 city");
+    g
+}
+
+/// Ends `who`'s turn: every replenish or exchange step by its first listed action.
+fn pass(g: &mut Game, who: &str) {
+    act(g, who, "end");
+    let s = seat(g, who);
+    while g.winner().is_none() && g.to_act().unwrap() == s && g.state().phase != "roll" {
+        let a = g.legal_actions(s).unwrap().into_iter().find(|a| ["draw", "keep", "discard"].contains(&a.name.as_str())).unwrap();
+        g.perform(s, &a).unwrap();
+    }
+}
+
+fn give(g: &mut Game, who: &str, kind: &str) {
+    edit(g, &format!("hand {who} {kind}"));
+}
+
+fn build(g: &mut Game, who: &str, kind: &str, at: &str) {
+    give(g, who, kind);
+    act(g, who, &format!("build {kind} {at}"));
+}
+
+// General Rules, Preparation ------------------------------------------------------------------
+
+/// General Rules, Preparation 1 (Event Card Stack): the Basic Set events and the set's three
+/// (Gift for the Prince, Traveling Merchant, Trade Ships Race), Yule 4th from the bottom.
+#[test]
+fn prep_event_stack_has_the_sets_events_with_yule_over_three() {
+    let g = gold_new("red");
+    let ev = zone_cards(&g, "events");
+    assert_eq!(ev.len(), 12);
+    assert_eq!(ev[3], "yule", "{ev:?}");
+    for (k, c) in [("gift_for_the_prince", 1), ("trade_ships_race", 2), ("traveling_merchant", 3), ("feud", 1)] {
+        assert_eq!(ev.iter().filter(|e| *e == k).count(), c, "{k}");
+    }
+}
+
+/// General Rules, Preparation 2-3 and Special Rules 1: 3 Basic Set stacks of 12, 2 theme
+/// stacks of 11, the 2 Merchant Guilds face up.
+#[test]
+fn prep_draw_stacks_and_face_up_stack() {
+    let g = gold_new("red");
+    for (z, len) in [("stack1", 12), ("stack2", 12), ("stack3", 12), ("stack4", 11), ("stack5", 11)] {
+        assert_eq!(zone_cards(&g, z).len(), len, "{z}");
+    }
+    let theme: Vec<String> = [zone_cards(&g, "stack4"), zone_cards(&g, "stack5")].concat();
+    assert_eq!(theme.iter().filter(|k| *k == "mint").count(), 2);
+    assert!(!theme.contains(&"merchant_guild".to_string()));
+    assert_eq!(zone_cards(&g, "faceup"), vec!["merchant_guild", "merchant_guild"]);
+    assert!(zone_cards(&g, "stack1").iter().all(|k| !theme.contains(k) || ["goldsmith", "storehouse", "toll_bridge", "large_trade_ship"].contains(&k.as_str())));
+}
+
+/// General Rules, Preparation 4 (Choosing the Starting Cards): beginning with the starting
+/// player, each picks a Basic Set stack and takes 3 cards of it; the stack keeps its order.
+#[test]
+fn prep_starting_cards_are_chosen_from_one_basic_stack() {
+    let mut g = gold_new("blue");
+    assert_eq!(g.state().phase, "select");
+    assert_eq!(to_act(&g), "blue");
+    let before = zone_cards(&g, "stack2");
+    let want = before[0].clone(); // the bottom card
+    refuse(&mut g, "blue", "select mint from 4");
+    act(&mut g, "blue", &format!("select {want} from 2"));
+    let other = zone_cards(&g, "stack3")[0].clone();
+    assert!(refuse(&mut g, "blue", &format!("select {other} from 3")).contains("one stack"));
+    let after = zone_cards(&g, "stack2");
+    let mut expect = before.clone();
+    expect.remove(0);
+    assert_eq!(after, expect, "the rest of the stack keeps its order");
+    for _ in 0..2 {
+        let k = zone_cards(&g, "stack2").last().unwrap().clone();
+        act(&mut g, "blue", &format!("select {k} from 2"));
+    }
+    assert_eq!(hand_size(&g, "blue"), 3);
+    assert_eq!(to_act(&g), "red", "then the other player");
+}
+
+/// General Rules, Preparation 5 (Rearranging Regions): each may rearrange the 6 regions,
+/// which keep what they store; only regions.
+#[test]
+fn prep_regions_may_be_rearranged() {
+    let mut g = gold_new("red");
+    for _ in 0..6 {
+        let s = g.to_act().unwrap();
+        let a = g.legal_actions(s).unwrap().into_iter().find(|a| a.name == "select").unwrap();
+        g.perform(s, &a).unwrap();
+    }
+    assert_eq!(g.state().phase, "rearrange");
+    act(&mut g, "red", "rearrange K2 M2"); // forest (1 lumber) and gold field (0)
+    assert_eq!(top(&g, "K2").as_deref(), Some("gold_field_1"));
+    assert_eq!(store(&g, "K2"), 0);
+    assert_eq!(store(&g, "M2"), 1);
+    refuse(&mut g, "red", "rearrange K2 L3");
+    act(&mut g, "red", "ready");
+    act(&mut g, "blue", "ready");
+    assert_eq!(g.state().phase, "roll");
+    assert_eq!(to_act(&g), "red");
+}
+
+/// General Rules, Preparation 6 (Discard Pile): only the top card is visible.
+#[test]
+fn prep_only_the_top_of_the_discard_pile_is_seen() {
+    let mut g = red_action();
+    give(&mut g, "red", "scout");
+    edit(&mut g, "drop red scout");
+    give(&mut g, "red", "relocation");
+    edit(&mut g, "drop red relocation");
+    let n = zone_cards(&g, "discard").len();
+    assert!(n >= 2);
+    for s in 0..2 {
+        let v = view(&g, Observer::Seat(s));
+        assert_eq!(v["zones"]["discard"]["count"], n);
+        assert_eq!(v["zones"]["discard"]["top"], "relocation");
+        assert_eq!(v["zones"]["discard"].as_object().map(|o| o.len()), Some(2), "the count and the top only");
+    }
+    let v = view(&g, Observer::Referee);
+    assert_eq!(v["zones"]["discard"].as_array().map(|a| a.len()), Some(n));
+}
+
+// Other Rules Additions ---------------------------------------------------------------------------
+
+/// Other Rules Additions 1 (City Expansions): only on the 4 building sites of a city.
+#[test]
+fn city_expansions_only_beside_a_city() {
+    let mut g = red_action();
+    set_stores(&mut g, &[("K4", 3), ("M4", 3), ("O4", 3), ("K2", 3), ("O2", 3)]);
+    give(&mut g, "red", "mint");
+    assert!(refuse(&mut g, "red", "build mint N2").contains("not an empty building site"));
+    refuse(&mut g, "red", "build mint K1");
+    act(&mut g, "red", "build mint L1");
+    assert_eq!(top(&g, "L1").as_deref(), Some("mint"));
+}
+
+/// Other Rules Additions 2 (Region Expansions): only above or below a region (Gold Cache).
+#[test]
+fn region_expansions_only_above_or_below_a_region() {
+    let mut g = red_action();
+    edit(&mut g, "place N2 austin"); // Gold Cache requirement: a hero with strength
+    give(&mut g, "red", "gold_cache");
+    refuse(&mut g, "red", "build gold_cache L2");
+    refuse(&mut g, "red", "build gold_cache L1");
+    act(&mut g, "red", "build gold_cache M1");
+    assert_eq!(top(&g, "M1").as_deref(), Some("gold_cache"));
+}
+
+/// Other Rules Additions 3 (Removal of Units and Buildings): one, free, in the action
+/// phase, to the discard pile; a face-up stack card returns to that stack.
+#[test]
+fn removal_of_one_own_building_or_unit() {
+    let mut g = red_action();
+    edit(&mut g, "place N2 austin");
+    edit(&mut g, "place L1 merchant_guild");
+    let stock_before = stock(&g, "red");
+    act(&mut g, "red", "remove L1");
+    assert_eq!(top(&g, "L1"), None);
+    assert_eq!(zone_cards(&g, "faceup"), vec!["merchant_guild", "merchant_guild"], "back to the face-up stack");
+    refuse(&mut g, "red", "remove N2"); // one removal per action phase
+    assert_eq!(stock(&g, "red"), stock_before, "free");
+    // Next turn: a unit goes to the discard pile.
+    let mut g = red_action();
+    edit(&mut g, "place N2 austin");
+    refuse(&mut g, "red", "remove K2"); // a region is no building or unit
+    refuse(&mut g, "red", "remove N3"); // nor a settlement
+    act(&mut g, "red", "remove N2");
+    assert_eq!(zone_cards(&g, "discard").last().map(|s| s.as_str()), Some("austin"));
+}
+
+/// Other Rules Additions 4 (Requirements): a card needing the Merchant Guild cannot be used
+/// without it; an attack needs the opponent to be able to meet it (resources to give).
+#[test]
+fn requirements_are_checked_for_both_players() {
+    let mut g = red_action();
+    give(&mut g, "red", "trade_master");
+    assert!(refuse(&mut g, "red", "play trade_master ore").contains("Merchant Guild"));
+    edit(&mut g, "place L1 merchant_guild");
+    for (l, _) in regions(&g, "blue") {
+        edit(&mut g, &format!("store {l} 0"));
+    }
+    assert!(refuse(&mut g, "red", "play trade_master ore").contains("no resources"));
+}
+
+/// Other Rules Additions 5 (Placing Cards Under the Right Stack): the same back; an emptied
+/// stack's place stays usable.
+#[test]
+fn cards_go_under_a_stack_with_the_same_back() {
+    let mut g = red_action();
+    // Empty stack 4 (a kind in both sets leaves the Basic stacks first).
+    while let Some(k) = zone_cards(&g, "stack4").last().cloned() {
+        edit(&mut g, &format!("hand blue {k}"));
+    }
+    give(&mut g, "red", "scout");
+    give(&mut g, "red", "mint");
+    give(&mut g, "red", "toll_bridge");
+    act(&mut g, "red", "end");
+    // 3 cards, limit 3: the exchange step.
+    assert_eq!(g.state().phase, "exchange");
+    assert!(refuse(&mut g, "red", "exchange scout under 4").contains("same back"));
+    assert!(refuse(&mut g, "red", "exchange mint under 2").contains("same back"));
+    // The Toll Bridge is in both sets (its copies are counted, not told apart): either back.
+    let listed: Vec<String> = g.legal_actions(seat(&g, "red")).unwrap().iter().map(|a| g.action_text(a)).collect();
+    for l in ["exchange toll_bridge under 1", "exchange toll_bridge under 5", "exchange mint under 4"] {
+        assert!(listed.contains(&l.to_string()), "{l}: {listed:?}");
+    }
+    assert!(!listed.contains(&"exchange scout under 5".to_string()));
+    act(&mut g, "red", "exchange mint under 4");
+    assert_eq!(zone_cards(&g, "stack4"), vec!["mint"], "an emptied stack is re-established");
+}
+
+// End of the Game ----------------------------------------------------------------------------------
+
+/// End of the Game: 12 points during your own turn win at once, whatever the opponent
+/// has; the victory points of city expansions count.
+#[test]
+fn twelve_points_in_your_turn_win_at_once() {
+    let mut g = red_action();
+    // Cities L3 and N3 (4), city expansions on 6 of their sites (6): 10 points.
+    edit(&mut g, "place N3 city");
+    for (l, k) in [("L1", "mint"), ("L2", "mint"), ("L4", "salt_silo"), ("L5", "moneylender"), ("N1", "trading_base"), ("N2", "staple_house")] {
+        edit(&mut g, &format!("place {l} {k}"));
+    }
+    assert_eq!(points(&g, "red"), 10);
+    edit(&mut g, "place N4 staple_house");
+    assert_eq!(points(&g, "red"), 11);
+    assert_eq!(g.winner(), None);
+    // The 12th point by building the Merchant Guild (its point and, with the Trading
+    // Base, the trade advantage): red wins in the action phase, not at the turn's end.
+    set_stores(&mut g, &[("K4", 3), ("M4", 3), ("O2", 3)]);
+    act(&mut g, "red", "build merchant_guild N5");
+    assert_eq!(g.winner(), Some(seat(&g, "red")), "12 points during red's turn win at once");
+    assert_eq!(g.state().phase, "action");
+}
+
+/// Other Rules Additions 3 with the "1x" mark: one copy of a face-up stack card per
+/// principality; it is built from the face-up stack, not from the hand.
+#[test]
+fn face_up_cards_are_built_from_the_stack_once_each() {
+    let mut g = red_action();
+    set_stores(&mut g, &[("K4", 3), ("M4", 3), ("O2", 3)]);
+    act(&mut g, "red", "build merchant_guild L1");
+    assert_eq!(zone_cards(&g, "faceup"), vec!["merchant_guild"]);
+    assert!(refuse(&mut g, "red", "build merchant_guild L5").contains("only one"));
+    assert_eq!(points(&g, "red"), 2 + 1 + 1, "a city (settlement N3 + city L3) and the Guild's point");
+}
+
+/// End of the Game, Note: 12 points before you roll win at once.
+#[test]
+fn twelve_points_before_the_roll_win() {
+    let mut g = red_action();
+    for (l, k) in [("N3", "city"), ("L1", "mint"), ("L2", "mint"), ("L4", "salt_silo"), ("L5", "moneylender")] {
+        edit(&mut g, &format!("place {l} {k}"));
+    }
+    for (l, k) in [("N1", "trading_base"), ("N2", "staple_house"), ("N5", "staple_house")] {
+        edit(&mut g, &format!("place {l} {k}"));
+    }
+    assert_eq!(points(&g, "red"), 11);
+    act(&mut g, "red", "end");
+    while g.winner().is_none() && to_act(&g) == "red" {
+        let s = seat(&g, "red");
+        let a = g.legal_actions(s).unwrap().into_iter().find(|a| a.name == "draw" || a.name == "keep" || a.name == "discard").unwrap();
+        g.perform(s, &a).unwrap();
+    }
+    // Blue's turn: red's 12th point comes during the opponent's turn (the hero token for a
+    // Candamir placed), and red wins when red's turn begins, before rolling.
+    edit(&mut g, "place N4 candamir");
+    assert_eq!(points(&g, "red"), 12);
+    assert_eq!(g.winner(), None, "not on blue's turn");
+    roll(&mut g, 5, "brigand");
+    act(&mut g, "blue", "end");
+    while g.winner().is_none() && to_act(&g) == "blue" {
+        let s = seat(&g, "blue");
+        let a = g.legal_actions(s).unwrap().into_iter().find(|a| a.name == "draw" || a.name == "keep" || a.name == "discard").unwrap();
+        g.perform(s, &a).unwrap();
+    }
+    assert_eq!(g.winner(), Some(seat(&g, "red")));
+    assert_eq!(g.state().phase, "roll", "before rolling");
+}
