@@ -322,3 +322,310 @@ fn twelve_points_before_the_roll_win() {
     assert_eq!(g.winner(), Some(seat(&g, "red")));
     assert_eq!(g.state().phase, "roll", "before rolling");
 }
+
+// The Era of Gold: action cards -----------------------------------------------------------------
+
+/// Card index, Brigands: only with the strength advantage; the opponent gives as many of the
+/// named region's resource as it can still hold, choosing the regions they come from.
+#[test]
+fn brigands_take_what_one_region_can_hold() {
+    let mut g = red_action();
+    give(&mut g, "red", "brigands");
+    assert!(refuse(&mut g, "red", "play brigands O2").contains("strength advantage"));
+    edit(&mut g, "place N2 candamir"); // strength 4: the hero token
+    assert_eq!(var_seat(&g, "hero").as_deref(), Some("red"));
+    set_stores(&mut g, &[("O7", 3), ("O2", 1)]);
+    act(&mut g, "red", "play brigands O2"); // room for 2 grain
+    assert_eq!(to_act(&g), "blue");
+    refuse(&mut g, "blue", "yield K7"); // lumber is not what was asked
+    act(&mut g, "blue", "yield O7");
+    act(&mut g, "blue", "yield O7");
+    assert_eq!(store(&g, "O2"), 3);
+    assert_eq!(store(&g, "O7"), 1);
+    assert_eq!(g.state().phase, "action");
+    assert_eq!(to_act(&g), "red");
+}
+
+/// Card index, Gudrun, Terror of the Seas: needs your Pirate Ship and the opponent's gold;
+/// at most 2 gold per Pirate Ship, all their gold, what you can store; they choose regions.
+#[test]
+fn gudrun_takes_gold_for_a_pirate_ship() {
+    let mut g = red_action();
+    give(&mut g, "red", "gudrun");
+    set_stores(&mut g, &[("M7", 3)]);
+    assert!(refuse(&mut g, "red", "play gudrun 1").contains("Pirate Ship"));
+    edit(&mut g, "place N2 pirate_ship");
+    assert!(refuse(&mut g, "red", "play gudrun 3").contains("1 to 2"));
+    act(&mut g, "red", "play gudrun 2");
+    act(&mut g, "blue", "yield M7");
+    act(&mut g, "blue", "yield M7");
+    assert_eq!(n(&g, "red", "gold"), 2);
+    assert_eq!(store(&g, "M7"), 1);
+    // Not playable when the opponent has no gold.
+    give(&mut g, "red", "gudrun");
+    edit(&mut g, "store M7 0");
+    assert!(refuse(&mut g, "red", "play gudrun 1").contains("no gold"));
+}
+
+/// Card index, Merchant: needs a city or 3 commerce points and an opponent with resources;
+/// 1 or 2 resources of your choice, then you give back any 1.
+#[test]
+fn merchant_takes_two_and_gives_one_back() {
+    let mut g = gold_game("red");
+    roll(&mut g, 5, "brigand");
+    give(&mut g, "red", "merchant");
+    assert!(refuse(&mut g, "red", "play merchant ore").contains("city or 3 commerce"));
+    edit(&mut g, "place L3 city");
+    set_stores(&mut g, &[("K9", 2), ("K4", 1)]);
+    refuse(&mut g, "red", "play merchant 3 brick");
+    refuse(&mut g, "red", "play merchant gold"); // blue has no gold
+    act(&mut g, "red", "play merchant 2 brick");
+    act(&mut g, "blue", "yield K9");
+    act(&mut g, "blue", "yield K9");
+    assert_eq!(store(&g, "K4"), 3);
+    assert_eq!(to_act(&g), "red", "now red gives one back");
+    act(&mut g, "red", "yield K4");
+    assert_eq!(store(&g, "K4"), 2);
+    assert_eq!(store(&g, "K9"), 1);
+    assert_eq!(g.state().phase, "action");
+}
+
+/// Card index, Reiner the Herald: the event die shows a celebration; you receive a resource
+/// even when the opponent has more skill points.
+#[test]
+fn reiner_sets_a_celebration_and_always_gives_a_resource() {
+    let mut g = gold_game("red");
+    let red_hand: Vec<(String, u16)> = hand(&g, "red").into_iter().collect();
+    for (k, c) in red_hand {
+        for _ in 0..c {
+            edit(&mut g, &format!("drop red {k}"));
+        }
+    }
+    give(&mut g, "red", "reiner");
+    edit(&mut g, "place L7 inga"); // blue: skill 3
+    act(&mut g, "red", "play reiner");
+    assert!(messages(&g).iter().any(|m| m.contains("event die: celebration")), "{:?}", messages(&g));
+    assert_eq!(to_act(&g), "red", "red chooses first");
+    act(&mut g, "red", "choose ore");
+    act(&mut g, "blue", "choose wool");
+    assert_eq!(g.state().phase, "action");
+    assert_eq!(zone_cards(&g, "discard").last().map(|s| s.as_str()), Some("reiner"));
+}
+
+/// Card index, Trade Master: needs a Merchant Guild; 1 or 2 resources of your choice, the
+/// opponent choosing the regions.
+#[test]
+fn trade_master_takes_two_resources() {
+    let mut g = red_action();
+    edit(&mut g, "place L1 merchant_guild");
+    give(&mut g, "red", "trade_master");
+    act(&mut g, "red", "play trade_master ore wool");
+    act(&mut g, "blue", "yield M9"); // wool first (resource order), then ore
+    act(&mut g, "blue", "yield O9");
+    assert_eq!(store(&g, "O9"), 0);
+    assert_eq!(store(&g, "M9"), 0);
+    assert_eq!(n(&g, "red", "ore"), 3);
+    assert_eq!(n(&g, "red", "wool"), 2);
+}
+
+/// Card index, Goldsmith (Basic Set, a copy in this set): the gold may come from different
+/// gold fields and the Gold Cache.
+#[test]
+fn goldsmith_pays_from_the_gold_cache_too() {
+    let mut g = red_action();
+    edit(&mut g, "place K1 gold_cache");
+    set_stores(&mut g, &[("M2", 2), ("K1", 1)]);
+    give(&mut g, "red", "goldsmith");
+    act(&mut g, "red", "play goldsmith ore grain");
+    assert_eq!(n(&g, "red", "gold"), 0);
+    assert_eq!(n(&g, "red", "ore"), 3);
+}
+
+// Region expansion, settlement/city expansions ------------------------------------------------------
+
+/// Card index, Gold Cache: gold in it is safe from the Brigand Attack (not counted, not
+/// lost); received gold goes there when the gold fields are full; it needs a hero with
+/// strength (rivals_cards.csv).
+#[test]
+fn gold_cache_stores_safe_gold() {
+    let mut g = red_action();
+    give(&mut g, "red", "gold_cache");
+    assert!(refuse(&mut g, "red", "build gold_cache K1").contains("hero"));
+    edit(&mut g, "place N2 austin");
+    act(&mut g, "red", "build gold_cache K1");
+    set_stores(&mut g, &[("M2", 3), ("K1", 3), ("K2", 2), ("O2", 1), ("K4", 1), ("M4", 1), ("O4", 1)]);
+    // 9 resources in regions: over 7, gold field and pasture lose theirs; the cache keeps 3.
+    pass(&mut g, "red");
+    roll(&mut g, 3, "brigand");
+    assert_eq!(store(&g, "M2"), 0);
+    assert_eq!(store(&g, "M4"), 0);
+    assert_eq!(store(&g, "K1"), 3, "gold in the Gold Cache is safe");
+}
+
+/// Card index, Toll Bridge (a copy in this set): the 2 gold of a Plentiful Harvest go to
+/// gold fields or the Gold Cache; what finds no room is lost.
+#[test]
+fn toll_bridge_gold_fills_the_gold_cache() {
+    let mut g = red_action();
+    edit(&mut g, "place K1 gold_cache");
+    edit(&mut g, "place N2 toll_bridge");
+    set_stores(&mut g, &[("M2", 3), ("K1", 2)]);
+    pass(&mut g, "red");
+    roll(&mut g, 3, "harvest");
+    assert_eq!(store(&g, "K1"), 3, "1 stored, 1 lost");
+}
+
+/// Card index, Pirate Ship: when built, the opponent removes a trade ship of their choice;
+/// nothing without one; 1 gold on every Plentiful Harvest.
+#[test]
+fn pirate_ship_sinks_a_trade_ship_and_gets_harvest_gold() {
+    let mut g = red_action();
+    edit(&mut g, "place L7 ore_ship");
+    edit(&mut g, "place N7 wool_ship");
+    set_stores(&mut g, &[("M4", 2), ("K2", 2)]);
+    build(&mut g, "red", "pirate_ship", "N2");
+    assert_eq!(to_act(&g), "blue");
+    refuse(&mut g, "blue", "sink L8");
+    act(&mut g, "blue", "sink N7");
+    assert_eq!(top(&g, "N7"), None);
+    assert_eq!(top(&g, "L7").as_deref(), Some("ore_ship"));
+    assert_eq!(zone_cards(&g, "discard").last().map(|s| s.as_str()), Some("wool_ship"));
+    // The second Pirate Ship: blue's remaining ore ship goes too; a third time nothing.
+    build(&mut g, "red", "pirate_ship", "N4");
+    act(&mut g, "blue", "sink L7");
+    pass(&mut g, "red");
+    roll(&mut g, 3, "harvest");
+    act(&mut g, "blue", "choose ore");
+    act(&mut g, "red", "choose ore");
+    assert!(store(&g, "M2") >= 2, "2 gold for 2 Pirate Ships");
+}
+
+/// Card index, Harbor: 1 commerce; 1 point only while you have 3 trade ships.
+#[test]
+fn harbor_is_worth_a_point_with_three_trade_ships() {
+    let mut g = red_action();
+    edit(&mut g, "place L1 harbor");
+    let base = points(&g, "red");
+    edit(&mut g, "place L2 ore_ship");
+    edit(&mut g, "place L4 wool_ship");
+    // 2 ships and the Harbor: 3 commerce, the trade token; the Harbor no point yet.
+    assert_eq!(var_seat(&g, "trade_token").as_deref(), Some("red"));
+    assert_eq!(points(&g, "red"), base + 1);
+    edit(&mut g, "place N2 large_trade_ship");
+    assert_eq!(points(&g, "red"), base + 2, "the third ship: the Harbor's point");
+    act(&mut g, "red", "remove N2");
+    assert_eq!(points(&g, "red"), base + 1, "the Harbor's point goes with the third ship");
+}
+
+/// Card index, Merchant Guild: 1 point, 2 commerce; what needed it stays when it is removed.
+#[test]
+fn merchant_guild_is_a_prerequisite_that_may_go() {
+    let mut g = red_action();
+    set_stores(&mut g, &[("K4", 3), ("M4", 3), ("O2", 3), ("O4", 3)]);
+    give(&mut g, "red", "staple_house");
+    assert!(refuse(&mut g, "red", "build staple_house L2").contains("Merchant Guild"));
+    act(&mut g, "red", "build merchant_guild L1");
+    set_stores(&mut g, &[("K4", 3), ("M4", 3), ("O4", 3)]);
+    act(&mut g, "red", "build staple_house L2");
+    act(&mut g, "red", "choose ore");
+    act(&mut g, "red", "choose grain");
+    act(&mut g, "red", "remove L1");
+    assert_eq!(top(&g, "L2").as_deref(), Some("staple_house"), "the Staple House stays");
+}
+
+/// Card index, Moneylender: on a trade event the trade advantage takes 2 resources; with only
+/// 1 resource the opponent gives that one; only what you can store.
+#[test]
+fn moneylender_takes_two_on_trade() {
+    let mut g = red_action();
+    edit(&mut g, "place L1 moneylender");
+    edit(&mut g, "place L2 merchant_guild");
+    edit(&mut g, "place N2 toll_bridge"); // 3 commerce: the trade token
+    assert_eq!(var_seat(&g, "trade_token").as_deref(), Some("red"));
+    empty_regions(&mut g);
+    set_stores(&mut g, &[("K9", 1)]);
+    pass(&mut g, "red");
+    roll(&mut g, 3, "trade"); // blue's 3 is forest K7 1 -> 1 lumber; red's 3 is hills K4
+    assert_eq!(to_act(&g), "red");
+    act(&mut g, "red", "choose brick");
+    act(&mut g, "red", "choose lumber");
+    assert_eq!(g.state().phase, "action");
+    assert_eq!(stock_total(&g, "blue"), 0);
+}
+
+/// Card index, Mint: on each of your turns, each Mint trades 1 gold for 1 other resource.
+#[test]
+fn mint_trades_one_gold_per_turn() {
+    let mut g = red_action();
+    edit(&mut g, "place L1 mint");
+    set_stores(&mut g, &[("M2", 3)]);
+    refuse(&mut g, "red", "mint gold");
+    act(&mut g, "red", "mint wool");
+    assert_eq!(store(&g, "M2"), 2);
+    assert_eq!(store(&g, "M4"), 2);
+    refuse(&mut g, "red", "mint wool");
+    edit(&mut g, "place L2 mint");
+    act(&mut g, "red", "mint brick");
+    refuse(&mut g, "red", "mint brick");
+}
+
+/// Card index, Salt Silo: 1 point; each trade ship is worth 2 commerce points.
+#[test]
+fn salt_silo_doubles_trade_ships() {
+    let mut g = red_action();
+    edit(&mut g, "place L1 salt_silo");
+    assert_eq!(points(&g, "red"), 2 + 1 + 1);
+    edit(&mut g, "place L2 ore_ship");
+    assert_eq!(gold_commerce(&g, seat(&g, "red")), 2);
+    assert_eq!(var_seat(&g, "trade_token"), None);
+    edit(&mut g, "place L4 wool_ship"); // 4 commerce: the trade token
+    assert_eq!(var_seat(&g, "trade_token").as_deref(), Some("red"));
+}
+
+/// Card index, Staple House: needs a Merchant Guild; the cost is paid first, then any 2
+/// resources.
+#[test]
+fn staple_house_gives_two_resources_after_paying() {
+    let mut g = red_action();
+    edit(&mut g, "place L1 merchant_guild");
+    set_stores(&mut g, &[("K4", 2), ("M4", 1), ("O4", 2)]);
+    build(&mut g, "red", "staple_house", "L2");
+    assert_eq!(store(&g, "K4"), 0);
+    assert_eq!(g.state().phase, "choose");
+    act(&mut g, "red", "choose brick");
+    act(&mut g, "red", "choose brick");
+    assert_eq!(store(&g, "K4"), 2);
+    assert_eq!(g.state().phase, "action");
+}
+
+/// Card index, Trading Base: 1 point, 1 commerce; the Harbor and the Marketplace are worth 2
+/// commerce each while it stands.
+#[test]
+fn trading_base_raises_harbor_and_marketplace() {
+    let mut g = red_action();
+    edit(&mut g, "place L1 harbor");
+    edit(&mut g, "place N2 marketplace");
+    assert_eq!(var_seat(&g, "trade_token"), None, "2 commerce");
+    edit(&mut g, "place L2 trading_base");
+    assert_eq!(gold_commerce(&g, seat(&g, "red")), 5);
+    assert_eq!(var_seat(&g, "trade_token").as_deref(), Some("red"));
+    let d = g.describe(seat(&g, "red")).unwrap();
+    assert!(format!("{d:?}").contains("commerce 5"), "{d:?}");
+}
+
+// Events ---------------------------------------------------------------------------------------------
+
+/// Card index, Gift for the Prince (rivals_cards.csv): 1 gold per unit with a strength point,
+/// as far as the gold fields (and Gold Cache) have room.
+#[test]
+fn gift_for_the_prince_gives_gold_for_strong_units() {
+    let mut g = red_action();
+    edit(&mut g, "place N2 austin");
+    edit(&mut g, "place N4 harald");
+    edit(&mut g, "place L7 inga");
+    edit(&mut g, "event gift_for_the_prince");
+    pass(&mut g, "red");
+    roll(&mut g, 3, "event");
+    assert_eq!(store(&g, "M2"), 2);
+    assert_eq!(store(&g, "M7"), 1);
+}
