@@ -1,8 +1,9 @@
 //! Whole Theme Games of The Era of Gold played by random bots, with the invariants of
 //! `rivals_gold::gold_invariants` checked after every action (resources 0-3 per region,
 //! the 121 cards conserved across stacks, hands, principalities, the discard pile and the
-//! face-up stack, points recomputed equal points reported, the advantage tokens, only the
-//! discard pile's top card seen), and the End of the Game: the winner reaches the target
+//! face-up stack, points recomputed equal points reported, the advantage tokens) and the
+//! views of `gold_views` every 16 actions (hands and stacks hidden, only the discard pile's
+//! top card seen), and the End of the Game: the winner reaches the target
 //! during their own turn.
 //!
 //! Random bots need thousands of actions to reach 12 points (they remove and trade away
@@ -23,6 +24,9 @@ fn play_to_winner(seed: u64, target: i64) {
     let mut seen = None;
     let result = sim::play_one(gold_header(seed, &[("victory_points", &vp)], false), |g| {
         gold_invariants(g)?;
+        if g.log().len().is_multiple_of(16) {
+            gold_views(g)?;
+        }
         if g.winner().is_some() {
             let cur = g.state().current;
             seen = Some((cur, g.points(cur, true).map_err(|e| e.to_string())?));
@@ -39,7 +43,7 @@ fn play_to_winner(seed: u64, target: i64) {
 
 #[test]
 fn theme_games_to_8_points_keep_every_invariant() {
-    for seed in 0..4 {
+    for seed in 0..3 {
         play_to_winner(seed, 8);
     }
 }
@@ -58,6 +62,9 @@ fn theme_games_at_12_points_keep_every_invariant() {
             let a = bots[s].choose(&g, s).unwrap().expect("an action");
             g.perform(s, &a).unwrap();
             gold_invariants(&g).unwrap_or_else(|e| panic!("seed {seed} after '{}': {e}", g.action_text(&a)));
+            if g.log().len().is_multiple_of(16) {
+                gold_views(&g).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            }
         }
     }
 }
@@ -90,7 +97,8 @@ fn every_listed_action_is_accepted() {
                 for a in &all {
                     if seen.insert(a.name.clone()) {
                         let before = g.state().clone();
-                        g.perform(s, a).unwrap_or_else(|e| panic!("seed {seed}: listed '{}' refused: {e}", g.action_text(a)));
+                        g.perform(s, a)
+                            .unwrap_or_else(|e| panic!("seed {seed}: listed '{}' refused: {e}", g.action_text(a)));
                         g.undo(1).unwrap();
                         assert!(*g.state() == before);
                     }
@@ -121,20 +129,36 @@ fn save_load_replays_a_theme_game() {
 #[test]
 fn repl_plays_the_theme_game_and_shows_card_text() {
     let mut out = Vec::new();
-    let config = ReplConfig {
-        header: gold_header(5, &[], false),
-        bots: "none".into(),
-        strict: false,
-        color: false,
-        load: None,
-    };
-    let script = "help merchant_guild\nshow card gudrun\nlegal\nlegal select\nshow bank\n";
+    let config =
+        ReplConfig { header: gold_header(5, &[], false), bots: "none".into(), strict: false, color: false, load: None };
+    let script = "help merchant_guild\nshow card gudrun\nhelp nothing_such\nlegal\nlegal select\nshow bank\n";
     run_script(config, &mut script.as_bytes(), &mut out);
     let text = String::from_utf8(out).unwrap();
     assert!(text.contains("merchant guild (costs 2 brick, grain, 2 wool"), "{text}");
     assert!(text.contains("Merchant Guild: 1 per principality"), "{text}");
     assert!(text.contains("gudrun (action card; with a Pirate Ship"), "{text}");
     assert!(text.contains("select "), "{text}");
+    assert!(text.contains("no card text for 'nothing_such'"), "{text}");
     assert!(text.contains("faceup: 2 merchant_guild"), "{text}");
     assert!(text.contains("discard: empty"), "{text}");
+}
+
+/// A long `legal` listing is grouped by its first two words (one `legal` once printed 316
+/// `play merchant_caravan` lines); short groups and short listings stay whole.
+#[test]
+fn long_legal_listings_are_grouped() {
+    use catan_engine::repl::group_legal;
+    let mut texts: Vec<String> = vec!["end".into(), "trade 3 ore for wool".into()];
+    for i in 0..316 {
+        texts.push(format!("play merchant_caravan {i} for {i}"));
+    }
+    let lines = group_legal(&texts);
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(
+        lines[2].starts_with("play merchant_caravan ... (316 ways, e.g. `play merchant_caravan 0 for 0`"),
+        "{lines:?}"
+    );
+    assert!(lines[2].contains("`legal play merchant_caravan` lists them"));
+    let short: Vec<String> = (0..5).map(|i| format!("build abbey L{i}")).collect();
+    assert_eq!(group_legal(&short), short);
 }

@@ -54,7 +54,12 @@ fn pass(g: &mut Game, who: &str) {
     act(g, who, "end");
     let s = seat(g, who);
     while g.winner().is_none() && g.to_act().unwrap() == s && g.state().phase != "roll" {
-        let a = g.legal_actions(s).unwrap().into_iter().find(|a| ["draw", "keep", "discard"].contains(&a.name.as_str())).unwrap();
+        let a = g
+            .legal_actions(s)
+            .unwrap()
+            .into_iter()
+            .find(|a| ["draw", "keep", "discard"].contains(&a.name.as_str()))
+            .unwrap();
         g.perform(s, &a).unwrap();
     }
 }
@@ -95,7 +100,10 @@ fn prep_draw_stacks_and_face_up_stack() {
     assert_eq!(theme.iter().filter(|k| *k == "mint").count(), 2);
     assert!(!theme.contains(&"merchant_guild".to_string()));
     assert_eq!(zone_cards(&g, "faceup"), vec!["merchant_guild", "merchant_guild"]);
-    assert!(zone_cards(&g, "stack1").iter().all(|k| !theme.contains(k) || ["goldsmith", "storehouse", "toll_bridge", "large_trade_ship"].contains(&k.as_str())));
+    assert!(zone_cards(&g, "stack1")
+        .iter()
+        .all(|k| !theme.contains(k)
+            || ["goldsmith", "storehouse", "toll_bridge", "large_trade_ship"].contains(&k.as_str())));
 }
 
 /// General Rules, Preparation 4 (Choosing the Starting Cards): beginning with the starting
@@ -263,7 +271,14 @@ fn twelve_points_in_your_turn_win_at_once() {
     let mut g = red_action();
     // Cities L3 and N3 (4), city expansions on 6 of their sites (6): 10 points.
     edit(&mut g, "place N3 city");
-    for (l, k) in [("L1", "mint"), ("L2", "mint"), ("L4", "salt_silo"), ("L5", "moneylender"), ("N1", "trading_base"), ("N2", "staple_house")] {
+    for (l, k) in [
+        ("L1", "mint"),
+        ("L2", "mint"),
+        ("L4", "salt_silo"),
+        ("L5", "moneylender"),
+        ("N1", "trading_base"),
+        ("N2", "staple_house"),
+    ] {
         edit(&mut g, &format!("place {l} {k}"));
     }
     assert_eq!(points(&g, "red"), 10);
@@ -304,7 +319,12 @@ fn twelve_points_before_the_roll_win() {
     act(&mut g, "red", "end");
     while g.winner().is_none() && to_act(&g) == "red" {
         let s = seat(&g, "red");
-        let a = g.legal_actions(s).unwrap().into_iter().find(|a| a.name == "draw" || a.name == "keep" || a.name == "discard").unwrap();
+        let a = g
+            .legal_actions(s)
+            .unwrap()
+            .into_iter()
+            .find(|a| a.name == "draw" || a.name == "keep" || a.name == "discard")
+            .unwrap();
         g.perform(s, &a).unwrap();
     }
     // Blue's turn: red's 12th point comes during the opponent's turn (the hero token for a
@@ -316,7 +336,12 @@ fn twelve_points_before_the_roll_win() {
     act(&mut g, "blue", "end");
     while g.winner().is_none() && to_act(&g) == "blue" {
         let s = seat(&g, "blue");
-        let a = g.legal_actions(s).unwrap().into_iter().find(|a| a.name == "draw" || a.name == "keep" || a.name == "discard").unwrap();
+        let a = g
+            .legal_actions(s)
+            .unwrap()
+            .into_iter()
+            .find(|a| a.name == "draw" || a.name == "keep" || a.name == "discard")
+            .unwrap();
         g.perform(s, &a).unwrap();
     }
     assert_eq!(g.winner(), Some(seat(&g, "red")));

@@ -18,7 +18,11 @@
 -- understood by `sites`, `requires = function(g, p) ... end` is checked before a card is
 -- built or played, `on_build` runs after a card is placed, and the filter points `tally`,
 -- `cost`, `production`, `hand_limit`, `trade_ratio` and `sites` let a card change the
--- rules around it.
+-- rules around it. For the Theme Games (rivals_theme.lua): an expansion with `stores = true`
+-- and a `resource` holds resources like a region (the Gold Cache); the filters
+-- `under_stacks` (which stacks a card may go under), `build_from` (game zones cards are
+-- built from, besides the hand) and `removed_to` (where a removed card goes); the table
+-- `rivals` exports the helpers a theme set calls instead of copying them.
 --
 -- Choices the rulebook leaves to the player but that change nothing a player could want
 -- are made for them, and said so here: resources are paid from the region of that type

@@ -84,9 +84,21 @@ pub fn gold_expected(g: &Game) -> Vec<usize> {
         .enumerate()
         .map(|(k, c)| {
             let extra = match c.name.as_str() {
-                "goldsmith" | "storehouse" | "toll_bridge" | "large_trade_ship" | "trade_ships_race"
-                | "traveling_merchant" | "brigands" | "gudrun" | "reiner" | "gold_cache" | "harbor"
-                | "moneylender" | "salt_silo" | "trading_base" | "gift_for_the_prince" => 1,
+                "goldsmith"
+                | "storehouse"
+                | "toll_bridge"
+                | "large_trade_ship"
+                | "trade_ships_race"
+                | "traveling_merchant"
+                | "brigands"
+                | "gudrun"
+                | "reiner"
+                | "gold_cache"
+                | "harbor"
+                | "moneylender"
+                | "salt_silo"
+                | "trading_base"
+                | "gift_for_the_prince" => 1,
                 "merchant" | "trade_master" | "pirate_ship" | "mint" | "staple_house" | "merchant_guild" => 2,
                 _ => 0,
             };
@@ -230,12 +242,21 @@ pub fn gold_invariants(g: &Game) -> Result<(), String> {
             }
         }
     }
-    // Discard Pile: a seat sees only its top card; the face-up stack is seen whole.
+    Ok(())
+}
+
+/// Hidden information in a Theme Game: the other hand and the stacks by size only, the
+/// discard pile by its size and top card (Preparation 6).
+pub fn gold_views(g: &Game) -> Result<(), String> {
+    crate::rivals::check_views(g)?;
     for s in 0..2 {
         let v = view(g, Observer::Seat(s));
         let d = &v["zones"]["discard"];
         if d.get("count").is_none() || d.as_object().map(|o| o.len()) != Some(2) {
             return Err(format!("seat {} sees into the discard pile: {d}", s + 1));
+        }
+        if v["zones"]["stack5"].get("count").is_none() {
+            return Err(format!("seat {} sees inside stack5", s + 1));
         }
     }
     Ok(())
