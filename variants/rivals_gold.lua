@@ -198,13 +198,7 @@ card_action("brigands", {
   syntax = "play brigands <slot>",
   help = "play the Brigands (strength advantage): name one of your regions; your opponent gives you as many of its resource as it can still hold",
   options = brigand_targets,
-  legal = function(g, p, lbl)
-    if not R.contains(brigand_targets(g, p), lbl) then
-      return deny("name one of your regions with room for a resource your opponent has: "
-        .. table.concat(brigand_targets(g, p), ", "))
-    end
-    return true
-  end,
+  legal = select(2, R.one_of(brigand_targets, "name one of your regions with room for a resource your opponent has")),
   apply = function(g, p, lbl)
     local r, c = R.own(g, p, lbl)
     local res = CARDS[R.top(g, p, r, c)].resource
@@ -365,12 +359,7 @@ action {
   help = "pirate ship: remove one of your trade ships (your choice)",
   when = function(g, p) return R.choosing(g, p, { sink = true }) ~= nil end,
   options = own_trade_ships,
-  legal = function(g, p, lbl)
-    if not R.contains(own_trade_ships(g, p), lbl) then
-      return deny("name one of your trade ships: " .. table.concat(own_trade_ships(g, p), ", "))
-    end
-    return true
-  end,
+  legal = select(2, R.one_of(own_trade_ships, "name one of your trade ships")),
   apply = function(g, p, lbl)
     local r, c = R.own(g, p, lbl)
     local kind = g:take_card(p, R.P, r, c, nil, "discard")

@@ -256,6 +256,17 @@ action {
 
 -- Other Rules 3: removing one of your buildings or units -------------------------------------
 
+-- `options` and `legal` of an action whose one argument is one of the labels `list(g, p)`
+-- gives; a refusal says `what` and lists them.
+function R.one_of(list, what)
+  local function legal(g, p, lbl)
+    local l = list(g, p)
+    if not contains(l, lbl) then return deny(what .. ": " .. table.concat(l, ", ")) end
+    return true
+  end
+  return list, legal
+end
+
 local function removable(g, p)
   local out = {}
   for _, s in ipairs(R.expansions(g, p)) do out[#out + 1] = s.label end
@@ -269,10 +280,7 @@ action {
   help = "remove one of your buildings or units, free (once in your action phase); a face-up stack card returns to it",
   when = function(g, p) return R.my_turn(g, p) and g:pget(p, "removed_turn") ~= g:turn() end,
   options = removable,
-  legal = function(g, p, lbl)
-    if not contains(removable(g, p), lbl) then return deny("name one of your buildings or units (an expansion card)") end
-    return true
-  end,
+  legal = select(2, R.one_of(removable, "name one of your buildings or units (an expansion card)")),
   apply = function(g, p, lbl)
     local r, c = R.own(g, p, lbl)
     local kind = R.top(g, p, r, c)
@@ -323,14 +331,8 @@ action {
   help = "give one resource, from the region (or Gold Cache) you name, to your opponent",
   when = function(g, p) return R.choosing(g, p, { yield = true }) ~= nil end,
   options = function(g, p) return yield_sources(g, p, R.head(g)) end,
-  legal = function(g, p, lbl)
-    if not contains(yield_sources(g, p, R.head(g)), lbl) then
-      local task = R.head(g)
-      return deny("give " .. (task.resource or "a resource") .. " from one of your regions holding it: "
-        .. table.concat(yield_sources(g, p, task), ", "))
-    end
-    return true
-  end,
+  legal = select(2, R.one_of(function(g, p) return yield_sources(g, p, R.head(g)) end,
+    "give the resource asked for from one of your regions holding it")),
   apply = function(g, p, lbl)
     local r, c = R.own(g, p, lbl)
     local res = CARDS[R.top(g, p, r, c)].resource

@@ -3,10 +3,10 @@
 //! Game recomputed from the raw state (121 cards: the Basic Set's 94 and the set's 27).
 #![allow(dead_code)]
 
-use crate::rivals::{census, color, seat, strength};
+use crate::rivals::{check_census, check_points, check_stores, check_tokens, color};
 use catan_engine::engine::Observer;
 use catan_engine::view::view;
-use catan_engine::{Game, GameError, GameState, Header, ScriptErrorKind};
+use catan_engine::{Game, Header};
 
 pub fn gold_header(seed: u64, options: &[(&str, &str)], sandbox: bool) -> Header {
     Header {
@@ -57,22 +57,7 @@ pub fn gold_game(first: &str) -> Game {
 /// A command a theme rule must refuse: the state and log stay exactly as they were, and
 /// the refusal names a line of one of the Rivals files. Returns the reason.
 pub fn refuse(g: &mut Game, who: &str, cmd: &str) -> String {
-    let s = seat(g, who);
-    let before: GameState = g.state().clone();
-    let log = g.log().len();
-    let err = match g.act(s, cmd) {
-        Ok(_) => panic!("'{cmd}' by {who} was accepted but must be refused"),
-        Err(e) => e,
-    };
-    assert!(*g.state() == before, "the refused '{cmd}' changed the state");
-    assert_eq!(g.log().len(), log, "the refused '{cmd}' was logged");
-    let GameError::Script(e) = &err else {
-        panic!("'{cmd}' was refused by the parser, not by a rule: {err}");
-    };
-    assert_eq!(e.kind, ScriptErrorKind::Rejected, "'{cmd}': {err}");
-    let at = e.location.as_deref().unwrap_or_else(|| panic!("the refusal of '{cmd}' names no location: {err}"));
-    assert!(at.starts_with("variants/rivals"), "'{cmd}' refused at {at}");
-    e.message.clone()
+    crate::rivals::reject_in(g, who, cmd, "variants/rivals").0
 }
 
 /// Every card of The Era of Gold game by kind: the Basic Set's 94 plus the set's 27.
@@ -185,64 +170,14 @@ pub fn gold_commerce(g: &Game, s: usize) -> i64 {
     c
 }
 
-/// The invariants of a Theme Game of The Era of Gold, from the raw state.
+/// The invariants of a Theme Game of The Era of Gold, from the raw state: the cards
+/// conserved across stacks, hands, principalities, the discard pile and the face-up stack;
+/// storage 0-3 on regions and the Gold Cache; points and tokens recomputed.
 pub fn gold_invariants(g: &Game) -> Result<(), String> {
-    let st = g.state().clone();
-    let spec = g.spec().clone();
-    // Cards are conserved across stacks, hands, principalities, the discard pile and the
-    // face-up stack.
-    let census = census(&st, spec.cards.len());
-    let want = gold_expected(g);
-    if census != want {
-        let diff: Vec<String> = spec
-            .cards
-            .iter()
-            .enumerate()
-            .filter(|(k, _)| census[*k] != want[*k])
-            .map(|(k, c)| format!("{} {} (want {})", c.name, census[k], want[k]))
-            .collect();
-        return Err(format!("cards not conserved: {}", diff.join(", ")));
-    }
-    if census.iter().sum::<usize>() != 121 {
-        return Err("the Basic Set and the Era of Gold have 121 cards".into());
-    }
-    for grid in &st.grids {
-        for sl in &grid.slots {
-            let label = grid.label(sl.row as usize, sl.col as usize);
-            if sl.store > 3 {
-                return Err(format!("{label} stores {}", sl.store));
-            }
-            let top = sl.top().map(|k| &spec.cards[k as usize]);
-            let holds = top.is_some_and(|c| c.category == "region" || c.name == "gold_cache");
-            if sl.store > 0 && !holds {
-                return Err(format!("{label} stores {} but is no region", sl.store));
-            }
-        }
-    }
-    for s in 0..2 {
-        let reported = g.points(s, true).map_err(|e| e.to_string())?;
-        let mine = gold_points(g, s);
-        if reported != mine {
-            return Err(format!("seat {} reports {reported} points, the state gives {mine}", s + 1));
-        }
-    }
-    for (key, f) in [("hero", strength as fn(&Game, usize) -> i64), ("trade_token", gold_commerce)] {
-        let pts = [f(g, 0), f(g, 1)];
-        match st.vars.get(key).and_then(|v| v.as_int()) {
-            Some(h) => {
-                let h = h as usize - 1;
-                if pts[h] < 3 || pts[h] < pts[1 - h] {
-                    return Err(format!("{key} held by seat {} with {pts:?}", h + 1));
-                }
-            }
-            None => {
-                if (0..2).any(|p| pts[p] >= 3 && pts[p] > pts[1 - p]) {
-                    return Err(format!("{key} not taken with {pts:?}"));
-                }
-            }
-        }
-    }
-    Ok(())
+    check_census(g, &gold_expected(g), 121)?;
+    check_stores(g, &["gold_cache"])?;
+    check_points(g, gold_points)?;
+    check_tokens(g, gold_commerce)
 }
 
 /// Hidden information in a Theme Game: the other hand and the stacks by size only, the
