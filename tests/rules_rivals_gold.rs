@@ -654,3 +654,42 @@ fn gift_for_the_prince_gives_gold_for_strong_units() {
     assert_eq!(store(&g, "M2"), 2);
     assert_eq!(store(&g, "M7"), 1);
 }
+
+/// Other Rules Additions 3 and 5 in a Feud: a building from the face-up stack goes back to
+/// it; a Basic Set building only under a Basic Set stack.
+#[test]
+fn feud_returns_a_face_up_card_and_keeps_backs() {
+    let mut g = red_action();
+    edit(&mut g, "place N2 candamir"); // red: hero token
+    edit(&mut g, "place L8 city");
+    edit(&mut g, "place L6 merchant_guild");
+    edit(&mut g, "place L7 abbey");
+    edit(&mut g, "event feud");
+    pass(&mut g, "red");
+    roll(&mut g, 3, "event");
+    assert_eq!(to_act(&g), "blue", "2 buildings: blue is affected at once");
+    assert!(refuse(&mut g, "blue", "remove L7 under 4").contains("same back"));
+    let stack1 = zone_cards(&g, "stack1").len();
+    act(&mut g, "blue", "remove L6 under 1");
+    assert_eq!(zone_cards(&g, "faceup"), vec!["merchant_guild", "merchant_guild"]);
+    assert_eq!(zone_cards(&g, "stack1").len(), stack1, "nothing went under stack 1");
+}
+
+/// Card index, Moneylender: you take only resources you can store; with no room the
+/// opponent keeps them.
+#[test]
+fn moneylender_takes_only_what_fits() {
+    let mut g = red_action();
+    edit(&mut g, "place L1 moneylender");
+    edit(&mut g, "place L2 merchant_guild");
+    edit(&mut g, "place N2 toll_bridge");
+    empty_regions(&mut g);
+    set_stores(&mut g, &[("K9", 2), ("O9", 1), ("K4", 3)]); // red's hills full
+    pass(&mut g, "red");
+    roll(&mut g, 2, "trade"); // blue's hills K9 full at 3; red's forest K2 +1
+    assert_eq!(to_act(&g), "red");
+    refuse(&mut g, "red", "choose brick");
+    act(&mut g, "red", "choose ore");
+    assert_eq!(g.state().phase, "action", "only brick is left, and red has no room for it");
+    assert_eq!(store(&g, "K9"), 3);
+}
