@@ -115,10 +115,13 @@ fn prep_starting_cards_are_chosen_from_one_basic_stack() {
     assert_eq!(to_act(&g), "blue");
     let before = zone_cards(&g, "stack2");
     let want = before[0].clone(); // the bottom card
-    refuse(&mut g, "blue", "select mint from 4");
+    refuse(&mut g, "blue", &format!("select {want} from 2")); // first the stack
+    refuse(&mut g, "blue", "look 4");
+    act(&mut g, "blue", "look 2");
+    assert!(messages(&g).iter().any(|m| m.starts_with("stack 2 (bottom to top): ")));
     act(&mut g, "blue", &format!("select {want} from 2"));
     let other = zone_cards(&g, "stack3")[0].clone();
-    assert!(refuse(&mut g, "blue", &format!("select {other} from 3")).contains("one stack"));
+    assert!(refuse(&mut g, "blue", &format!("select {other} from 3")).contains("the stack you chose"));
     let after = zone_cards(&g, "stack2");
     let mut expect = before.clone();
     expect.remove(0);
@@ -136,9 +139,9 @@ fn prep_starting_cards_are_chosen_from_one_basic_stack() {
 #[test]
 fn prep_regions_may_be_rearranged() {
     let mut g = gold_new("red");
-    for _ in 0..6 {
+    for _ in 0..8 {
         let s = g.to_act().unwrap();
-        let a = g.legal_actions(s).unwrap().into_iter().find(|a| a.name == "select").unwrap();
+        let a = g.legal_actions(s).unwrap().into_iter().find(|a| a.name == "select" || a.name == "look").unwrap();
         g.perform(s, &a).unwrap();
     }
     assert_eq!(g.state().phase, "rearrange");

@@ -12,7 +12,7 @@
 --                     (filter removed_to); its cards are all "1x"
 --   Preparation 3     3 Basic Set draw stacks of 12 (stack1-3) and 2 theme stacks of equal
 --                     size (stack4-5)
---   Preparation 4-5   starting hands chosen (`select scout from 2`, 3 times), then each may
+--   Preparation 4-5   starting hands chosen (`look 2`, then `select scout from 2`, 3 times), then each may
 --                     rearrange the 6 regions (`rearrange K2 O2`, `ready`)
 --   Preparation 6     only the top card of the discard pile is seen (visibility "top")
 --   Other Rules 1-2   city expansions (placement "city") and region expansions ("region")
@@ -152,36 +152,52 @@ replace_hook("rivals.start", function(g)
   g:set_current(first)
   g:set("setup_seat", first)
   g:set_phase("select")
-  g:log(name(g, first) .. " chooses a Basic Set draw stack and 3 cards of it (`select <card> from <stack>`)")
+  g:log(name(g, first) .. " chooses a Basic Set draw stack (`look 2`) and 3 cards of it (`select scout from 2`)")
 end)
 
 local function selecting(g, p) return p == setup_seat(g) end
+
+-- Choosing the Starting Cards: first the stack (its cards are shown to the chooser only),
+-- then 3 of its cards.
+action {
+  name = "look",
+  phases = { "select" },
+  syntax = "look <int>",
+  help = "choose the Basic Set draw stack (1-3) your 3 starting cards come from, and look through it",
+  when = function(g, p) return selecting(g, p) and not g:pget(p, "select_stack") end,
+  options = function() return BASIC_STACKS end,
+  legal = function(g, p, n)
+    if not contains(BASIC_STACKS, n) then return deny("starting cards come from a Basic Set draw stack (1-3)") end
+    return true
+  end,
+  apply = function(g, p, n)
+    g:pset(p, "select_stack", n)
+    g:log(name(g, p) .. " chooses stack " .. n .. " for the starting cards")
+    local list = {}
+    for i, k in ipairs(g:cards(nil, R.STACKS[n])) do list[i] = title(k) end
+    g:tell({ p }, "stack " .. n .. " (bottom to top): " .. table.concat(list, ", "))
+  end,
+}
 
 action {
   name = "select",
   phases = { "select" },
   syntax = "select <word> from <int>",
   help = "choose a starting card from a Basic Set draw stack (3 cards, all from one stack; its order stays)",
-  when = selecting,
+  when = function(g, p) return selecting(g, p) and g:pget(p, "select_stack") ~= nil end,
   options = function(g, p)
     local from = g:pget(p, "select_stack")
-    local out = {}
-    for _, i in ipairs(BASIC_STACKS) do
-      if not from or from == i then
-        local seen = {}
-        for _, k in ipairs(g:cards(nil, R.STACKS[i])) do
-          if not seen[k] then seen[k] = true; out[#out + 1] = { k, i } end
-        end
-      end
+    local out, seen = {}, {}
+    for _, k in ipairs(g:cards(nil, R.STACKS[from])) do
+      if not seen[k] then seen[k] = true; out[#out + 1] = { k, from } end
     end
-    table.sort(out, function(a, b) if a[2] ~= b[2] then return a[2] < b[2] end return a[1] < b[1] end)
+    table.sort(out, function(a, b) return a[1] < b[1] end)
     return out
   end,
   legal = function(g, p, kind, n)
     kind = kind:lower()
-    if not contains(BASIC_STACKS, n) then return deny("starting cards come from a Basic Set draw stack (1-3)") end
     local from = g:pget(p, "select_stack")
-    if from and from ~= n then return deny("all 3 starting cards come from the one stack you chose (" .. from .. ")") end
+    if from ~= n then return deny("all 3 starting cards come from the stack you chose (" .. from .. ")") end
     if g:count(nil, R.STACKS[n], kind) == 0 then return deny("stack " .. n .. " holds no " .. kind) end
     return true
   end,

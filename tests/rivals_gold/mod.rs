@@ -35,6 +35,8 @@ pub fn gold_new(first: &str) -> Game {
 pub fn gold_game(first: &str) -> Game {
     let mut g = gold_new(first);
     for stack in [1, 2] {
+        let s = g.to_act().unwrap();
+        g.act(s, &format!("look {stack}")).unwrap();
         for _ in 0..3 {
             let s = g.to_act().unwrap();
             let a = g
