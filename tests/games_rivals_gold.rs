@@ -43,15 +43,15 @@ fn play_to_winner(seed: u64, target: i64) {
 
 #[test]
 fn theme_games_to_8_points_keep_every_invariant() {
-    for seed in 0..3 {
+    for seed in 0..2 {
         play_to_winner(seed, 8);
     }
 }
 
-/// The 12-point game itself: invariants after each of the first 600 actions of 3 seeds.
+/// The 12-point game itself: invariants after each of the first 600 actions of 2 seeds.
 #[test]
 fn theme_games_at_12_points_keep_every_invariant() {
-    for seed in 10..13 {
+    for seed in 10..12 {
         let mut g = Game::new(gold_header(seed, &[], false)).unwrap();
         let mut bots = [RandomBot::new(seed), RandomBot::new(seed + 1)];
         for _ in 0..600 {
@@ -92,7 +92,7 @@ fn every_listed_action_is_accepted() {
             let all = g.legal_actions(s).unwrap();
             assert!(!all.is_empty(), "seed {seed}: nothing to do in phase {}", g.state().phase);
             assert!(g.legal_actions(1 - s).unwrap().is_empty(), "seed {seed}: phase {}", g.state().phase);
-            if step % 10 == 0 {
+            if step % 15 == 0 {
                 let mut seen = std::collections::BTreeSet::new();
                 for a in &all {
                     if seen.insert(a.name.clone()) {
