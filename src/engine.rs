@@ -256,6 +256,11 @@ impl Game {
         Ok(self.script.describe(seat)?)
     }
 
+    /// The rules text the variant gives for a kind of card (`help <card>` in the REPL).
+    pub fn card_text(&self, kind: &str) -> Result<Option<String>, GameError> {
+        Ok(self.script.card_text(kind)?)
+    }
+
     // Sandbox -----------------------------------------------------------------------
 
     /// Runs a sandbox edit ("dice 3 4", "give red 2 ore", "place city 12 red"), logged

@@ -22,6 +22,9 @@ pub enum Visibility {
     Owner,
     /// Nobody sees which cards (a draw stack); everyone sees how many.
     Hidden,
+    /// Everyone sees how many and the top card of the stack only (a discard pile whose
+    /// lower cards may not be looked through).
+    Top,
 }
 
 #[derive(Debug, Clone, Serialize)]

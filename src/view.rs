@@ -11,6 +11,10 @@ fn zone_json(game: &Game, zone: &Zone, visible: bool) -> J {
     if !visible {
         return json!({ "count": zone.total() });
     }
+    zone_cards(spec, zone)
+}
+
+fn zone_cards(spec: &crate::spec::Spec, zone: &Zone) -> J {
     match zone {
         Zone::Counts(c) => {
             let mut m = Map::new();
@@ -25,11 +29,23 @@ fn zone_json(game: &Game, zone: &Zone, visible: bool) -> J {
     }
 }
 
+/// A zone as `obs` sees it: whole, its top card and size (`top`), or its size.
+fn zone_view(game: &Game, zone: &Zone, vis: Visibility, owner: Option<usize>, obs: Observer) -> J {
+    if vis == Visibility::Top && obs != Observer::Referee {
+        let top = match zone {
+            Zone::Stack(s) => s.last().map(|k| json!(game.spec().cards[*k as usize].name)),
+            Zone::Counts(_) => None,
+        };
+        return json!({ "count": zone.total(), "top": top.unwrap_or(J::Null) });
+    }
+    zone_json(game, zone, can_see(vis, owner, obs))
+}
+
 fn can_see(vis: Visibility, owner: Option<usize>, obs: Observer) -> bool {
     match (obs, vis) {
         (Observer::Referee, _) => true,
         (_, Visibility::Public) => true,
-        (_, Visibility::Hidden) => false,
+        (_, Visibility::Hidden | Visibility::Top) => false,
         (Observer::Seat(s), Visibility::Count | Visibility::Owner) => owner == Some(s),
         (Observer::Spectator, _) => false,
     }
@@ -109,7 +125,7 @@ pub fn view(game: &Game, obs: Observer) -> J {
     let mut zones = Map::new();
     for (z, zs) in spec.zones.iter().enumerate() {
         if !zs.per_player {
-            zones.insert(zs.name.clone(), zone_json(game, &st.zones[z], can_see(zs.visibility, None, obs)));
+            zones.insert(zs.name.clone(), zone_view(game, &st.zones[z], zs.visibility, None, obs));
         }
     }
     let players: Vec<J> = st
@@ -120,7 +136,7 @@ pub fn view(game: &Game, obs: Observer) -> J {
             let mut pz = Map::new();
             for (z, zs) in spec.zones.iter().enumerate() {
                 if zs.per_player {
-                    pz.insert(zs.name.clone(), zone_json(game, &p.zones[z], can_see(zs.visibility, Some(i), obs)));
+                    pz.insert(zs.name.clone(), zone_view(game, &p.zones[z], zs.visibility, Some(i), obs));
                 }
             }
             let sees_hidden = matches!(obs, Observer::Referee) || obs == Observer::Seat(i);

@@ -128,12 +128,23 @@ fn scratch(name: &str) -> PathBuf {
     path
 }
 
-/// The commands listed by `legal` (templates such as `offer <cards> for <cards>` left
-/// out: they cannot be typed as they are).
+/// The commands listed by `legal`, a long group by its examples (templates such as
+/// `offer <cards> for <cards>` left out: they cannot be typed as they are).
 fn legal_list(run: &Run, n: usize) -> Vec<String> {
     let lines = run.after("legal", n);
     assert!(lines.first().is_some_and(|l| l.ends_with(" may:")), "{lines:?}");
-    lines[1..].iter().map(|l| l.trim().to_string()).filter(|l| !l.contains('<')).collect()
+    let mut out = vec![];
+    for l in lines[1..].iter().map(|l| l.trim()).filter(|l| !l.contains('<')) {
+        // A group of many (`road ... (12 ways, e.g. `road 1-2`, ...; `legal road` lists
+        // them)`): its examples.
+        if l.contains(" ways, e.g. `") {
+            let parts: Vec<&str> = l.split('`').collect();
+            out.extend(parts.iter().skip(1).step_by(2).filter(|p| !p.starts_with("legal ")).map(|p| p.to_string()));
+        } else {
+            out.push(l.to_string());
+        }
+    }
+    out
 }
 
 // help and legal ------------------------------------------------------------------------------

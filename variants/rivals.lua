@@ -18,7 +18,11 @@
 -- understood by `sites`, `requires = function(g, p) ... end` is checked before a card is
 -- built or played, `on_build` runs after a card is placed, and the filter points `tally`,
 -- `cost`, `production`, `hand_limit`, `trade_ratio` and `sites` let a card change the
--- rules around it.
+-- rules around it. For the Theme Games (rivals_theme.lua): an expansion with `stores = true`
+-- and a `resource` holds resources like a region (the Gold Cache); the filters
+-- `under_stacks` (which stacks a card may go under), `build_from` (game zones cards are
+-- built from, besides the hand) and `removed_to` (where a removed card goes); the table
+-- `rivals` exports the helpers a theme set calls instead of copying them.
 --
 -- Choices the rulebook leaves to the player but that change nothing a player could want
 -- are made for them, and said so here: resources are paid from the region of that type
@@ -311,6 +315,18 @@ local function regions(g, p, resource, ps)
   return out
 end
 
+-- Everything that stores resources of p: the regions and, from the Theme Sets, expansions
+-- with `stores = true` and a `resource` (the Gold Cache), through which paying, receiving
+-- and counting resources go.
+local function holders(g, p, resource, ps)
+  local out = {}
+  for _, s in ipairs(ps or placed(g, p)) do
+    local d = s.def
+    if d and (d.type == "region" or d.stores) and (not resource or d.resource == resource) then out[#out + 1] = s end
+  end
+  return out
+end
+
 local function expansions(g, p, kind_type, ps)
   local out = {}
   for _, s in ipairs(ps or placed(g, p)) do
@@ -425,13 +441,13 @@ local function hand_limit(g, p, ps) return g:filter("hand_limit", 3 + tally(g, p
 local function stock(g, p, ps)
   local have = {}
   for _, r in ipairs(RESOURCES) do have[r] = 0 end
-  for _, s in ipairs(regions(g, p, nil, ps)) do have[s.def.resource] = have[s.def.resource] + s.store end
+  for _, s in ipairs(holders(g, p, nil, ps)) do have[s.def.resource] = have[s.def.resource] + s.store end
   return have
 end
 
 local function stock_total(g, p)
   local n = 0
-  for _, s in ipairs(regions(g, p)) do n = n + s.store end
+  for _, s in ipairs(holders(g, p)) do n = n + s.store end
   return n
 end
 
@@ -448,7 +464,7 @@ local function pay(g, p, cost)
   for _, r in ipairs(RESOURCES) do
     for _ = 1, cost[r] or 0 do
       local best
-      for _, s in ipairs(regions(g, p, r)) do
+      for _, s in ipairs(holders(g, p, r)) do
         if s.store > 0 and (not best or s.store > best.store) then best = s end
       end
       if not best then error("cannot pay " .. r .. " (a rule let an unaffordable action through)") end
@@ -471,7 +487,7 @@ local function gain(g, p, r, n)
   local got = 0
   for _ = 1, n do
     local best
-    for _, s in ipairs(regions(g, p, r)) do
+    for _, s in ipairs(holders(g, p, r)) do
       if s.store < MAX_STORE and (not best or s.store < best.store) then best = s end
     end
     if not best then break end
@@ -667,9 +683,8 @@ local function draw_card(g, p, stack)
   return k
 end
 
-sequence("setup", "rivals.start", function(g)
-  -- The Game Begins: the high roller starts and draws 3 cards from one draw stack, the
-  -- other player 3 from another.
+-- The Game Begins: the high roller starts (rolls again on a tie).
+local function roll_for_start(g)
   local first
   repeat
     local a, b = g:roll(1)[1], g:roll(1)[1]
@@ -678,6 +693,13 @@ sequence("setup", "rivals.start", function(g)
   until first
   g:set("starting_player", first)
   g:log(name(g, first) .. " starts")
+  return first
+end
+
+sequence("setup", "rivals.start", function(g)
+  -- The Game Begins: the starting player draws 3 cards from one draw stack, the other
+  -- player 3 from another.
+  local first = roll_for_start(g)
   for i, p in ipairs(order_from(g, first)) do
     for _ = 1, 3 do draw_card(g, p, STACKS[i]) end
   end
@@ -704,8 +726,30 @@ local function choice(seat, why, extra)
   return t
 end
 
+-- How many more of resource r p's regions (and Gold Cache) can store.
+local function room(g, p, r)
+  local n = 0
+  for _, s in ipairs(holders(g, p, r)) do n = n + MAX_STORE - s.store end
+  return n
+end
+
+-- The resources p may take from the opponent by a `steal` choice: what the opponent has
+-- and, with `storable` (the Moneylender), only what p can store.
+local function stealable(g, p, task)
+  local have, out = stock(g, other(p)), {}
+  for _, r in ipairs(RESOURCES) do
+    if have[r] > 0 and (not task.storable or room(g, p, r) > 0) then out[#out + 1] = r end
+  end
+  return out
+end
+
+-- Whether a choice a child variant adds can be made (by `why`); see choice_possible.
+local POSSIBLE = {}
+
 -- Whether a choice can be made at all; one that cannot is skipped.
 local function choice_possible(g, task)
+  if POSSIBLE[task.why] then return POSSIBLE[task.why](g, task) end
+  if task.why == "steal" and task.storable then return #stealable(g, task.seat, task) > 0 end
   if task.why == "steal" then return stock_total(g, other(task.seat)) > 0 end
   if task.why == "buy" then return stock(g, task.seat).gold > 0 end
   if task.why == "fraternal" then return g:count(other(task.seat), "hand") > 0 end
@@ -1104,11 +1148,7 @@ action {
   options = function(g, p)
     local task = head(g)
     if task.why == "marketplace" then return task.allowed end
-    if task.why == "steal" then
-      local have, out = stock(g, other(p)), {}
-      for _, r in ipairs(RESOURCES) do if have[r] > 0 then out[#out + 1] = r end end
-      return out
-    end
+    if task.why == "steal" then return stealable(g, p, task) end
     if task.why == "buy" then
       if stock(g, p).gold == 0 then return {} end
       local out = {}
@@ -1124,6 +1164,9 @@ action {
     end
     if task.why == "steal" and stock(g, other(p))[r] == 0 then
       return deny(name(g, other(p)) .. " has no " .. r)
+    end
+    if task.why == "steal" and task.storable and room(g, p, r) == 0 then
+      return deny("you can take only a resource you can store")
     end
     if task.why == "buy" then
       if r == "gold" then return deny("the traveling merchant sells for gold, not gold") end
@@ -1213,6 +1256,27 @@ local function stack_numbers()
   return out
 end
 
+-- The draw stacks card `kind` may go under: all of them, unless a filter `under_stacks`
+-- narrows them (Theme Games, Placing Cards Under the Right Stack: the same back).
+local function stacks_for(g, kind)
+  return g:filter("under_stacks", stack_numbers(), kind)
+end
+
+local function may_go_under(g, kind, n)
+  if not stack_index(n) then return deny("the draw stacks are 1 to " .. #STACKS) end
+  if not contains(stacks_for(g, kind), n) then
+    return deny("a " .. title(kind) .. " goes under a stack with the same back: "
+      .. table.concat(stacks_for(g, kind), ", "))
+  end
+  return true
+end
+
+-- Where a card removed from a principality goes instead of `to` (a filter: the Theme
+-- Games return a face-up expansion card to its stack).
+local function removed_to(g, kind, to)
+  return g:filter("removed_to", to, kind)
+end
+
 -- Feud, step 2: the opponent removes one of the named buildings, under a draw stack.
 action {
   name = "remove",
@@ -1223,18 +1287,19 @@ action {
   options = function(g, p)
     local out = {}
     for _, l in ipairs(head(g).named) do
-      for i = 1, #STACKS do out[#out + 1] = { l, i } end
+      local r, c = own(g, p, l)
+      for _, i in ipairs(stacks_for(g, top(g, p, r, c))) do out[#out + 1] = { l, i } end
     end
     return out
   end,
   legal = function(g, p, lbl, n)
     if not contains(head(g).named, lbl) then return deny("remove one of the named buildings: " .. table.concat(head(g).named, ", ")) end
-    if not stack_index(n) then return deny("the draw stacks are 1 to " .. #STACKS) end
-    return true
+    local r, c = own(g, p, lbl)
+    return may_go_under(g, top(g, p, r, c), n)
   end,
   apply = function(g, p, lbl, n)
     local r, c = own(g, p, lbl)
-    local kind = g:take_card(p, P, r, c, nil, stack_index(n), true)
+    local kind = g:take_card(p, P, r, c, nil, removed_to(g, top(g, p, r, c), stack_index(n)), true)
     g:log("feud: " .. name(g, p) .. " removes " .. title(kind) .. " from " .. lbl .. " (under stack " .. n .. ")")
     choice_done(g)
   end,
@@ -1250,7 +1315,7 @@ action {
   options = function(g, p)
     local out = {}
     for k in pairs(g:cards(other(p), "hand")) do
-      for i = 1, #STACKS do out[#out + 1] = { k, i } end
+      for _, i in ipairs(stacks_for(g, k)) do out[#out + 1] = { k, i } end
     end
     return out
   end,
@@ -1258,8 +1323,7 @@ action {
     kind = kind:lower()
     if not CARDS[kind] then return deny("'" .. kind .. "' is not a card of this game (see `legal`)") end
     if g:count(other(p), "hand", kind) == 0 then return deny(name(g, other(p)) .. " holds no " .. kind) end
-    if not stack_index(n) then return deny("the draw stacks are 1 to " .. #STACKS) end
-    return true
+    return may_go_under(g, kind, n)
   end,
   apply = function(g, p, kind, n)
     kind = kind:lower()
@@ -1476,10 +1540,29 @@ action {
   end,
 }
 
+-- Where p builds card `kind` from: the hand, or a game zone the filter `build_from` names
+-- (the Theme Games' face-up expansion stack). Returns owner, zone, or nil.
+local function build_source(g, p, kind)
+  if in_hand(g, p, kind) then return p, "hand" end
+  for _, z in ipairs(g:filter("build_from", {}, p)) do
+    if g:count(nil, z, kind) > 0 then return nil, z end
+  end
+  return nil, nil
+end
+
+local function buildable_kinds(g, p)
+  local out = {}
+  for kind in pairs(g:cards(p, "hand")) do out[kind] = true end
+  for _, z in ipairs(g:filter("build_from", {}, p)) do
+    for kind in pairs(g:cards(nil, z)) do out[kind] = true end
+  end
+  return out
+end
+
 local function may_build_card(g, p, kind, ps)
   local d = CARDS[kind]
   if not d or not d.placement then return false, "a " .. title(kind) .. " is not an expansion card" end
-  if not in_hand(g, p, kind) then return false, "you hold no " .. title(kind) end
+  if not select(2, build_source(g, p, kind)) then return false, "you hold no " .. title(kind) end
   -- "1x": at most one in your principality.
   if d.one_x and g:grid_count(p, P, kind) > 0 then return false, "you may have only one " .. title(kind) end
   local ok, why = requirement(g, p, kind)
@@ -1499,7 +1582,7 @@ action {
   options = function(g, p)
     local out = {}
     local ps = placed(g, p)
-    for kind in pairs(g:cards(p, "hand")) do
+    for kind in pairs(buildable_kinds(g, p)) do
       if may_build_card(g, p, kind, ps) then
         for _, l in ipairs(labels_of(g, p, sites(g, p, kind, ps))) do out[#out + 1] = { kind, l } end
       end
@@ -1525,7 +1608,8 @@ action {
     kind = kind:lower()
     local r, c = own(g, p, lbl)
     pay(g, p, cost(g, kind, p))
-    g:place_card(p, "hand", p, P, r, c, kind)
+    local owner, zone = build_source(g, p, kind)
+    g:place_card(owner, zone, p, P, r, c, kind)
     g:log(name(g, p) .. " builds " .. title(kind) .. " on " .. lbl)
     local d = CARDS[kind]
     if d.on_build then d.on_build(g, p, r, c) end
@@ -1841,7 +1925,7 @@ action {
 local function hand_card_under_stack(g, p)
   local out = {}
   for k in pairs(g:cards(p, "hand")) do
-    for i = 1, #STACKS do out[#out + 1] = { k, i } end
+    for _, i in ipairs(stacks_for(g, k)) do out[#out + 1] = { k, i } end
   end
   return out
 end
@@ -1850,8 +1934,7 @@ local function may_put_under_stack(g, p, kind, n)
   kind = kind:lower()
   if not CARDS[kind] then return deny("'" .. kind .. "' is not a card of this game (see `legal`)") end
   if not in_hand(g, p, kind) then return deny("you hold no " .. kind) end
-  if not stack_index(n) then return deny("the draw stacks are 1 to " .. #STACKS) end
-  return true
+  return may_go_under(g, kind, n)
 end
 
 action {
@@ -1967,6 +2050,35 @@ action {
   end,
 }
 
+-- More for child variants (the Theme Sets, rivals_theme.lua): the dice and the queue of
+-- choices, the stacks, the turn, and the small helpers, so that a theme set calls these
+-- instead of copying them.
+for k, v in pairs({
+  P = P, CENTER = CENTER, MAX_STORE = MAX_STORE, RESOURCES = RESOURCES, STACKS = STACKS,
+  expansion_types = EXPANSION_TYPE, possible = POSSIBLE,
+  roll_for_start = roll_for_start, start_resolution = start_resolution, advance = advance, head = head, choice_done = choice_done,
+  choosing = choosing, build_event_deck = build_event_deck, draw_card = draw_card,
+  stack_index = stack_index, stacks_for = stacks_for, may_go_under = may_go_under, removed_to = removed_to,
+  points = points, placed = placed, holders = holders, room = room, own = own, top = top, label = label,
+  labels_of = labels_of, site_regions = site_regions, region_sites = region_sites, can_pay = can_pay,
+  in_hand = in_hand, discard_card = discard_card, may_play = may_play, my_turn = my_turn, end_turn = end_turn,
+  combos = combos, resources_only = resources_only, total = total, copy = copy, contains = contains,
+  cards_text = cards_text, gain_text = gain_text, cost_text = cost_text, title = title, name = name,
+  other = other, order_from = order_from,
+}) do
+  rivals[k] = v
+end
+
+-- The text of a card for `help <card>` / `show card <card>`: its line, then the
+-- clarification of the card index (`index`) when the card has one.
+filter("card_text", "rivals.card_text", function(g, text, kind)
+  local d = CARDS[kind]
+  if not d then return text end
+  local t = card_text(kind)
+  if d.index then t = t .. "\n" .. d.index end
+  return t
+end)
+
 -- Editing positions (option test_edits) --------------------------------------------------------
 -- Moves that no rule makes, for tests and teaching: each takes the card from where it is
 -- (draw stacks, discard pile, event deck, centre stacks, a hand), so every card stays
@@ -1974,9 +2086,13 @@ action {
 
 local function editing(g) return g:option("test_edits") end
 
+-- The game zones a card is looked for in, besides the draw stacks (a child adds its own).
+local EDIT_ZONES = { "discard", "events", "revealed", "regions", "roads", "settlements", "cities" }
+rivals.edit_zones = EDIT_ZONES
+
 local function find_card(g, kind)
-  local zones = { "stack1", "stack2", "stack3", "stack4", "discard", "events", "revealed", "regions", "roads",
-    "settlements", "cities" }
+  local zones = copy(STACKS)
+  for _, z in ipairs(EDIT_ZONES) do zones[#zones + 1] = z end
   for _, z in ipairs(zones) do
     if g:count(nil, z, kind) > 0 then return nil, z end
   end

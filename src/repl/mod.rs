@@ -24,8 +24,9 @@ pub struct ReplConfig {
 
 const COMMANDS: &[(&str, &str)] = &[
     ("help", "this list, and every action of the game"),
-    ("legal", "every action you may take now, as you would type it"),
+    ("legal [WORDS]", "every action you may take now (long lists grouped; WORDS: only those starting so)"),
     ("show [board|hand|players|bank|log]", "the board (default), your cards, the players, the bank, the log"),
+    ("help CARD / show card CARD", "the rules text of a card, if the game gives one"),
     ("state --json", "the whole referee state as JSON (shows every hidden card)"),
     ("view --json", "what the player to act may see, as JSON"),
     ("undo", "take back your last action (and the bots' actions after it)"),
@@ -253,23 +254,34 @@ impl<'w> Repl<'w> {
         out
     }
 
+    fn bank_text_zone(cards: &serde_json::Value) -> String {
+        match cards.as_object() {
+            Some(c) if c.contains_key("top") => match c["top"].as_str() {
+                Some(top) => format!("{} cards, {top} on top", c["count"]),
+                None => "empty".to_string(),
+            },
+            Some(c) if c.contains_key("count") && c.len() == 1 => format!("{} cards", c["count"]),
+            Some(c) => {
+                let list: Vec<String> = c.iter().map(|(k, n)| format!("{n} {k}")).collect();
+                if list.is_empty() {
+                    "empty".to_string()
+                } else {
+                    list.join(", ")
+                }
+            }
+            None => match cards.as_array() {
+                Some(a) if a.is_empty() => "empty".to_string(),
+                _ => cards.to_string(),
+            },
+        }
+    }
+
     fn bank_text(&self) -> String {
         let v = view(&self.game, Observer::Spectator);
         let mut out = String::new();
         if let Some(obj) = v["zones"].as_object() {
             for (zone, cards) in obj {
-                out.push_str(&format!("  {zone}: "));
-                match cards.as_object() {
-                    Some(c) if c.contains_key("count") && c.len() == 1 => {
-                        out.push_str(&format!("{} cards", c["count"]))
-                    }
-                    Some(c) => {
-                        let list: Vec<String> = c.iter().map(|(k, n)| format!("{n} {k}")).collect();
-                        out.push_str(&if list.is_empty() { "empty".to_string() } else { list.join(", ") })
-                    }
-                    None => out.push_str(&cards.to_string()),
-                }
-                out.push('\n');
+                out.push_str(&format!("  {zone}: {}\n", Self::bank_text_zone(cards)));
             }
         }
         out.trim_end().to_string()
@@ -339,16 +351,32 @@ impl<'w> Repl<'w> {
                 let t = self.help_text();
                 self.say(&t);
             }
-            ["legal"] => {
+            ["legal", prefix @ ..] => {
                 if self.game.winner().is_some() {
                     self.say("the game is over");
                     return Step::Ok;
                 }
                 let name = seat_name(&self.game, seat);
                 self.say(&format!("{name} may:"));
-                for t in self.legal_texts() {
+                let texts = self.legal_texts();
+                let lines = if prefix.is_empty() {
+                    group_legal(&texts)
+                } else {
+                    let want = prefix.join(" ").to_ascii_lowercase();
+                    texts.into_iter().filter(|t| t.to_ascii_lowercase().starts_with(&want)).collect()
+                };
+                for t in lines {
                     self.say(&format!("  {t}"));
                 }
+            }
+            ["help", card] | ["show", "card", card] => {
+                let kind = card.to_ascii_lowercase();
+                let t = match self.game.card_text(&kind) {
+                    Ok(Some(t)) => t,
+                    Ok(None) => format!("no card text for '{kind}' (type `help` for the commands)"),
+                    Err(e) => format!("error: {e}"),
+                };
+                self.say(&t);
             }
             ["show"] | ["show", "board"] | ["board"] => {
                 let t = self.board_text();
@@ -642,4 +670,36 @@ pub fn run_interactive(config: ReplConfig) -> i32 {
     }
     editor.save_history();
     0
+}
+
+/// Groups a long list of legal actions so that a player can read it: actions that share
+/// their first two words (`play merchant_caravan`, `build abbey`) and are many become one
+/// line with a count and a few examples; `legal WORDS` lists such a group whole.
+pub fn group_legal(texts: &[String]) -> Vec<String> {
+    const SHORT: usize = 24;
+    const GROUP: usize = 6;
+    if texts.len() <= SHORT {
+        return texts.to_vec();
+    }
+    let key = |t: &str| t.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+    let mut order: Vec<String> = vec![];
+    let mut groups: std::collections::HashMap<String, Vec<&String>> = std::collections::HashMap::new();
+    for t in texts {
+        let k = key(t);
+        if !groups.contains_key(&k) {
+            order.push(k.clone());
+        }
+        groups.entry(k).or_default().push(t);
+    }
+    let mut out = vec![];
+    for k in order {
+        let g = &groups[&k];
+        if g.len() <= GROUP {
+            out.extend(g.iter().map(|t| t.to_string()));
+        } else {
+            let eg: Vec<&str> = g.iter().take(3).map(|t| t.as_str()).collect();
+            out.push(format!("{k} ... ({} ways, e.g. `{}`; `legal {k}` lists them)", g.len(), eg.join("`, `")));
+        }
+    }
+    out
 }

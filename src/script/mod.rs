@@ -37,6 +37,8 @@ pub const BUILTIN_VARIANTS: &[(&str, &str)] = &[
     ("helpers", include_str!("../../variants/helpers.lua")),
     ("friendly_robber", include_str!("../../variants/friendly_robber.lua")),
     ("rivals", include_str!("../../variants/rivals.lua")),
+    ("rivals_theme", include_str!("../../variants/rivals_theme.lua")),
+    ("rivals_gold", include_str!("../../variants/rivals_gold.lua")),
 ];
 
 /// A message for the game log; `to` limits who may read it (None: everyone).
@@ -78,7 +80,7 @@ pub struct Script {
     calls: std::collections::HashMap<&'static str, Function>,
 }
 
-const DISPATCH: &[&str] = &["setup", "perform", "legal_actions", "sample", "to_act", "points", "describe"];
+const DISPATCH: &[&str] = &["setup", "perform", "legal_actions", "sample", "to_act", "points", "describe", "card_text"];
 
 /// Where variant files are looked for, in order, before the built-in copies.
 pub fn variant_dirs() -> Vec<PathBuf> {
@@ -294,6 +296,14 @@ impl Script {
         let r = self.call::<mlua::Value>("describe", (self.g.clone(), seat + 1));
         self.with_ctx(|c| c.read_only = false);
         api::from_lua_value(&r?).map_err(lua_err).map(|v| v.unwrap_or(Value::Map(Default::default())))
+    }
+
+    /// The rules text of one kind of card (the variant's `card_text` filter), if it has one.
+    pub fn card_text(&self, kind: &str) -> Result<Option<String>, ScriptError> {
+        self.with_ctx(|c| c.read_only = true);
+        let r = self.call::<Option<String>>("card_text", (self.g.clone(), kind.to_string()));
+        self.with_ctx(|c| c.read_only = false);
+        r
     }
 
     fn args_to_lua(&self, action: &Action) -> Result<Table, ScriptError> {

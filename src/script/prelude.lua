@@ -290,6 +290,8 @@ function engine.points(g, seat, hidden) return g:filter("victory_points", 0, sea
 
 function engine.describe(g, seat) return g:filter("describe", {}, seat) end
 
+function engine.card_text(g, kind) return g:filter("card_text", nil, kind) end
+
 -- deny("reason") from a legal function refuses with the caller's file:line. It is a Rust
 -- function (see spec_load.rs): a tail call to a C function keeps the caller's frame, so
 -- `return deny(...)` still knows its line.

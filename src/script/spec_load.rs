@@ -241,6 +241,7 @@ fn merge(spec: &mut Spec, decl: &Table, variant: &str) -> mlua::Result<()> {
                 "count" => Visibility::Count,
                 "owner" => Visibility::Owner,
                 "hidden" => Visibility::Hidden,
+                "top" => Visibility::Top,
                 other => return Err(load_err(format!("zone '{name}': unknown visibility '{other}'"))),
             };
             let zs = ZoneSpec {

@@ -73,6 +73,14 @@ pub fn sb(g: &mut Game, cmd: &str) {
 /// A command a rule must refuse: the state and log stay exactly as they were, and the
 /// refusal names a line of variants/rivals.lua. Returns the reason.
 pub fn reject(g: &mut Game, who: &str, cmd: &str) -> String {
+    let (msg, variant) = reject_in(g, who, cmd, "variants/rivals.lua:");
+    assert_eq!(variant.as_deref(), Some("rivals"), "'{cmd}'");
+    msg
+}
+
+/// Like `reject`, for a refusal at a file whose path starts with `file`: the reason and
+/// the variant that refused.
+pub fn reject_in(g: &mut Game, who: &str, cmd: &str, file: &str) -> (String, Option<String>) {
     let s = seat(g, who);
     let before: GameState = g.state().clone();
     let log = g.log().len();
@@ -87,9 +95,8 @@ pub fn reject(g: &mut Game, who: &str, cmd: &str) -> String {
     };
     assert_eq!(e.kind, ScriptErrorKind::Rejected, "'{cmd}': {err}");
     let at = e.location.as_deref().unwrap_or_else(|| panic!("the refusal of '{cmd}' names no location: {err}"));
-    assert!(at.starts_with("variants/rivals.lua:"), "'{cmd}' refused at {at}");
-    assert_eq!(e.variant.as_deref(), Some("rivals"), "'{cmd}': {err}");
-    e.message.clone()
+    assert!(at.starts_with(file), "'{cmd}' refused at {at}");
+    (e.message.clone(), e.variant.clone())
 }
 
 /// Event die faces as the variant numbers them.
@@ -380,11 +387,52 @@ pub fn commerce(g: &Game, s: usize) -> i64 {
 
 /// The invariants of a Rivals game, from the raw state.
 pub fn check_invariants(g: &Game) -> Result<(), String> {
-    let st = g.state().clone();
-    let spec = g.spec().clone();
     // Cards are conserved across stacks, hands, principalities and the discard pile.
-    let census = census(&st, spec.cards.len());
-    let want = expected_census(g);
+    check_census(g, &expected_census(g), 94)?;
+    check_stores(g, &[])?;
+    check_points(g, points_from_state)?;
+    check_tokens(g, commerce)
+}
+
+/// Storage 0-3, and only on regions (and on the kinds of card in `also`, such as the Gold
+/// Cache).
+pub fn check_stores(g: &Game, also: &[&str]) -> Result<(), String> {
+    let spec = g.spec();
+    for grid in &g.state().grids {
+        for sl in &grid.slots {
+            let label = grid.label(sl.row as usize, sl.col as usize);
+            if sl.store > 3 {
+                return Err(format!("{label} stores {}", sl.store));
+            }
+            let holds = sl
+                .top()
+                .map(|k| &spec.cards[k as usize])
+                .is_some_and(|c| c.category == "region" || also.contains(&c.name.as_str()));
+            if sl.store > 0 && !holds {
+                return Err(format!("{label} stores {} but is no region", sl.store));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Points recomputed (by `mine`) equal points reported.
+pub fn check_points(g: &Game, mine: fn(&Game, usize) -> i64) -> Result<(), String> {
+    for s in 0..2 {
+        let reported = g.points(s, true).map_err(|e| e.to_string())?;
+        let m = mine(g, s);
+        if reported != m {
+            return Err(format!("seat {} reports {reported} points, the state gives {m}", s + 1));
+        }
+    }
+    Ok(())
+}
+
+/// Cards are conserved across stacks, hands, principalities and the discard pile: `want`
+/// of each kind, `all` in all.
+pub fn check_census(g: &Game, want: &[usize], all: usize) -> Result<(), String> {
+    let spec = g.spec();
+    let census = census(&g.state().clone(), spec.cards.len());
     if census != want {
         let diff: Vec<String> = spec
             .cards
@@ -395,32 +443,16 @@ pub fn check_invariants(g: &Game) -> Result<(), String> {
             .collect();
         return Err(format!("cards not conserved: {}", diff.join(", ")));
     }
-    if census.iter().sum::<usize>() != 94 {
-        return Err("the Basic Set has 94 cards".into());
+    if census.iter().sum::<usize>() != all {
+        return Err(format!("the game has {all} cards"));
     }
-    for grid in &st.grids {
-        for sl in &grid.slots {
-            let label = grid.label(sl.row as usize, sl.col as usize);
-            // Storage 0-3, and only on regions.
-            if sl.store > 3 {
-                return Err(format!("{label} stores {}", sl.store));
-            }
-            let is_region = sl.top().is_some_and(|k| spec.cards[k as usize].category == "region");
-            if sl.store > 0 && !is_region {
-                return Err(format!("{label} stores {} but is no region", sl.store));
-            }
-        }
-    }
-    for s in 0..2 {
-        // Points recomputed equal points reported.
-        let reported = g.points(s, true).map_err(|e| e.to_string())?;
-        let mine = points_from_state(g, s);
-        if reported != mine {
-            return Err(format!("seat {} reports {reported} points, the state gives {mine}", s + 1));
-        }
-    }
-    // The tokens follow the advantages: the holder has 3+ and no less than the other;
-    // with no holder, nobody has 3+ and strictly more.
+    Ok(())
+}
+
+/// The tokens follow the advantages: the holder has 3+ and no less than the other; with no
+/// holder, nobody has 3+ and strictly more. `commerce` counts a seat's commerce points.
+pub fn check_tokens(g: &Game, commerce: fn(&Game, usize) -> i64) -> Result<(), String> {
+    let st = g.state();
     for (key, f) in [("hero", strength as fn(&Game, usize) -> i64), ("trade_token", commerce)] {
         let pts = [f(g, 0), f(g, 1)];
         match st.vars.get(key).and_then(|v| v.as_int()) {
