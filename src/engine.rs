@@ -120,6 +120,13 @@ pub struct Game {
 
 impl Game {
     pub fn new(header: Header) -> Result<Game, GameError> {
+        if header.players >= Piece::NO_OWNER as usize {
+            return Err(GameError::Setup(format!(
+                "{} players is more than the engine allows ({})",
+                header.players,
+                Piece::NO_OWNER as usize - 1
+            )));
+        }
         let script = Script::load(&header.variants)?;
         let spec = script.spec.clone();
         if header.players < spec.min_players || header.players > spec.max_players {
@@ -317,7 +324,7 @@ impl Game {
                         if !c.state.zones[bank].remove(k, *n as usize) {
                             return Err(format!("the bank has only {have} {kind}"));
                         }
-                        c.state.players[p].zones[hand].add(k, *n as usize);
+                        c.state.players[p].zones[hand].add(k, *n as usize).map_err(|e| e.to_string())?;
                     }
                     Ok(())
                 })?;
