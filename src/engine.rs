@@ -214,7 +214,17 @@ impl Game {
             c.messages.clear();
             c.events.clear();
         });
-        match self.script.perform(seat, action) {
+        // An action must leave someone to act: one after which `to_act` fails (a hook
+        // answering the wrong type) is refused with that hook's error.
+        let result = self.script.perform(seat, action).and_then(|()| {
+            let over = self.state().winner.is_some();
+            if over {
+                Ok(())
+            } else {
+                self.script.to_act().map(|_| ())
+            }
+        });
+        match result {
             Ok(()) => {
                 let draws = self.script.with_ctx(|c| std::mem::take(&mut c.draws));
                 let command = action.to_text(&self.script.spec, &self.state());

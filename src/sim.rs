@@ -51,12 +51,23 @@ pub fn play_game(game: &mut Game, mut each: impl FnMut(&Game) -> Result<(), Stri
     Ok(GameResult { seed, winner: st.winner, turns: st.turn, actions })
 }
 
+/// A game a script error stopped: its seed, how far it got, and the error (with the
+/// hook and file:line), so a modder can replay it.
+#[derive(Debug, Clone, Serialize)]
+pub struct FailedGame {
+    pub seed: u64,
+    pub actions: usize,
+    pub error: String,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct SimReport {
     pub variants: Vec<String>,
     pub players: usize,
     pub games: usize,
     pub finished: usize,
+    /// Games stopped by an error, counted apart from the others (not in the means).
+    pub failed: Vec<FailedGame>,
     pub wins: Vec<usize>,
     pub mean_turns: f64,
     pub mean_actions: f64,
@@ -77,11 +88,22 @@ pub fn run(
     let (mut turns, mut acts, mut finished) = (0u64, 0u64, 0usize);
     let header = Header { variants: variants.to_vec(), players, seed, options: options.to_vec(), sandbox: false };
     let mut game = Game::new(header)?;
+    let mut failed = vec![];
     for i in 0..games {
-        if i > 0 {
-            game.restart(seed.wrapping_add(i as u64))?;
+        let played = match i {
+            0 => Ok(()),
+            _ => game.restart(seed.wrapping_add(i as u64)),
         }
-        let r = play_game(&mut game, |_| Ok(()))?;
+        .and_then(|()| play_game(&mut game, |_| Ok(())));
+        let r = match played {
+            Ok(r) => r,
+            Err(e) => {
+                let error = e.to_string();
+                failed.push(FailedGame { seed: seed.wrapping_add(i as u64), actions: game.log().len(), error });
+                progress(i + 1);
+                continue;
+            }
+        };
         if let Some(w) = r.winner {
             wins[w] += 1;
             finished += 1;
@@ -91,14 +113,16 @@ pub fn run(
         progress(i + 1);
     }
     let secs = start.elapsed().as_secs_f64();
+    let played = (games - failed.len()).max(1) as f64;
     Ok(SimReport {
         variants: variants.to_vec(),
         players,
         games,
         finished,
+        failed,
         wins,
-        mean_turns: turns as f64 / games.max(1) as f64,
-        mean_actions: acts as f64 / games.max(1) as f64,
+        mean_turns: turns as f64 / played,
+        mean_actions: acts as f64 / played,
         seconds: secs,
         games_per_second: games as f64 / secs.max(1e-9),
     })
