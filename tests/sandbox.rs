@@ -8,6 +8,7 @@
 
 use catan_engine::engine::Outcome;
 use catan_engine::script::{INSTRUCTION_BUDGET, MEMORY_CAP};
+use catan_engine::value::Value;
 use catan_engine::{Game, GameError, GameState, Header, ScriptError, ScriptErrorKind};
 use std::panic::AssertUnwindSafe;
 use std::sync::mpsc;
@@ -583,7 +584,7 @@ fn scripts_cannot_change_what_the_engine_hands_them() {
             // The rules are unchanged: the dice still roll at random and the turn goes on.
             assert_goes_on(&command, &mut g);
             let d = g.state().vars.get("last_roll").cloned();
-            assert_ne!(d, Some(catan_engine::value::Value::List(vec![6.into(), 6.into()])), "{command}");
+            assert_ne!(d, Some(catan_engine::value::Value::List(vec![Value::Int(6), Value::Int(6)])), "{command}");
         }
     });
 }

@@ -552,8 +552,8 @@ pub fn parse_bots(spec: &str, game: &Game) -> Result<Vec<bool>, String> {
 /// The warning for a save that stopped agreeing with its replay.
 fn diverged(path: &str, d: &crate::engine::Divergence, game: &Game) -> String {
     format!(
-        "warning: {path}: {d}; loaded the {} actions before it. `save` will not replace {path} \
-         with fewer actions unless you add --force",
+        "warning: {d} (in {path}); loaded the {} actions before it. `save {path}` will not replace \
+         it with fewer actions unless you add --force",
         game.log().len()
     )
 }

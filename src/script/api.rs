@@ -122,7 +122,10 @@ fn convert(v: &LV, depth: usize, size: &mut usize) -> R<Option<Value>> {
     }
     *size += 32 + if let LV::String(s) = v { s.as_bytes().len() } else { 0 };
     if *size > VARS_CAP {
-        return Err(rt(format!("a value of more than {} MiB cannot be stored", VARS_CAP >> 20)));
+        return Err(mlua::Error::external(ScriptError::new(
+            ScriptErrorKind::Memory,
+            format!("a value of more than {} MiB cannot be stored", VARS_CAP >> 20),
+        )));
     }
     Ok(Some(match v {
         LV::Nil => return Ok(None),
@@ -261,6 +264,12 @@ pub(super) fn locate(lua: &Lua, e: mlua::Error) -> mlua::Error {
             Some(at) => mlua::Error::RuntimeError(format!("{at}: {m}")),
             None => mlua::Error::RuntimeError(m),
         },
+        mlua::Error::ExternalError(ref ext) => match ext.downcast_ref::<ScriptError>() {
+            Some(se) if se.location.is_none() => {
+                mlua::Error::external(ScriptError { location: caller(lua), ..se.clone() })
+            }
+            _ => e,
+        },
         other => other,
     }
 }
@@ -307,6 +316,13 @@ fn load_var(lua: &Lua, v: Option<&Value>) -> R<LV> {
         }
         None => Ok(LV::Nil),
     }
+}
+
+/// A list handed back to Lua, charged by its length: building the table and collecting
+/// it later cost more than the Rust work that found it.
+fn charged<T>(lua: &Lua, list: Vec<T>) -> R<Vec<T>> {
+    charge(lua, list.len() as u64 * 16)?;
+    Ok(list)
 }
 
 /// A message for the log, charged to the call's host memory.
@@ -658,7 +674,7 @@ fn build(lua: &Lua) -> R<Table> {
         let t = topo(&c)?;
         let i = index(start, t.hexes.len(), "hex")?;
         charge(l, t.hexes.len() as u64 * 4)?;
-        Ok(t.spiral(i).into_iter().map(|h| h + 1).collect::<Vec<_>>())
+        charged(l, t.spiral(i).into_iter().map(|h| h + 1).collect::<Vec<_>>())
     });
     method!(lua, g, "marker", |l, name: String| { Ok(ctx(l)?.state.markers.get(&name).map(|h| h + 1)) });
     method!(lua, g, "set_marker", |l, (name, h): (String, Option<i64>)| {
@@ -861,7 +877,7 @@ fn build(lua: &Lua) -> R<Table> {
             }
             out.push(i + 1);
         }
-        Ok(out)
+        charged(l, out)
     });
     // Empty paths that extend p's network: one end holds p's piece, or one end touches
     // p's path piece and holds no other player's piece.
@@ -875,12 +891,14 @@ fn build(lua: &Lua) -> R<Table> {
             Some(pc) => pc.owner as usize == s,
             None => t.intersections[n].paths.iter().any(|&pp| st.paths[pp].is_some_and(|pc| pc.owner as usize == s)),
         };
-        Ok(t.paths
+        let open = t
+            .paths
             .iter()
             .enumerate()
             .filter(|(i, info)| st.paths[*i].is_none() && (reaches(info.ends[0]) || reaches(info.ends[1])))
             .map(|(i, _)| i + 1)
-            .collect::<Vec<_>>())
+            .collect::<Vec<_>>();
+        charged(l, open)
     });
     // Longest trail of p's pieces of a kind, broken by other players' intersection pieces.
     method!(lua, g, "longest_trail", |l, (p, kind): (i64, String)| {

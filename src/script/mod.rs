@@ -594,7 +594,8 @@ fn bound_string_library(lua: &Lua) -> mlua::Result<()> {
                     if bytes > MEMORY_CAP as u64 {
                         return Err(located(lua, format!("string.rep: a result of {bytes} bytes is past the memory cap")));
                     }
-                    bytes / 16 + 1
+                    // One copy per repetition, then the bytes.
+                    n + bytes / 16 + 1
                 }
                 "format" => format_args_safe(lua, &mut args)?,
                 _ => {
@@ -602,8 +603,10 @@ fn bound_string_library(lua: &Lua) -> mlua::Result<()> {
                         Some(mlua::Value::String(p)) => p.as_bytes().to_vec(),
                         _ => vec![],
                     };
-                    let plain = name == "find" && args.get(3).is_some_and(|v| !matches!(v, mlua::Value::Nil | mlua::Value::Boolean(false)));
-                    pattern_cost(len(0), &pattern, plain, name == "gmatch")
+                    let plain = args.get(3).is_some_and(|v| !matches!(v, mlua::Value::Nil | mlua::Value::Boolean(false)));
+                    // gsub also builds its result, up to a copy of the subject per match.
+                    let building = if name == "gsub" { 4 * len(0) as u64 } else { 0 };
+                    pattern_cost(len(0), &pattern, plain && name == "find", name == "gmatch").saturating_add(building)
                 }
             };
             charge(lua, cost)?;
@@ -665,7 +668,7 @@ fn format_args_safe(lua: &Lua, args: &mut mlua::MultiValue) -> mlua::Result<u64>
 /// start. An upper bound, cheap to compute before the C code runs.
 fn pattern_cost(n: usize, pattern: &[u8], plain: bool, every_start: bool) -> u64 {
     let nf = n as f64;
-    if plain || !pattern.iter().any(|c| b"^$*+?.([%-".contains(c)) {
+    if plain {
         return (nf + nf * pattern.len() as f64 / 16.0) as u64 + 1;
     }
     let anchored = pattern.first() == Some(&b'^');
