@@ -107,7 +107,7 @@ fn catan_with_deadline(args: &[&str], input: impl AsRef<[u8]>, secs: u64) -> Run
     Run { out: out_reader.join().unwrap(), err: err_reader.join().unwrap(), code: status.code() }
 }
 
-fn catan(args: &[&str], input: &str) -> Run {
+fn catan(args: &[&str], input: impl AsRef<[u8]>) -> Run {
     catan_with_deadline(args, input, 120)
 }
 
@@ -681,7 +681,8 @@ fn a_bot_error_is_shown_and_the_game_can_still_be_saved() {
         format!("save {path}\nquit\n"),
     );
     run.ok();
-    assert!(run.out.contains("error: a bot failed") && run.out.contains("rolled_error.eights"), "{}", tail(&run.out));
+    let said = run.out.lines().find(|l| l.starts_with("bot action 'roll' was refused")).unwrap_or_default();
+    assert!(said.contains("(in event hook 'rolled_error.eights')") && said.contains("rolled_error.lua:7"), "{}", run.out);
     assert!(run.out.contains(&format!("saved to {path}")), "{}", tail(&run.out));
 }
 

@@ -213,9 +213,12 @@ impl<'w> Repl<'w> {
     fn players_text(&self) -> String {
         let st = self.game.state().clone();
         let mut out = String::new();
+        // A failing points or describe hook is shown, not swallowed.
+        let mut errors = vec![];
         for (i, p) in st.players.iter().enumerate() {
-            let pts = self.game.points(i, false).unwrap_or(0);
-            let info = self.game.describe(i).ok();
+            let pts = self.game.points(i, false).map_err(|e| errors.push(format!("points of {}: {e}", p.color)));
+            let pts = pts.map_or("?".to_string(), |n| n.to_string());
+            let info = self.game.describe(i).map_err(|e| errors.push(format!("describe {}: {e}", p.color))).ok();
             let field = |k: &str| {
                 info.as_ref()
                     .and_then(|v| if let crate::value::Value::Map(m) = v { m.get(k).cloned() } else { None })
@@ -235,6 +238,9 @@ impl<'w> Repl<'w> {
                 if st.current == i { "  <- turn" } else { "" },
             ));
         }
+        for e in errors {
+            out.push_str(&format!("  error: {e}\n"));
+        }
         out.trim_end().to_string()
     }
 
@@ -253,8 +259,10 @@ impl<'w> Repl<'w> {
                 }
             }
         }
-        let pts = self.game.points(seat, true).unwrap_or(0);
-        out.push_str(&format!("\n    points (with hidden cards): {pts}"));
+        match self.game.points(seat, true) {
+            Ok(pts) => out.push_str(&format!("\n    points (with hidden cards): {pts}")),
+            Err(e) => out.push_str(&format!("\n    error: cannot count the points: {e}")),
+        }
         out
     }
 

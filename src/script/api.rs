@@ -261,8 +261,10 @@ pub(super) use method;
 pub(super) fn locate(lua: &Lua, e: mlua::Error) -> mlua::Error {
     match e {
         mlua::Error::RuntimeError(m) => match caller(lua) {
-            Some(at) => mlua::Error::RuntimeError(format!("{at}: {m}")),
-            None => mlua::Error::RuntimeError(m),
+            Some(at) if super::error::split_location(&m).0.is_none() => {
+                mlua::Error::RuntimeError(format!("{at}: {m}"))
+            }
+            _ => mlua::Error::RuntimeError(m),
         },
         mlua::Error::ExternalError(ref ext) => match ext.downcast_ref::<ScriptError>() {
             Some(se) if se.location.is_none() => {

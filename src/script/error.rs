@@ -68,7 +68,7 @@ impl ScriptError {
 }
 
 /// "variants/base.lua:12: boom" -> (Some("variants/base.lua:12"), "boom").
-fn split_location(text: &str) -> (Option<String>, String) {
+pub(crate) fn split_location(text: &str) -> (Option<String>, String) {
     let mut parts = text.splitn(3, ':');
     if let (Some(file), Some(line), Some(rest)) = (parts.next(), parts.next(), parts.next()) {
         if file.ends_with(".lua") && line.chars().all(|c| c.is_ascii_digit()) && !line.is_empty() {

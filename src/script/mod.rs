@@ -512,18 +512,24 @@ fn sandbox(lua: &Lua, used: Rc<Cell<u64>>) -> Result<Function, ScriptError> {
 
         -- pairs walks keys in sorted order, so every run of a seed iterates the same way.
         -- Keys with no fixed order (tables, functions) are refused.
+        local ordered = { number = true, string = true, boolean = true }
         local function before(a, b)
           local ta, tb = type(a), type(b)
           if ta ~= tb then return ta < tb end
-          if ta == "number" or ta == "string" then return a < b end
           if ta == "boolean" then return not a and b end
-          raw_error("pairs: a table with " .. ta .. " keys has no fixed order (use string or number keys)", 0)
+          return a < b
         end
         function pairs(t)
           local mt = getmetatable(t)
           if type(mt) == "table" and mt.__pairs then return mt.__pairs(t) end
           local keys, n = {}, 0
-          for k in rawnext, t do n = n + 1; keys[n] = k end
+          for k in rawnext, t do
+            if not ordered[type(k)] then
+              error("pairs: a table with " .. type(k) .. " keys has no fixed order (use string or number keys)", 2)
+            end
+            n = n + 1
+            keys[n] = k
+          end
           sort(keys, before)
           local i = 0
           return function()
@@ -611,8 +617,8 @@ fn bound_string_library(lua: &Lua) -> mlua::Result<()> {
             };
             charge(lua, cost)?;
             original.call::<mlua::MultiValue>(args).map_err(|e| match e {
-                mlua::Error::CallbackError { cause, .. } => (*cause).clone(),
-                other => other,
+                mlua::Error::CallbackError { cause, .. } => api::locate(lua, (*cause).clone()),
+                other => api::locate(lua, other),
             })
         })?;
         string.set(name, wrapped)?;
