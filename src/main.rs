@@ -1,7 +1,7 @@
 //! `catan`: a thin shell over the catan-engine library.
 
-use catan_engine::repl::{run_interactive, run_script, ReplConfig};
 use catan_engine::engine::{Header, SaveFile};
+use catan_engine::repl::{run_interactive, run_script, ReplConfig};
 use catan_engine::{script, sim};
 use clap::{Parser, Subcommand};
 use std::io::IsTerminal;

@@ -107,7 +107,7 @@ fn catan_with_deadline(args: &[&str], input: impl AsRef<[u8]>, secs: u64) -> Run
     Run { out: out_reader.join().unwrap(), err: err_reader.join().unwrap(), code: status.code() }
 }
 
-fn catan(args: &[&str], input: impl AsRef<[u8]>) -> Run {
+fn catan(args: &[&str], input: &str) -> Run {
     catan_with_deadline(args, input, 120)
 }
 
@@ -647,11 +647,11 @@ fn a_line_that_is_not_utf8_is_rejected_and_the_session_goes_on() {
     let mut input = b"roll\n".to_vec();
     input.extend_from_slice(b"\xff\xfe end\n");
     input.extend_from_slice(b"end\nstate --json\n");
-    let run = catan(PLAY, &input);
+    let run = catan_with_deadline(PLAY, &input, 120);
     run.ok();
     assert!(run.out.contains("error: input line 2 is not valid UTF-8; ignored"), "{}", tail(&run.out));
     assert_eq!(run.json("state --json", 0)["current"], "blue", "the commands after the bad line ran");
-    let run = catan(&[PLAY, &["--strict"]].concat(), &input);
+    let run = catan_with_deadline(&[PLAY, &["--strict"]].concat(), &input, 120);
     assert_eq!(run.code, Some(2));
 }
 
@@ -678,11 +678,15 @@ fn a_bot_error_is_shown_and_the_game_can_still_be_saved() {
     let path = file.to_str().unwrap();
     let run = catan(
         &["play", "--seed", "7", "--variant", ROLLED_ERROR, "--bots", "all", "--no-color"],
-        format!("save {path}\nquit\n"),
+        &format!("save {path}\nquit\n"),
     );
     run.ok();
     let said = run.out.lines().find(|l| l.starts_with("bot action 'roll' was refused")).unwrap_or_default();
-    assert!(said.contains("(in event hook 'rolled_error.eights')") && said.contains("rolled_error.lua:7"), "{}", run.out);
+    assert!(
+        said.contains("(in event hook 'rolled_error.eights')") && said.contains("rolled_error.lua:7"),
+        "{}",
+        run.out
+    );
     assert!(run.out.contains(&format!("saved to {path}")), "{}", tail(&run.out));
 }
 

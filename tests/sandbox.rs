@@ -475,13 +475,18 @@ fn a_smaller_board_mid_game_keeps_markers_and_pieces_consistent() {
             let st = g.state();
             st.intersections.iter().chain(st.paths.iter()).filter(|p| p.is_some()).count()
         };
-        let supply = |g: &Game| -> usize { g.state().players.iter().flat_map(|p| p.supply.iter()).map(|&n| n as usize).sum() };
+        let supply =
+            |g: &Game| -> usize { g.state().players.iter().flat_map(|p| p.supply.iter()).map(|&n| n as usize).sum() };
         let pieces = on_board(&g) + supply(&g);
         assert!(on_board(&g) > 0, "the beginner board has starting pieces");
         g.act(0, "shrink").unwrap();
         {
             let st = g.state();
-            assert!(st.markers.values().all(|&h| h < st.hexes.len()), "a marker stands off the board: {:?}", st.markers);
+            assert!(
+                st.markers.values().all(|&h| h < st.hexes.len()),
+                "a marker stands off the board: {:?}",
+                st.markers
+            );
         }
         assert_eq!(on_board(&g) + supply(&g), pieces, "pieces of the old board went back to the supplies");
         // `state --json` drew labels of hexes that no longer exist and panicked.

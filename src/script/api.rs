@@ -261,9 +261,7 @@ pub(super) use method;
 pub(super) fn locate(lua: &Lua, e: mlua::Error) -> mlua::Error {
     match e {
         mlua::Error::RuntimeError(m) => match caller(lua) {
-            Some(at) if super::error::split_location(&m).0.is_none() => {
-                mlua::Error::RuntimeError(format!("{at}: {m}"))
-            }
+            Some(at) if super::error::split_location(&m).0.is_none() => mlua::Error::RuntimeError(format!("{at}: {m}")),
             _ => mlua::Error::RuntimeError(m),
         },
         mlua::Error::ExternalError(ref ext) => match ext.downcast_ref::<ScriptError>() {
@@ -435,7 +433,13 @@ fn build(lua: &Lua) -> R<Table> {
         let (o, z) = zone_ref(&c, owner, &zone)?;
         let t = l.create_table()?;
         let zn = c.state.zone(o, z).ok_or_else(|| rt("no such zone"))?;
-        charge(l, match zn { Zone::Counts(n) => n.len(), Zone::Stack(s) => s.len() } as u64)?;
+        charge(
+            l,
+            match zn {
+                Zone::Counts(n) => n.len(),
+                Zone::Stack(s) => s.len(),
+            } as u64,
+        )?;
         match zn {
             Zone::Counts(counts) => {
                 for (i, &n) in counts.iter().enumerate() {
@@ -482,7 +486,11 @@ fn build(lua: &Lua) -> R<Table> {
         if !source.remove(k, n as usize) {
             return Err(rt(format!("'{fz}' holds {have} {kind}, not {n}")));
         }
-        c.state.zone_mut(dest.0, dest.1).ok_or_else(|| rt("no such zone"))?.add(k, n as usize).map_err(|e| rt(e.to_string()))
+        c.state
+            .zone_mut(dest.0, dest.1)
+            .ok_or_else(|| rt("no such zone"))?
+            .add(k, n as usize)
+            .map_err(|e| rt(e.to_string()))
     });
     // Moves the top card of a stack; returns its kind, or nil if the stack is empty.
     method!(lua, g, "draw", |l, (fo, fz, to, tz): (Option<i64>, String, Option<i64>, String)| {
@@ -494,7 +502,11 @@ fn build(lua: &Lua) -> R<Table> {
             Zone::Counts(_) => return Err(rt(format!("'{fz}' is not a stack"))),
         };
         let Some(k) = top else { return Ok(None) };
-        c.state.zone_mut(dest.0, dest.1).ok_or_else(|| rt("no such zone"))?.add(k as usize, 1).map_err(|e| rt(e.to_string()))?;
+        c.state
+            .zone_mut(dest.0, dest.1)
+            .ok_or_else(|| rt("no such zone"))?
+            .add(k as usize, 1)
+            .map_err(|e| rt(e.to_string()))?;
         Ok(Some(c.spec.cards[k as usize].name.clone()))
     });
     method!(lua, g, "shuffle", |l, (owner, zone): (Option<i64>, String)| {

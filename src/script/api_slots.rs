@@ -8,7 +8,6 @@ use crate::slots::{find_label, Around};
 use crate::state::Zone;
 use mlua::{Lua, Table, Value as LV};
 
-
 /// Index into `state.grids` of a Lua owner (seat or nil) and grid name.
 fn grid_ref(c: &Ctx, owner: Option<i64>, name: &str) -> R<usize> {
     let gi = c.spec.grid(name).ok_or_else(|| rt(format!("'{name}' is not a grid of this game")))?;

@@ -598,7 +598,10 @@ fn bound_string_library(lua: &Lua) -> mlua::Result<()> {
                     };
                     let bytes = n.saturating_mul(len(0) as u64 + len(2) as u64);
                     if bytes > MEMORY_CAP as u64 {
-                        return Err(located(lua, format!("string.rep: a result of {bytes} bytes is past the memory cap")));
+                        return Err(located(
+                            lua,
+                            format!("string.rep: a result of {bytes} bytes is past the memory cap"),
+                        ));
                     }
                     // One copy per repetition, then the bytes.
                     n + bytes / 16 + 1
@@ -609,7 +612,8 @@ fn bound_string_library(lua: &Lua) -> mlua::Result<()> {
                         Some(mlua::Value::String(p)) => p.as_bytes().to_vec(),
                         _ => vec![],
                     };
-                    let plain = args.get(3).is_some_and(|v| !matches!(v, mlua::Value::Nil | mlua::Value::Boolean(false)));
+                    let plain =
+                        args.get(3).is_some_and(|v| !matches!(v, mlua::Value::Nil | mlua::Value::Boolean(false)));
                     // gsub also builds its result, up to a copy of the subject per match.
                     let building = if name == "gsub" { 4 * len(0) as u64 } else { 0 };
                     pattern_cost(len(0), &pattern, plain && name == "find", name == "gmatch").saturating_add(building)
@@ -646,7 +650,10 @@ fn format_args_safe(lua: &Lua, args: &mut mlua::MultiValue) -> mlua::Result<u64>
                     i += 1;
                 }
                 if f.get(i) == Some(&b'p') {
-                    return Err(located(lua, "string.format: %p shows an address, which differs from run to run".into()));
+                    return Err(located(
+                        lua,
+                        "string.format: %p shows an address, which differs from run to run".into(),
+                    ));
                 }
             }
             i += 1;
@@ -655,7 +662,10 @@ fn format_args_safe(lua: &Lua, args: &mut mlua::MultiValue) -> mlua::Result<u64>
     let tostring: Function = lua.globals().get("tostring")?;
     let mut cost = 1u64;
     for v in args.iter_mut() {
-        if matches!(v, mlua::Value::Table(_) | mlua::Value::Function(_) | mlua::Value::Thread(_) | mlua::Value::UserData(_)) {
+        if matches!(
+            v,
+            mlua::Value::Table(_) | mlua::Value::Function(_) | mlua::Value::Thread(_) | mlua::Value::UserData(_)
+        ) {
             *v = tostring.call::<mlua::Value>(v.clone())?;
         }
         if let mlua::Value::String(s) = v {
