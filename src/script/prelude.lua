@@ -176,6 +176,25 @@ end
 
 -- Dispatch called from Rust ------------------------------------------------------------
 
+-- Runs the hooks of a filter point in order. With `integers`, every hook must return an
+-- integer (a seat, points): one returning anything else is named, with the line that
+-- defines it, instead of failing later in Rust.
+local function run_filter(g, point, integers, value, ...)
+  local list = points()["filter:" .. point] or EMPTY
+  for i = 1, #list do
+    local h = list[i]
+    depth = depth + 1
+    active[depth] = h
+    value = h.fn(g, value, ...)
+    if integers and math.type(value) ~= "integer" then
+      error(__where_fn(h.fn) .. ": the " .. point .. " filter '" .. h.name .. "' returned "
+        .. (value == nil and "nothing" or "a " .. type(value)) .. ", not an integer", 0)
+    end
+    depth = depth - 1
+  end
+  return value
+end
+
 function engine.install(g)
   sealed = true
   function g:run(point, ...)
@@ -188,17 +207,7 @@ function engine.install(g)
       depth = depth - 1
     end
   end
-  function g:filter(point, value, ...)
-    local list = points()["filter:" .. point] or EMPTY
-    for i = 1, #list do
-      local h = list[i]
-      depth = depth + 1
-      active[depth] = h
-      value = h.fn(self, value, ...)
-      depth = depth - 1
-    end
-    return value
-  end
+  function g:filter(point, value, ...) return run_filter(self, point, false, value, ...) end
   function g:emit(event, data)
     self:_record(event)
     local list = points()["event:" .. event] or EMPTY
@@ -210,24 +219,6 @@ function engine.install(g)
       depth = depth - 1
     end
   end
-end
-
--- A filter whose every hook must return an integer (a seat, points): a hook returning
--- anything else is named, with the line that defines it, instead of failing later.
-local function integer_filter(g, point, value, ...)
-  local list = points()["filter:" .. point] or EMPTY
-  for i = 1, #list do
-    local h = list[i]
-    depth = depth + 1
-    active[depth] = h
-    value = h.fn(g, value, ...)
-    if math.type(value) ~= "integer" then
-      error(__where_fn(h.fn) .. ": the " .. point .. " filter '" .. h.name .. "' returned "
-        .. (value == nil and "nothing" or "a " .. type(value)) .. ", not an integer", 0)
-    end
-    depth = depth - 1
-  end
-  return value
 end
 
 local unpack = table.unpack
@@ -361,9 +352,9 @@ end
 
 function engine.setup(g) g:run("setup") end
 
-function engine.to_act(g) return integer_filter(g, "to_act", g:current()) end
+function engine.to_act(g) return run_filter(g, "to_act", true, g:current()) end
 
-function engine.points(g, seat, hidden) return integer_filter(g, "victory_points", 0, seat, hidden) end
+function engine.points(g, seat, hidden) return run_filter(g, "victory_points", true, 0, seat, hidden) end
 
 function engine.describe(g, seat) return g:filter("describe", {}, seat) end
 
