@@ -639,13 +639,32 @@ fn an_error_in_an_event_hook_names_the_hook_and_the_game_can_be_saved() {
 }
 
 #[test]
-fn an_error_while_listing_names_the_action() {
+fn an_error_in_a_sequence_hook_names_the_hook() {
+    let (e, _) = breach_fails("after_fail", ScriptErrorKind::Runtime);
+    assert_eq!(e.rule.as_deref(), Some("sequence hook 'breach.after'"), "{e:?}");
+    assert_eq!(e.location.as_deref(), Some(line_of(BREACH, "AFTER FAILS HERE").as_str()), "{e:?}");
+}
+
+/// Listing for a human (`legal`) and sampling for a bot report the action whose options
+/// failed, instead of an empty list.
+#[test]
+fn an_error_while_listing_or_sampling_names_the_action() {
     let mut g = Game::new(header(HOSTILE_OPTIONS)).unwrap();
     g.act(0, "roll").unwrap();
-    match g.legal_actions(0) {
+    let named = |r: Result<(), GameError>| match r {
         Err(GameError::Script(e)) => assert!(e.rule.as_deref().is_some_and(|r| r.starts_with("action '")), "{e:?}"),
-        other => panic!("expected a listing error, got {other:?}"),
+        other => panic!("expected a script error, got {other:?}"),
+    };
+    named(g.legal_actions(0).map(|_| ()));
+    let mut bot = catan_engine::bot::RandomBot::new(1);
+    let mut failed = None;
+    for _ in 0..20 {
+        if let Err(e) = bot.choose(&g, 0) {
+            failed = Some(e);
+            break;
+        }
     }
+    named(failed.map_or(Ok(()), Err));
 }
 
 /// `catan sim` counts games a script error stopped, with their errors, instead of

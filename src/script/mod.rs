@@ -273,6 +273,8 @@ impl Script {
             let mut se = lua_err(e);
             // The rule (hook or action) that was running when the error was raised.
             if let Some(rule) = &self.failed_rule {
+                // A fresh budget: the failed call may have spent it all.
+                self.used.set(0);
                 if let Ok((name, variant)) = rule.call::<(Option<String>, Option<String>)>(()) {
                     se.rule = se.rule.take().or(name);
                     se.variant = se.variant.take().or(variant);

@@ -139,3 +139,9 @@ filter("to_act", "breach.to_act", function(g, seat) -- BAD TO_ACT HERE
   return seat
 end)
 action { name = "misdirect", syntax = "misdirect", apply = function(g) g:set("misdirect", true) end }
+
+-- A sequence hook that fails after one action: the error names the hook.
+sequence("after_action", "breach.after", function(g, seat, name)
+  if name == "after_fail" then error("after_action failed") end -- AFTER FAILS HERE
+end)
+act("after_fail", function() end)
