@@ -116,6 +116,9 @@ pub struct Game {
     /// Messages of the whole game with the index of the action that produced them
     /// (setup messages carry index 0, the first action 1).
     messages: Vec<(usize, Message)>,
+    /// The seat to act in the current state, once asked: every action checks it anyway
+    /// (see `perform`), so the bots' next question costs no call into the rules.
+    next: std::cell::Cell<Option<usize>>,
 }
 
 impl Game {
@@ -141,7 +144,7 @@ impl Game {
         let options = crate::script::resolve_options(&spec, &header.options).map_err(GameError::Setup)?;
         script.set_state(GameState::new(&spec, header.players, header.seed, options));
         script.setup().map_err(|e| GameError::Setup(format!("setup failed: {e}")))?;
-        let mut game = Game { script, header, log: vec![], messages: vec![] };
+        let mut game = Game { script, header, log: vec![], messages: vec![], next: Default::default() };
         let outcome = game.take_outcome();
         game.messages.extend(outcome.messages.into_iter().map(|m| (0, m)));
         Ok(game)
@@ -156,6 +159,7 @@ impl Game {
         self.script.set_state(GameState::new(&spec, self.header.players, seed, options));
         self.script.setup().map_err(|e| GameError::Setup(format!("setup failed: {e}")))?;
         self.log.clear();
+        self.next.set(None);
         self.messages.clear();
         let outcome = self.take_outcome();
         self.messages.extend(outcome.messages.into_iter().map(|m| (0, m)));
@@ -190,7 +194,12 @@ impl Game {
 
     /// The seat expected to act now.
     pub fn to_act(&self) -> Result<usize, GameError> {
-        Ok(self.script.to_act()?)
+        if let Some(seat) = self.next.get() {
+            return Ok(seat);
+        }
+        let seat = self.script.to_act()?;
+        self.next.set(Some(seat));
+        Ok(seat)
     }
 
     /// Parses and performs a typed command for `seat`.
@@ -219,13 +228,14 @@ impl Game {
         let result = self.script.perform(seat, action).and_then(|()| {
             let over = self.state().winner.is_some();
             if over {
-                Ok(())
+                Ok(None)
             } else {
-                self.script.to_act().map(|_| ())
+                self.script.to_act().map(Some)
             }
         });
         match result {
-            Ok(()) => {
+            Ok(next) => {
+                self.next.set(next);
                 let draws = self.script.with_ctx(|c| std::mem::take(&mut c.draws));
                 let command = action.to_text(&self.script.spec, &self.state());
                 self.log.push(LogEntry { seat, command, draws, sandbox: false });
@@ -283,6 +293,7 @@ impl Game {
         }
         let snapshot = self.state().clone();
         let result = self.sandbox_edit(line);
+        self.next.set(None);
         match result {
             Ok(text) => {
                 self.log.push(LogEntry { seat, command: line.trim().to_string(), draws: vec![], sandbox: true });
