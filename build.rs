@@ -17,7 +17,9 @@ fn main() {
         build.define("LUA_USE_LINUX", None);
     }
     let mut files: Vec<_> = match std::fs::read_dir(dir) {
-        Ok(entries) => entries.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "c")).collect(),
+        Ok(entries) => {
+            entries.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "c")).collect()
+        }
         Err(e) => panic!("cannot read {}: {e}", dir.display()),
     };
     files.sort();

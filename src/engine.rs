@@ -116,10 +116,20 @@ pub struct Game {
     /// Messages of the whole game with the index of the action that produced them
     /// (setup messages carry index 0, the first action 1).
     messages: Vec<(usize, Message)>,
+    /// The seat to act in the current state, once asked: every action checks it anyway
+    /// (see `perform`), so the bots' next question costs no call into the rules.
+    next: std::cell::Cell<Option<usize>>,
 }
 
 impl Game {
     pub fn new(header: Header) -> Result<Game, GameError> {
+        if header.players >= Piece::NO_OWNER as usize {
+            return Err(GameError::Setup(format!(
+                "{} players is more than the engine allows ({})",
+                header.players,
+                Piece::NO_OWNER as usize - 1
+            )));
+        }
         let script = Script::load(&header.variants)?;
         let spec = script.spec.clone();
         if header.players < spec.min_players || header.players > spec.max_players {
@@ -134,7 +144,7 @@ impl Game {
         let options = crate::script::resolve_options(&spec, &header.options).map_err(GameError::Setup)?;
         script.set_state(GameState::new(&spec, header.players, header.seed, options));
         script.setup().map_err(|e| GameError::Setup(format!("setup failed: {e}")))?;
-        let mut game = Game { script, header, log: vec![], messages: vec![] };
+        let mut game = Game { script, header, log: vec![], messages: vec![], next: Default::default() };
         let outcome = game.take_outcome();
         game.messages.extend(outcome.messages.into_iter().map(|m| (0, m)));
         Ok(game)
@@ -149,6 +159,7 @@ impl Game {
         self.script.set_state(GameState::new(&spec, self.header.players, seed, options));
         self.script.setup().map_err(|e| GameError::Setup(format!("setup failed: {e}")))?;
         self.log.clear();
+        self.next.set(None);
         self.messages.clear();
         let outcome = self.take_outcome();
         self.messages.extend(outcome.messages.into_iter().map(|m| (0, m)));
@@ -183,7 +194,12 @@ impl Game {
 
     /// The seat expected to act now.
     pub fn to_act(&self) -> Result<usize, GameError> {
-        Ok(self.script.to_act()?)
+        if let Some(seat) = self.next.get() {
+            return Ok(seat);
+        }
+        let seat = self.script.to_act()?;
+        self.next.set(Some(seat));
+        Ok(seat)
     }
 
     /// Parses and performs a typed command for `seat`.
@@ -207,8 +223,19 @@ impl Game {
             c.messages.clear();
             c.events.clear();
         });
-        match self.script.perform(seat, action) {
-            Ok(()) => {
+        // An action must leave someone to act: one after which `to_act` fails (a hook
+        // answering the wrong type) is refused with that hook's error.
+        let result = self.script.perform(seat, action).and_then(|()| {
+            let over = self.state().winner.is_some();
+            if over {
+                Ok(None)
+            } else {
+                self.script.to_act().map(Some)
+            }
+        });
+        match result {
+            Ok(next) => {
+                self.next.set(next);
                 let draws = self.script.with_ctx(|c| std::mem::take(&mut c.draws));
                 let command = action.to_text(&self.script.spec, &self.state());
                 self.log.push(LogEntry { seat, command, draws, sandbox: false });
@@ -271,6 +298,7 @@ impl Game {
         }
         let snapshot = self.state().clone();
         let result = self.sandbox_edit(line);
+        self.next.set(None);
         match result {
             Ok(text) => {
                 self.log.push(LogEntry { seat, command: line.trim().to_string(), draws: vec![], sandbox: true });
@@ -322,7 +350,7 @@ impl Game {
                         if !c.state.zones[bank].remove(k, *n as usize) {
                             return Err(format!("the bank has only {have} {kind}"));
                         }
-                        c.state.players[p].zones[hand].add(k, *n as usize);
+                        c.state.players[p].zones[hand].add(k, *n as usize).map_err(|e| e.to_string())?;
                     }
                     Ok(())
                 })?;

@@ -1,7 +1,8 @@
 //! `catan`: a thin shell over the catan-engine library.
 
+use catan_engine::engine::{Header, SaveFile};
 use catan_engine::repl::{run_interactive, run_script, ReplConfig};
-use catan_engine::{engine::Header, script, sim};
+use catan_engine::{script, sim};
 use clap::{Parser, Subcommand};
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -15,9 +16,9 @@ struct Cli {
 
 #[derive(clap::Args, Clone)]
 struct GameArgs {
-    /// Variant stack, e.g. base, or base+helpers, or a path to a .lua file
-    #[arg(long, default_value = "base")]
-    variant: String,
+    /// Variant stack, e.g. base, or base+helpers, or a path to a .lua file (default: base)
+    #[arg(long)]
+    variant: Option<String>,
     /// Number of players (default: the variant's own default)
     #[arg(long)]
     players: Option<usize>,
@@ -95,8 +96,44 @@ fn options(args: &GameArgs) -> Result<Vec<(String, String)>, String> {
     Ok(out)
 }
 
+fn variant_stack(args: &GameArgs) -> Vec<String> {
+    args.variant.as_deref().unwrap_or("base").split('+').map(|s| s.trim().to_string()).collect()
+}
+
+/// With `--load`, the save decides the variants, players, seed and options: a flag that
+/// asks for something else is refused rather than silently ignored.
+fn loaded_header(path: &str, args: &GameArgs) -> Result<Header, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let save: SaveFile = serde_json::from_str(&text).map_err(|e| format!("{path} is not a saved game: {e}"))?;
+    let h = save.header;
+    let mut clashes = vec![];
+    if args.variant.is_some() && variant_stack(args) != h.variants {
+        clashes.push(format!("--variant {} (the save is {})", variant_stack(args).join("+"), h.variants.join("+")));
+    }
+    if args.players.is_some_and(|p| p != h.players) {
+        clashes.push(format!("--players (the save has {})", h.players));
+    }
+    if args.seed.is_some_and(|s| s != h.seed) {
+        clashes.push(format!("--seed (the save has {})", h.seed));
+    }
+    let mut given = options(args)?;
+    let mut saved = h.options.clone();
+    given.sort();
+    saved.sort();
+    if !given.is_empty() && given != saved {
+        clashes.push("--option/--options-file (the save has its own options)".into());
+    }
+    if !clashes.is_empty() {
+        return Err(format!(
+            "--load {path} replays the save with its own variants, players, seed and options; drop {}",
+            clashes.join(", ")
+        ));
+    }
+    Ok(h)
+}
+
 fn header(args: &GameArgs, sandbox: bool) -> Result<Header, String> {
-    let variants: Vec<String> = args.variant.split('+').map(|s| s.trim().to_string()).collect();
+    let variants = variant_stack(args);
     let spec = script::Script::load(&variants).map_err(|e| e.to_string())?.spec.clone();
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
@@ -173,6 +210,12 @@ fn main() -> ExitCode {
                         h.seed
                     );
                     println!("  finished with a winner: {}", r.finished);
+                    if !r.failed.is_empty() {
+                        println!("  stopped by a script error: {} (not counted in the means)", r.failed.len());
+                        for f in r.failed.iter().take(5) {
+                            println!("    seed {} after {} actions: {}", f.seed, f.actions, f.error);
+                        }
+                    }
                     for (i, w) in r.wins.iter().enumerate() {
                         println!("  seat {}: {} wins ({:.1}%)", i + 1, w, 100.0 * *w as f64 / r.games.max(1) as f64);
                     }
@@ -193,7 +236,11 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Play { game, bots, strict, sandbox, load, no_color } => {
-            let h = match header(&game, sandbox) {
+            let h = match &load {
+                Some(path) => loaded_header(path, &game),
+                None => header(&game, sandbox),
+            };
+            let h = match h {
                 Ok(h) => h,
                 Err(e) => {
                     eprintln!("error: {e}");

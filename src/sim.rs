@@ -3,7 +3,7 @@
 use crate::bot::RandomBot;
 use crate::engine::{Game, GameError, Header};
 use serde::Serialize;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
@@ -53,6 +53,15 @@ pub fn play_game(game: &mut Game, mut each: impl FnMut(&Game) -> Result<(), Stri
     Ok(GameResult { seed, winner: st.winner, turns: st.turn, actions })
 }
 
+/// A game a script error stopped: its seed, how far it got, and the error (with the
+/// hook and file:line), so a modder can replay it.
+#[derive(Debug, Clone, Serialize)]
+pub struct FailedGame {
+    pub seed: u64,
+    pub actions: usize,
+    pub error: String,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct SimReport {
     pub variants: Vec<String>,
@@ -61,6 +70,8 @@ pub struct SimReport {
     /// Workers that played the games (the figures above and below do not depend on it).
     pub jobs: usize,
     pub finished: usize,
+    /// Games stopped by an error, counted apart from the others (not in the means).
+    pub failed: Vec<FailedGame>,
     pub wins: Vec<usize>,
     pub mean_turns: f64,
     pub mean_actions: f64,
@@ -87,7 +98,9 @@ pub fn default_jobs() -> usize {
 
 /// Plays `games` games on `jobs` workers, each with its own loaded scripts (one Lua state
 /// per worker). Game `i` is seeded with `seed + i` whichever worker plays it, and the
-/// report is added up in game order, so it is the same for every number of workers.
+/// report is added up in game order, so it is the same for every number of workers. A
+/// game that fails is counted apart with its error; a game that cannot even be set up
+/// with the run's own seed (a bad option, a broken variant) fails the run.
 /// `progress` is told how many games are done, from the calling thread.
 pub fn run_jobs(
     variants: &[String],
@@ -101,56 +114,67 @@ pub fn run_jobs(
     let start = Instant::now();
     let header = Header { variants: variants.to_vec(), players, seed, options: options.to_vec(), sandbox: false };
     let jobs = jobs.clamp(1, games.max(1));
-    let mut results: Vec<Option<Result<GameResult, GameError>>> = (0..games).map(|_| None).collect();
+    let mut results: Vec<Option<Result<GameResult, FailedGame>>> = (0..games).map(|_| None).collect();
     if jobs == 1 {
-        let mut game = None;
+        let mut game = Game::new(header.clone())?;
         for (i, slot) in results.iter_mut().enumerate() {
-            let r = play_index(&mut game, &header, i);
-            let failed = r.is_err();
-            *slot = Some(r);
+            *slot = Some(play_index(&mut game, seed, i));
             progress(i + 1);
-            if failed {
-                break;
-            }
         }
     } else {
-        // Workers take the next game index from a shared counter. After a failure no new
-        // game starts, but every game with a lower index was already handed out and
-        // finishes, so the first failure in game order is the same for every `jobs`.
+        // Workers take the next game index from a shared counter and send back its result.
         let next = AtomicUsize::new(0);
-        let failed = AtomicBool::new(false);
         let (tx, rx) = mpsc::channel();
+        let mut setup_error = None;
         std::thread::scope(|scope| {
             for _ in 0..jobs {
-                let (tx, header, next, failed) = (tx.clone(), &header, &next, &failed);
+                let (tx, header, next) = (tx.clone(), &header, &next);
                 scope.spawn(move || {
-                    let mut game = None;
-                    while !failed.load(Ordering::Relaxed) {
+                    // Every worker sets up with the run's seed first: if that fails, it
+                    // fails alike for all of them.
+                    let mut game = match Game::new(header.clone()) {
+                        Ok(g) => g,
+                        Err(e) => {
+                            let _ = tx.send(Err(e));
+                            return;
+                        }
+                    };
+                    loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= games {
-                            break;
-                        }
-                        let r = play_index(&mut game, header, i);
-                        if r.is_err() {
-                            failed.store(true, Ordering::Relaxed);
-                        }
-                        if tx.send((i, r)).is_err() {
+                        if i >= games || tx.send(Ok((i, play_index(&mut game, header.seed, i)))).is_err() {
                             break;
                         }
                     }
                 });
             }
             drop(tx);
-            for (done, (i, r)) in rx.into_iter().enumerate() {
-                results[i] = Some(r);
-                progress(done + 1);
+            let mut done = 0;
+            for msg in rx {
+                match msg {
+                    Ok((i, r)) => {
+                        results[i] = Some(r);
+                        done += 1;
+                        progress(done);
+                    }
+                    Err(e) => setup_error = Some(e),
+                }
             }
         });
+        if let Some(e) = setup_error {
+            return Err(e);
+        }
     }
     let mut wins = vec![0; players];
     let (mut turns, mut acts, mut finished) = (0u64, 0u64, 0usize);
-    for r in results.into_iter().map_while(|r| r) {
-        let r = r?;
+    let mut failed = vec![];
+    for r in results.into_iter().flatten() {
+        let r = match r {
+            Ok(r) => r,
+            Err(f) => {
+                failed.push(f);
+                continue;
+            }
+        };
         if let Some(w) = r.winner {
             wins[w] += 1;
             finished += 1;
@@ -159,30 +183,28 @@ pub fn run_jobs(
         acts += r.actions as u64;
     }
     let secs = start.elapsed().as_secs_f64();
+    let played = (games - failed.len()).max(1) as f64;
     Ok(SimReport {
         variants: variants.to_vec(),
         players,
         games,
         jobs,
         finished,
+        failed,
         wins,
-        mean_turns: turns as f64 / games.max(1) as f64,
-        mean_actions: acts as f64 / games.max(1) as f64,
+        mean_turns: turns as f64 / played,
+        mean_actions: acts as f64 / played,
         seconds: secs,
         games_per_second: games as f64 / secs.max(1e-9),
     })
 }
 
-/// Plays game `index` of a run (seed: the run's seed plus the index), reusing the worker's
-/// loaded scripts after its first game.
-fn play_index(game: &mut Option<Game>, header: &Header, index: usize) -> Result<GameResult, GameError> {
-    let seed = header.seed.wrapping_add(index as u64);
-    match game {
-        Some(g) => g.restart(seed)?,
-        None => *game = Some(Game::new(Header { seed, ..header.clone() })?),
-    }
-    match game {
-        Some(g) => play_game(g, |_| Ok(())),
-        None => Err(GameError::Setup("no game".into())),
-    }
+/// Plays game `index` of a run (seed: the run's seed plus the index) on a worker's game.
+fn play_index(game: &mut Game, seed: u64, index: usize) -> Result<GameResult, FailedGame> {
+    let seed = seed.wrapping_add(index as u64);
+    game.restart(seed).and_then(|()| play_game(game, |_| Ok(()))).map_err(|e| FailedGame {
+        seed,
+        actions: game.log().len(),
+        error: e.to_string(),
+    })
 }

@@ -51,7 +51,20 @@ pub enum Zone {
     Stack(Vec<u16>),
 }
 
+/// A zone would hold more than `Zone::MAX` cards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ZoneFull;
+
+impl std::fmt::Display for ZoneFull {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "a zone may hold at most {} cards of a kind (a stack {} in all)", Zone::MAX, Zone::MAX)
+    }
+}
+
 impl Zone {
+    /// The most cards of one kind a counted zone holds, and of all kinds a stack.
+    pub const MAX: usize = u16::MAX as usize;
+
     pub fn total(&self) -> usize {
         match self {
             Zone::Counts(c) => c.iter().map(|&n| n as usize).sum(),
@@ -65,12 +78,22 @@ impl Zone {
         }
     }
 
-    /// Adds `n` cards of `kind` (on top, for a stack).
-    pub fn add(&mut self, kind: usize, n: usize) {
+    /// Adds `n` cards of `kind` (on top, for a stack). Refused, adding nothing, past
+    /// `Zone::MAX` cards of a kind (counts) or in all (stacks): counts never wrap.
+    pub fn add(&mut self, kind: usize, n: usize) -> Result<(), ZoneFull> {
         match self {
-            Zone::Counts(c) => c[kind] += n as u16,
-            Zone::Stack(s) => s.extend(std::iter::repeat_n(kind as u16, n)),
+            Zone::Counts(c) => {
+                let slot = c.get_mut(kind).ok_or(ZoneFull)?;
+                *slot = u16::try_from(*slot as usize + n).map_err(|_| ZoneFull)?;
+            }
+            Zone::Stack(s) => {
+                if s.len() + n > Self::MAX {
+                    return Err(ZoneFull);
+                }
+                s.extend(std::iter::repeat_n(kind as u16, n))
+            }
         }
+        Ok(())
     }
 
     /// Removes `n` cards of `kind` (the topmost of that kind, for a stack). Returns false,
@@ -132,6 +155,10 @@ pub struct GameState {
     /// a per-player grid once per seat.
     #[serde(default)]
     pub grids: Vec<SlotGrid>,
+    /// Bytes held by `vars` and the players' vars (`Value::size`), kept by `g:set` and
+    /// `g:pset` to enforce `VARS_CAP`; derived, so not saved or compared.
+    #[serde(skip)]
+    pub var_bytes: usize,
 }
 
 impl PartialEq for GameState {
@@ -216,6 +243,7 @@ impl GameState {
             rng: ChaCha8Rng::seed_from_u64(seed),
             forced_dice: vec![],
             grids,
+            var_bytes: 0,
         }
     }
 

@@ -29,6 +29,17 @@ impl Value {
             _ => None,
         }
     }
+    /// Bytes the value holds, roughly (a fixed cost per node plus its text), for the cap on
+    /// what scripts may store.
+    pub fn size(&self) -> usize {
+        const NODE: usize = 32;
+        match self {
+            Value::Bool(_) | Value::Int(_) | Value::Num(_) => NODE,
+            Value::Str(s) => NODE + s.len(),
+            Value::List(l) => NODE + l.iter().map(Value::size).sum::<usize>(),
+            Value::Map(m) => NODE + m.iter().map(|(k, v)| NODE + k.len() + v.size()).sum::<usize>(),
+        }
+    }
     pub fn as_bool(&self) -> Option<bool> {
         match self {
             Value::Bool(b) => Some(*b),

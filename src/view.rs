@@ -58,10 +58,10 @@ pub fn view(game: &Game, obs: Observer) -> J {
     let label = |kind: &str, i: usize| -> String {
         st.topology
             .as_ref()
-            .map(|t| match kind {
-                "hex" => t.hexes[i].label.clone(),
-                "path" => t.paths[i].label.clone(),
-                _ => t.intersections[i].label.clone(),
+            .and_then(|t| match kind {
+                "hex" => t.hexes.get(i).map(|h| h.label.clone()),
+                "path" => t.paths.get(i).map(|p| p.label.clone()),
+                _ => t.intersections.get(i).map(|n| n.label.clone()),
             })
             .unwrap_or_default()
     };

@@ -62,7 +62,7 @@ fn tail(s: &str) -> String {
 }
 
 /// Runs `catan ARGS` with `input` on stdin; kills it after `secs` seconds.
-fn catan_with_deadline(args: &[&str], input: &str, secs: u64) -> Run {
+fn catan_with_deadline(args: &[&str], input: impl AsRef<[u8]>, secs: u64) -> Run {
     let mut child = Command::new(BIN)
         .args(args)
         .env_remove("CATAN_VARIANTS")
@@ -73,10 +73,10 @@ fn catan_with_deadline(args: &[&str], input: &str, secs: u64) -> Run {
         .spawn()
         .expect("run catan");
     let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_string();
+    let input = input.as_ref().to_vec();
     let writer = std::thread::spawn(move || {
         // The binary may exit before it reads everything (quit, --strict).
-        let _ = stdin.write_all(input.as_bytes());
+        let _ = stdin.write_all(&input);
     });
     let mut stdout = child.stdout.take().unwrap();
     let mut stderr = child.stderr.take().unwrap();
@@ -594,4 +594,117 @@ fn variants_lists_base_with_its_options() {
         assert!(run.out.contains(option), "`catan variants` lacks {option:?}:\n{}", run.out);
     }
     assert!(!run.out.contains("cannot load"), "{}", run.out);
+}
+
+// Nothing lost (issue 10) -------------------------------------------------------------------------
+
+const BREACH: &str = "tests/variants/breach.lua";
+const ROLLED_ERROR: &str = "tests/variants/rolled_error.lua";
+
+/// A save of 4 actions whose third was turned into an `end` before rolling: the replay
+/// diverges there.
+fn diverging_save(name: &str) -> (PathBuf, String) {
+    let file = scratch(name);
+    play(&[], &format!("roll\nend\nroll\nend\nsave {}\n", file.display())).ok();
+    let mut v: J = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    v["log"][2]["command"] = J::from("end");
+    std::fs::write(&file, v.to_string()).unwrap();
+    (file.clone(), std::fs::read_to_string(&file).unwrap())
+}
+
+#[test]
+fn load_at_start_up_reports_a_divergence_and_keeps_the_longer_save() {
+    let (file, original) = diverging_save("diverging.json");
+    let path = file.to_str().unwrap();
+    let other = scratch("diverging-copy.json");
+    let run = play(&["--load", path], &format!("save {path}\nsave {}\n", other.display()));
+    run.ok();
+    assert!(run.out.contains("warning: the log diverges at action 3 ('end')"), "{}", tail(&run.out));
+    assert!(run.out.contains("loaded the 2 actions before it"), "{}", tail(&run.out));
+    let refused = run.after(&format!("save {path}"), 0).join("\n");
+    assert!(refused.contains("not saved") && refused.contains("--force"), "{refused}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), original, "the longer save was overwritten");
+    assert!(run.out.contains(&format!("saved to {} (2 actions)", other.display())));
+    // The user says so: --force replaces it.
+    let run = play(&["--load", path], &format!("save {path} --force\n"));
+    run.ok();
+    assert!(run.out.contains(&format!("saved to {path} (2 actions)")), "{}", tail(&run.out));
+}
+
+#[test]
+fn load_refuses_flags_that_the_save_overrides() {
+    let file = scratch("flags.json");
+    let path = file.to_str().unwrap();
+    play(&[], &format!("roll\nsave {path}\n")).ok();
+    for (flags, named) in [
+        (&["--variant", "family"][..], "--variant family (the save is base)"),
+        (&["--players", "3"][..], "--players"),
+        (&["--seed", "8"][..], "--seed"),
+        (&["--option", "victory_points=12"][..], "--option"),
+    ] {
+        let mut args = vec!["play", "--load", path, "--bots", "none", "--no-color"];
+        args.extend_from_slice(flags);
+        let run = catan(&args, "state --json\n");
+        assert_eq!(run.code, Some(1), "{flags:?} was accepted:\n{}", tail(&run.out));
+        assert!(run.err.contains(named), "{flags:?}: {}", run.err);
+    }
+    // Flags that agree with the save are fine.
+    let run = catan(&["play", "--load", path, "--bots", "none", "--variant", "base", "--seed", "7"], "legal\n");
+    run.ok();
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_rejected_and_the_session_goes_on() {
+    let mut input = b"roll\n".to_vec();
+    input.extend_from_slice(b"\xff\xfe end\n");
+    input.extend_from_slice(b"end\nstate --json\n");
+    let run = catan_with_deadline(PLAY, &input, 120);
+    run.ok();
+    assert!(run.out.contains("error: input line 2 is not valid UTF-8; ignored"), "{}", tail(&run.out));
+    assert_eq!(run.json("state --json", 0)["current"], "blue", "the commands after the bad line ran");
+    let run = catan_with_deadline(&[PLAY, &["--strict"]].concat(), &input, 120);
+    assert_eq!(run.code, Some(2));
+}
+
+#[test]
+fn a_to_act_hook_of_the_wrong_type_is_refused_and_the_session_goes_on() {
+    let run = play(&["--variant", BREACH], "misdirect\nroll\nstate --json\n");
+    run.ok();
+    let said = run.after("misdirect", 0).join("\n");
+    assert!(said.contains("breach.to_act") && said.contains("breach.lua:"), "{said}");
+    assert_ne!(run.json("state --json", 0)["phase"], "roll", "the roll after the refusal ran");
+}
+
+#[test]
+fn legal_shows_an_error_while_listing_instead_of_nothing() {
+    let run = play(&["--variant", "tests/variants/hostile_options.lua"], "roll\nlegal\n");
+    run.ok();
+    let said = run.after("legal", 0).join("\n");
+    assert!(said.contains("error: cannot list red's actions") && said.contains("budget"), "{said}");
+}
+
+#[test]
+fn a_bot_error_is_shown_and_the_game_can_still_be_saved() {
+    let file = scratch("bot-error.json");
+    let path = file.to_str().unwrap();
+    let run = catan(
+        &["play", "--seed", "7", "--variant", ROLLED_ERROR, "--bots", "all", "--no-color"],
+        &format!("save {path}\nquit\n"),
+    );
+    run.ok();
+    let said = run.out.lines().find(|l| l.starts_with("bot action 'roll' was refused")).unwrap_or_default();
+    assert!(
+        said.contains("(in event hook 'rolled_error.eights')") && said.contains("rolled_error.lua:7"),
+        "{}",
+        run.out
+    );
+    assert!(run.out.contains(&format!("saved to {path}")), "{}", tail(&run.out));
+}
+
+#[test]
+fn sim_counts_games_stopped_by_a_script_error() {
+    let run = catan(&["sim", "--variant", ROLLED_ERROR, "--games", "2", "--seed", "1"], "");
+    run.ok();
+    assert!(run.out.contains("stopped by a script error: 2"), "{}", run.out);
+    assert!(run.out.contains("rolled_error.eights"), "{}", run.out);
 }

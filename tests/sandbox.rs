@@ -8,6 +8,7 @@
 
 use catan_engine::engine::Outcome;
 use catan_engine::script::{INSTRUCTION_BUDGET, MEMORY_CAP};
+use catan_engine::value::Value;
 use catan_engine::{Game, GameError, GameState, Header, ScriptError, ScriptErrorKind};
 use std::panic::AssertUnwindSafe;
 use std::sync::mpsc;
@@ -412,5 +413,271 @@ fn sandbox_errors_name_the_variant_and_line() {
         }
         let e = new_error("tests/variants/load_loop.lua");
         assert!(e.to_string().contains("load_loop"), "the load error should name the file: {e}");
+    });
+}
+
+// Breaches a stress run found (issue 10) ------------------------------------------------------
+//
+// tests/variants/breach.lua: each action first touches the state, then crashes the engine,
+// escapes a limit, observes something that differs between runs, or changes the rules
+// outside the hooks. Each must end in a clear error, the game intact and going on.
+
+const BREACH: &str = "tests/variants/breach.lua";
+const ROLLED_ERROR: &str = "tests/variants/rolled_error.lua";
+
+/// Runs `command` on a fresh breach game; it must fail with `kind`, leave no trace, and
+/// the game must go on. Returns the error and the CPU-side wall time it took to stop.
+fn breach_fails(command: &str, kind: ScriptErrorKind) -> (ScriptError, Duration) {
+    let mut g = Game::new(header(BREACH)).unwrap();
+    let before = snapshot(&g);
+    let start = Instant::now();
+    let e = script_error(command, g.act(0, command));
+    let took = start.elapsed();
+    assert_eq!(e.kind, kind, "{command}: {e:?}");
+    assert_untouched(command, &g, &before);
+    assert_goes_on(command, &mut g);
+    (e, took)
+}
+
+/// The 1-based line of `marker` in a fixture, as "file:line".
+fn line_of(file: &str, marker: &str) -> String {
+    let text = std::fs::read_to_string(file).unwrap();
+    let n = text.lines().position(|l| l.contains(marker)).unwrap_or_else(|| panic!("no '{marker}' in {file}"));
+    format!("{file}:{}", n + 1)
+}
+
+#[test]
+fn a_cyclic_or_very_deep_table_given_to_set_is_refused_not_a_crash() {
+    within(60, "cycle/deep", || {
+        for command in ["cycle", "deep"] {
+            let (e, _) = breach_fails(command, ScriptErrorKind::Runtime);
+            assert!(e.message.contains("nested deeper"), "{command}: {e}");
+            assert!(e.location.as_deref().is_some_and(|l| l.starts_with(BREACH)), "{command}: {e:?}");
+        }
+    });
+}
+
+#[test]
+fn rolling_billions_of_dice_is_refused_before_allocating() {
+    within(60, "huge_roll", || {
+        for command in ["huge_roll", "big_roll"] {
+            let (e, _) = breach_fails(command, ScriptErrorKind::Runtime);
+            assert!(e.message.contains("at most"), "{command}: {e}");
+        }
+    });
+}
+
+#[test]
+fn a_smaller_board_mid_game_keeps_markers_and_pieces_consistent() {
+    within(60, "shrink", || {
+        let mut g = Game::new(header(BREACH)).unwrap();
+        let on_board = |g: &Game| -> usize {
+            let st = g.state();
+            st.intersections.iter().chain(st.paths.iter()).filter(|p| p.is_some()).count()
+        };
+        let supply =
+            |g: &Game| -> usize { g.state().players.iter().flat_map(|p| p.supply.iter()).map(|&n| n as usize).sum() };
+        let pieces = on_board(&g) + supply(&g);
+        assert!(on_board(&g) > 0, "the beginner board has starting pieces");
+        g.act(0, "shrink").unwrap();
+        {
+            let st = g.state();
+            assert!(
+                st.markers.values().all(|&h| h < st.hexes.len()),
+                "a marker stands off the board: {:?}",
+                st.markers
+            );
+        }
+        assert_eq!(on_board(&g) + supply(&g), pieces, "pieces of the old board went back to the supplies");
+        // `state --json` drew labels of hexes that no longer exist and panicked.
+        let v = catan_engine::view::view(&g, catan_engine::engine::Observer::Referee);
+        assert_eq!(v["board"]["hexes"].as_array().map(|h| h.len()), Some(1));
+    });
+}
+
+/// DESIGN 5: time in Rust callbacks and the C library counts against the budget, so
+/// every runaway stops within about a second of CPU. The loops below finish on an
+/// engine that does not count that work (2 million `g:` calls, 30,000 placement queries
+/// on a 1,000-hex board, 2,000 one-MiB `string.rep`/`format`s, 100,000 `gsub`s); a
+/// backtracking pattern would run for minutes.
+#[test]
+fn work_in_rust_callbacks_and_the_c_library_counts_against_the_budget() {
+    within(120, "budget", || {
+        for command in ["calls", "open_loop", "rep_loop", "format_loop", "gsub_loop", "backtrack"] {
+            let (e, took) = breach_fails(command, ScriptErrorKind::Budget);
+            assert!(e.message.contains("budget"), "{command}: {e}");
+            assert!(e.location.as_deref().is_some_and(|l| l.starts_with(BREACH)), "{command}: {e:?}");
+            eprintln!("{command} stopped after {took:?}");
+        }
+    });
+}
+
+#[test]
+fn a_board_larger_than_the_engine_allows_is_refused() {
+    within(60, "vast_board", || {
+        let (e, _) = breach_fails("vast_board", ScriptErrorKind::Runtime);
+        assert!(e.message.contains("larger than the engine allows"), "{e}");
+    });
+}
+
+/// The memory cap covers what a script makes the engine allocate: log messages and
+/// stored values live in Rust, where the Lua cap cannot see them.
+#[test]
+fn memory_a_script_makes_the_engine_allocate_is_capped() {
+    within(120, "host memory", || {
+        for command in ["log_flood", "set_big", "set_flood"] {
+            let (e, _) = breach_fails(command, ScriptErrorKind::Memory);
+            assert!(e.message.contains("MiB") || e.message.contains("cap"), "{command}: {e}");
+        }
+    });
+}
+
+#[test]
+fn card_counts_never_wrap() {
+    let (e, _) = breach_fails("overflow", ScriptErrorKind::Runtime);
+    assert!(e.message.contains("at most 65535"), "{e}");
+}
+
+#[test]
+fn more_players_than_a_piece_owner_can_name_are_refused() {
+    let mut h = header("base");
+    h.players = 300;
+    let e = Game::new(h).err().expect("300 players must be refused");
+    assert!(e.to_string().contains("more than the engine allows"), "{e}");
+    let e = new_error("tests/variants/many_players.lua");
+    assert!(e.to_string().contains("at most 254"), "{e}");
+}
+
+/// DESIGN 3 and 5: what a script can observe is the same in every run; `tostring` of a
+/// table once showed its heap address.
+#[test]
+fn what_scripts_observe_has_no_addresses() {
+    let observed = || {
+        let mut g = Game::new(header(BREACH)).unwrap();
+        g.act(0, "observe").unwrap().messages[0].text.clone()
+    };
+    assert_eq!(observed(), "observed table function table");
+    for command in ["address", "table_keys"] {
+        let (e, _) = breach_fails(command, ScriptErrorKind::Runtime);
+        assert!(e.message.contains("address") || e.message.contains("no fixed order"), "{command}: {e}");
+    }
+}
+
+/// DESIGN 5: the objects and library tables the engine hands to scripts are frozen;
+/// replacing `g.roll` or `ipairs` took effect outside the state, never saved or undone.
+#[test]
+fn scripts_cannot_change_what_the_engine_hands_them() {
+    within(60, "tamper", || {
+        for what in [
+            "g_method",
+            "g_rawset",
+            "g_metatable",
+            "ipairs",
+            "new_global",
+            "string_lib",
+            "string_metatable",
+            "table_lib",
+            "register_hook",
+            "replace_hook",
+        ] {
+            let command = format!("tamper {what}");
+            let mut g = Game::new(header(BREACH)).unwrap();
+            let before = snapshot(&g);
+            let e = script_error(&command, g.act(0, &command));
+            assert_eq!(e.kind, ScriptErrorKind::Runtime, "{command}: {e:?}");
+            assert_untouched(&command, &g, &before);
+            // The rules are unchanged: the dice still roll at random and the turn goes on.
+            assert_goes_on(&command, &mut g);
+            let d = g.state().vars.get("last_roll").cloned();
+            assert_ne!(d, Some(catan_engine::value::Value::List(vec![Value::Int(6), Value::Int(6)])), "{command}");
+        }
+    });
+}
+
+#[test]
+fn errors_raised_with_tables_or_nothing_keep_their_location() {
+    for (command, marker, text) in [
+        ("error_table", "ERROR TABLE HERE", "called with a table"),
+        ("error_nil", "ERROR NIL HERE", "without a message"),
+        ("misuse", "MISUSE HERE", "not a card"),
+    ] {
+        let (e, _) = breach_fails(command, ScriptErrorKind::Runtime);
+        assert!(e.message.contains(text), "{command}: {e}");
+        assert!(!e.message.contains("0x"), "{command}: {e}");
+        assert_eq!(e.location.as_deref(), Some(line_of(BREACH, marker).as_str()), "{command}: {e:?}");
+        assert_eq!(e.rule.as_deref(), Some(format!("action '{command}'").as_str()), "{command}: {e:?}");
+    }
+}
+
+/// A `to_act` filter that answers a colour instead of a seat used to end the REPL with
+/// "error converting Lua string to i64": the action that leads there is refused, naming
+/// the filter and its line, and the game goes on.
+#[test]
+fn a_to_act_hook_of_the_wrong_type_refuses_the_action_that_exposes_it() {
+    let (e, _) = breach_fails("misdirect", ScriptErrorKind::Runtime);
+    assert!(e.message.contains("breach.to_act") && e.message.contains("string"), "{e}");
+    assert_eq!(e.location.as_deref(), Some(line_of(BREACH, "BAD TO_ACT HERE").as_str()), "{e:?}");
+}
+
+/// A `rolled` subscriber that fails on 8: the error names the hook and its line, the
+/// game is intact and can be saved and loaded again.
+#[test]
+fn an_error_in_an_event_hook_names_the_hook_and_the_game_can_be_saved() {
+    let mut h = header(ROLLED_ERROR);
+    h.sandbox = true;
+    let mut g = Game::new(h).unwrap();
+    g.sandbox(0, "dice 4 4").unwrap();
+    let before = snapshot(&g);
+    let e = script_error("roll 8", g.act(0, "roll"));
+    assert_eq!(e.rule.as_deref(), Some("event hook 'rolled_error.eights'"), "{e:?}");
+    assert_eq!(e.location.as_deref(), Some(line_of(ROLLED_ERROR, "ROLLED FAILS HERE").as_str()), "{e:?}");
+    assert!(e.to_string().contains("rolled_error.eights"), "{e}");
+    assert_untouched("roll 8", &g, &before);
+    let (loaded, div) = Game::load_json(&g.save_json()).unwrap();
+    assert!(div.is_none(), "{div:?}");
+    assert_same_state("reload", &g.state(), &loaded.state());
+}
+
+#[test]
+fn an_error_in_a_sequence_hook_names_the_hook() {
+    let (e, _) = breach_fails("after_fail", ScriptErrorKind::Runtime);
+    assert_eq!(e.rule.as_deref(), Some("sequence hook 'breach.after'"), "{e:?}");
+    assert_eq!(e.location.as_deref(), Some(line_of(BREACH, "AFTER FAILS HERE").as_str()), "{e:?}");
+}
+
+/// Listing for a human (`legal`) and sampling for a bot report the action whose options
+/// failed, instead of an empty list.
+#[test]
+fn an_error_while_listing_or_sampling_names_the_action() {
+    let mut g = Game::new(header(HOSTILE_OPTIONS)).unwrap();
+    g.act(0, "roll").unwrap();
+    let named = |r: Result<(), GameError>| match r {
+        Err(GameError::Script(e)) => assert!(e.rule.as_deref().is_some_and(|r| r.starts_with("action '")), "{e:?}"),
+        other => panic!("expected a script error, got {other:?}"),
+    };
+    named(g.legal_actions(0).map(|_| ()));
+    let mut bot = catan_engine::bot::RandomBot::new(1);
+    let mut failed = None;
+    for _ in 0..20 {
+        if let Err(e) = bot.choose(&g, 0) {
+            failed = Some(e);
+            break;
+        }
+    }
+    named(failed.map_or(Ok(()), Err));
+}
+
+/// `catan sim` counts games a script error stopped, with their errors, instead of
+/// giving up the whole run.
+#[test]
+fn sim_counts_games_stopped_by_a_script_error() {
+    within(240, "sim", || {
+        let r = catan_engine::sim::run(&[ROLLED_ERROR.to_string()], 4, &[], 3, 1, |_| {}).unwrap();
+        assert_eq!(r.games, 3);
+        assert!(!r.failed.is_empty(), "a game of base rolls an 8: {r:?}");
+        assert_eq!(r.finished + r.failed.len(), 3, "{r:?}");
+        for f in &r.failed {
+            assert!(f.error.contains("rolled_error.eights") && f.error.contains("rolled_error.lua:"), "{f:?}");
+        }
     });
 }

@@ -30,7 +30,7 @@ const COMMANDS: &[(&str, &str)] = &[
     ("state --json", "the whole referee state as JSON (shows every hidden card)"),
     ("view --json", "what the player to act may see, as JSON"),
     ("undo", "take back your last action (and the bots' actions after it)"),
-    ("save FILE", "save the game (header and log) as JSON"),
+    ("save FILE [--force]", "save the game (header and log) as JSON; --force replaces a save with more actions"),
     ("load FILE", "load a saved game, replaying its log"),
     ("quit", "leave"),
 ];
@@ -63,6 +63,8 @@ pub struct Repl<'w> {
     /// (log length, seat) when the status was last printed: print it again only after
     /// something happened or another seat is to act.
     last_status: Option<(usize, usize)>,
+    /// Where a loaded save stopped agreeing with its replay, told in the welcome.
+    divergence: Option<String>,
 }
 
 fn seat_name(game: &Game, seat: usize) -> String {
@@ -71,9 +73,13 @@ fn seat_name(game: &Game, seat: usize) -> String {
 
 impl<'w> Repl<'w> {
     pub fn new(config: ReplConfig, out: &'w mut dyn Write) -> Result<Repl<'w>, GameError> {
-        let game = match &config.load {
-            Some(path) => load_game(path)?.0,
-            None => Game::new(config.header.clone())?,
+        let (game, divergence) = match &config.load {
+            Some(path) => {
+                let (game, div) = load_game(path)?;
+                let warning = div.map(|d| diverged(path, &d, &game));
+                (game, warning)
+            }
+            None => (Game::new(config.header.clone())?, None),
         };
         let players = game.header().players;
         let seed = game.header().seed;
@@ -89,6 +95,7 @@ impl<'w> Repl<'w> {
             last_turn: None,
             winner_announced: false,
             last_status: None,
+            divergence,
         })
     }
 
@@ -130,6 +137,9 @@ impl<'w> Repl<'w> {
             if bots.is_empty() { "none".into() } else { bots.join(", ") }
         ));
         self.say("  type `help` for commands, `legal` for your possible actions.");
+        if let Some(d) = self.divergence.take() {
+            self.say(&d);
+        }
         self.flush_messages(None);
     }
 
@@ -191,27 +201,25 @@ impl<'w> Repl<'w> {
         format!("[turn {} {} {}]> ", st.turn, seat_name(&self.game, seat), st.phase)
     }
 
-    /// Text of every legal action for the seat to act (for completion and hints).
-    pub fn legal_texts(&self) -> Vec<String> {
-        let Ok(seat) = self.game.to_act() else {
-            return vec![];
-        };
-        match self.game.legal_with_templates(seat) {
-            Ok((actions, templates)) => {
-                let mut v: Vec<String> = actions.iter().map(|a| self.game.action_text(a)).collect();
-                v.extend(templates);
-                v
-            }
-            Err(_) => vec![],
-        }
+    /// Text of every legal action for the seat to act (for completion and hints), or the
+    /// error that listing them raised.
+    pub fn legal_texts(&self) -> Result<Vec<String>, GameError> {
+        let seat = self.game.to_act()?;
+        let (actions, templates) = self.game.legal_with_templates(seat)?;
+        let mut v: Vec<String> = actions.iter().map(|a| self.game.action_text(a)).collect();
+        v.extend(templates);
+        Ok(v)
     }
 
     fn players_text(&self) -> String {
         let st = self.game.state().clone();
         let mut out = String::new();
+        // A failing points or describe hook is shown, not swallowed.
+        let mut errors = vec![];
         for (i, p) in st.players.iter().enumerate() {
-            let pts = self.game.points(i, false).unwrap_or(0);
-            let info = self.game.describe(i).ok();
+            let pts = self.game.points(i, false).map_err(|e| errors.push(format!("points of {}: {e}", p.color)));
+            let pts = pts.map_or("?".to_string(), |n| n.to_string());
+            let info = self.game.describe(i).map_err(|e| errors.push(format!("describe {}: {e}", p.color))).ok();
             let field = |k: &str| {
                 info.as_ref()
                     .and_then(|v| if let crate::value::Value::Map(m) = v { m.get(k).cloned() } else { None })
@@ -231,6 +239,9 @@ impl<'w> Repl<'w> {
                 if st.current == i { "  <- turn" } else { "" },
             ));
         }
+        for e in errors {
+            out.push_str(&format!("  error: {e}\n"));
+        }
         out.trim_end().to_string()
     }
 
@@ -249,8 +260,10 @@ impl<'w> Repl<'w> {
                 }
             }
         }
-        let pts = self.game.points(seat, true).unwrap_or(0);
-        out.push_str(&format!("\n    points (with hidden cards): {pts}"));
+        match self.game.points(seat, true) {
+            Ok(pts) => out.push_str(&format!("\n    points (with hidden cards): {pts}")),
+            Err(e) => out.push_str(&format!("\n    error: cannot count the points: {e}")),
+        }
         out
     }
 
@@ -357,8 +370,14 @@ impl<'w> Repl<'w> {
                     return Step::Ok;
                 }
                 let name = seat_name(&self.game, seat);
+                let texts = match self.legal_texts() {
+                    Ok(texts) => texts,
+                    Err(e) => {
+                        self.say(&format!("error: cannot list {name}'s actions: {e}"));
+                        return Step::Rejected;
+                    }
+                };
                 self.say(&format!("{name} may:"));
-                let texts = self.legal_texts();
                 let lines = if prefix.is_empty() {
                     group_legal(&texts)
                 } else {
@@ -417,13 +436,21 @@ impl<'w> Repl<'w> {
                 self.say(&serde_json::to_string_pretty(&v).unwrap_or_default());
             }
             ["undo"] => return self.undo(),
-            ["save", path] => match std::fs::write(path, self.game.save_json()) {
-                Ok(()) => self.say(&format!("saved to {path} ({} actions)", self.game.log().len())),
-                Err(e) => {
-                    self.say(&format!("cannot save to {path}: {e}"));
-                    return Step::Rejected;
+            ["save", path] | ["save", path, "--force"] => {
+                if words.len() == 2 {
+                    if let Some(why) = would_lose(path, &self.game) {
+                        self.say(&format!("not saved: {why}; `save {path} --force` replaces it, or save elsewhere"));
+                        return Step::Rejected;
+                    }
                 }
-            },
+                match std::fs::write(path, self.game.save_json()) {
+                    Ok(()) => self.say(&format!("saved to {path} ({} actions)", self.game.log().len())),
+                    Err(e) => {
+                        self.say(&format!("cannot save to {path}: {e}"));
+                        return Step::Rejected;
+                    }
+                }
+            }
             ["load", path] => match load_game(path) {
                 Ok((game, div)) => {
                     self.game = game;
@@ -431,7 +458,8 @@ impl<'w> Repl<'w> {
                     self.shown = self.game.messages().len();
                     self.is_bot.resize(self.game.header().players, false);
                     if let Some(d) = div {
-                        self.say(&format!("warning: {d}; the game stops there"));
+                        let text = diverged(path, &d, &self.game);
+                        self.say(&text);
                     }
                     self.say(&format!("loaded {path} ({} actions)", self.game.log().len()));
                 }
@@ -512,8 +540,15 @@ impl<'w> Repl<'w> {
         }
         let hand = self.hand_text(seat);
         self.say(&hand);
+        let texts = match self.legal_texts() {
+            Ok(t) => t,
+            Err(e) => {
+                self.say(&format!("error: cannot list {}'s actions: {e}", seat_name(&self.game, seat)));
+                return;
+            }
+        };
         let mut names: Vec<String> =
-            self.legal_texts().iter().map(|t| t.split_whitespace().next().unwrap_or("").to_string()).collect();
+            texts.iter().map(|t| t.split_whitespace().next().unwrap_or("").to_string()).collect();
         names.dedup();
         names.sort();
         names.dedup();
@@ -548,6 +583,25 @@ pub fn parse_bots(spec: &str, game: &Game) -> Result<Vec<bool>, String> {
     Ok(bots)
 }
 
+/// The warning for a save that stopped agreeing with its replay.
+fn diverged(path: &str, d: &crate::engine::Divergence, game: &Game) -> String {
+    format!(
+        "warning: {d} (in {path}); loaded the {} actions before it. `save {path}` will not replace \
+         it with fewer actions unless you add --force",
+        game.log().len()
+    )
+}
+
+/// Why saving `game` to `path` would lose actions: the file there is a save whose log is
+/// not a beginning of this game's log (it holds actions this game does not).
+fn would_lose(path: &str, game: &Game) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let old: crate::engine::SaveFile = serde_json::from_str(&text).ok()?;
+    let log = game.log();
+    let kept = old.header == *game.header() && old.log.len() <= log.len() && old.log[..] == log[..old.log.len()];
+    (!kept).then(|| format!("{path} holds a game of {} actions that this one does not continue", old.log.len()))
+}
+
 fn load_game(path: &str) -> Result<(Game, Option<crate::engine::Divergence>), GameError> {
     let text = std::fs::read_to_string(path).map_err(|e| GameError::Setup(format!("cannot read {path}: {e}")))?;
     Game::load_json(&text)
@@ -564,36 +618,46 @@ pub fn run_script(config: ReplConfig, input: &mut dyn BufRead, out: &mut dyn Wri
         }
     };
     repl.welcome();
-    if let Err(e) = repl.run_bots() {
-        repl.say(&format!("error: {e}"));
-        return 1;
-    }
-    let mut line = String::new();
+    // A bot's error stops the bots, not the session: the game is intact and can be saved.
+    let mut bots_failed = repl.run_bots().map_err(|e| repl.say(&format!("error: a bot failed: {e}"))).is_err();
+    let mut line = Vec::new();
+    let mut number = 0;
     loop {
         line.clear();
-        match input.read_line(&mut line) {
+        match input.read_until(b'\n', &mut line) {
             Ok(0) => break,
-            Ok(_) => {}
+            Ok(_) => number += 1,
             Err(e) => {
                 repl.say(&format!("error reading input: {e}"));
                 return 1;
             }
         }
-        let text = line.trim().to_string();
+        let Ok(text) = std::str::from_utf8(&line) else {
+            repl.say(&format!("error: input line {number} is not valid UTF-8; ignored"));
+            if strict {
+                return 2;
+            }
+            continue;
+        };
+        let text = text.trim().to_string();
         if text.is_empty() {
             continue;
         }
         let prompt = repl.prompt();
         repl.say(&format!("{prompt}{text}"));
-        match repl.handle(&text) {
+        let step = repl.handle(&text);
+        match step {
             Step::Quit => return 0,
             Step::Rejected if strict => return 2,
             _ => {}
         }
         if let Err(e) = repl.run_bots() {
-            repl.say(&format!("error: {e}"));
-            return 1;
+            repl.say(&format!("error: a bot failed: {e}"));
+            bots_failed = true;
         }
+    }
+    if strict && bots_failed {
+        return 2;
     }
     0
 }
@@ -653,7 +717,7 @@ pub fn run_interactive(config: ReplConfig) -> i32 {
         if repl.game.header().sandbox {
             words.extend(["dice", "give", "place"].map(String::from));
         }
-        editor.set_candidates(repl.legal_texts(), words, labels);
+        editor.set_candidates(repl.legal_texts().unwrap_or_default(), words, labels);
         let prompt = repl.prompt();
         match editor.read(&prompt) {
             Ok(Some(text)) => {

@@ -1,7 +1,7 @@
 //! The `g` object every hook receives: the only door from a script to the game state.
 //! Seats, hexes, intersections and paths are 1-based integers on the Lua side.
 
-use super::{Ctx, Message, ScriptError};
+use super::{alloc, caller, charge, Ctx, Message, ScriptError, ScriptErrorKind, VARS_CAP};
 use crate::action::Arg;
 use crate::board::{self, Topology};
 use crate::spec::{ArgType, SiteKind};
@@ -93,7 +93,40 @@ fn draw(c: &mut Ctx, n: u32) -> u32 {
     v
 }
 
+/// How deep stored tables may nest; deeper is most likely a table that contains itself.
+pub const MAX_DEPTH: usize = 64;
+/// The most dice one `g:roll` may roll.
+pub const MAX_DICE: u32 = 1000;
+/// The most hexes `g:build_board` accepts (the largest published boards have under 100).
+pub const MAX_HEXES: usize = 1000;
+/// The most named markers a board may carry.
+pub const MAX_MARKERS: usize = 256;
+/// Work of one `g` method call in instruction units: crossing into Rust and back costs
+/// about as much as this many Lua instructions, so a loop of calls meets the budget as
+/// soon as a loop of Lua would.
+pub(super) const CALL_COST: u64 = 40;
+
+/// A Lua table as plain data, refusing what cannot be stored: functions, keys other than
+/// strings and integers, tables nested deeper than `MAX_DEPTH` (a cycle) or larger than
+/// `VARS_CAP`.
 pub fn from_lua_value(v: &LV) -> R<Option<Value>> {
+    let mut size = 0;
+    convert(v, 0, &mut size)
+}
+
+fn convert(v: &LV, depth: usize, size: &mut usize) -> R<Option<Value>> {
+    if depth > MAX_DEPTH {
+        return Err(rt(format!(
+            "tables nested deeper than {MAX_DEPTH} levels cannot be stored (does a table contain itself?)"
+        )));
+    }
+    *size += 32 + if let LV::String(s) = v { s.as_bytes().len() } else { 0 };
+    if *size > VARS_CAP {
+        return Err(mlua::Error::external(ScriptError::new(
+            ScriptErrorKind::Memory,
+            format!("a value of more than {} MiB cannot be stored", VARS_CAP >> 20),
+        )));
+    }
     Ok(Some(match v {
         LV::Nil => return Ok(None),
         LV::Boolean(b) => Value::Bool(*b),
@@ -112,7 +145,7 @@ pub fn from_lua_value(v: &LV) -> R<Option<Value>> {
             if count == len && len > 0 && (1..=len).all(|i| t.raw_get::<LV>(i).is_ok_and(|v| !v.is_nil())) {
                 let mut list = Vec::with_capacity(len);
                 for v in t.sequence_values::<LV>() {
-                    list.push(from_lua_value(&v?)?.unwrap_or(Value::Bool(false)));
+                    list.push(convert(&v?, depth + 1, size)?.unwrap_or(Value::Bool(false)));
                 }
                 Value::List(list)
             } else {
@@ -129,7 +162,8 @@ pub fn from_lua_value(v: &LV) -> R<Option<Value>> {
                             )))
                         }
                     };
-                    if let Some(v) = from_lua_value(&v)? {
+                    *size += key.len();
+                    if let Some(v) = convert(&v, depth + 1, size)? {
                         map.insert(key, v);
                     }
                 }
@@ -207,10 +241,95 @@ pub fn arg_from_lua(t: ArgType, v: &LV) -> Result<Arg, String> {
 }
 
 /// Adds one Rust function to `g`, called as `g:name(...)` (the `g` argument is dropped).
+/// Every call is charged `CALL_COST` against the instruction budget, and an error it
+/// raises names the file:line of the Lua code that called it.
 macro_rules! method {
     ($lua:expr, $g:expr, $name:expr, |$l:ident, $args:tt : $ty:ty| $body:block) => {
-        $g.raw_set($name, $lua.create_function(|$l: &Lua, (_g, $args): (LV, $ty)| -> R<_> { $body })?)?;
+        $g.raw_set(
+            $name,
+            $lua.create_function(|$l: &Lua, (_g, $args): (LV, $ty)| -> R<_> {
+                super::charge($l, super::api::CALL_COST)?;
+                let result: R<_> = (|| $body)();
+                result.map_err(|e| super::api::locate($l, e))
+            })?,
+        )?;
     };
+}
+pub(super) use method;
+
+/// Prefixes a runtime error of a `g` method with the caller's file:line.
+pub(super) fn locate(lua: &Lua, e: mlua::Error) -> mlua::Error {
+    match e {
+        mlua::Error::RuntimeError(m) => match caller(lua) {
+            Some(at) if super::error::split_location(&m).0.is_none() => mlua::Error::RuntimeError(format!("{at}: {m}")),
+            _ => mlua::Error::RuntimeError(m),
+        },
+        mlua::Error::ExternalError(ref ext) => match ext.downcast_ref::<ScriptError>() {
+            Some(se) if se.location.is_none() => {
+                mlua::Error::external(ScriptError { location: caller(lua), ..se.clone() })
+            }
+            _ => e,
+        },
+        other => other,
+    }
+}
+
+/// Stores `value` under `key` in the game's vars (`seat` None) or a player's, keeping
+/// `GameState::var_bytes` and refusing past `VARS_CAP`.
+fn store_var(lua: &Lua, c: &mut Ctx, seat: Option<usize>, key: String, value: Option<Value>) -> R<()> {
+    let new = value.as_ref().map_or(0, |v| 32 + key.len() + v.size());
+    alloc(lua, new)?;
+    charge(lua, new as u64 / 32)?;
+    let vars = match seat {
+        Some(s) => &mut c.state.players[s].vars,
+        None => &mut c.state.vars,
+    };
+    let old = vars.get(&key).map_or(0, |v| 32 + key.len() + v.size());
+    let total = c.state.var_bytes.saturating_sub(old) + new;
+    if total > VARS_CAP {
+        return Err(mlua::Error::external(ScriptError {
+            location: caller(lua),
+            ..ScriptError::new(
+                ScriptErrorKind::Memory,
+                format!("the stored values (g:set, g:pset) would hold {total} bytes, past the cap of {VARS_CAP}"),
+            )
+        }));
+    }
+    let vars = match seat {
+        Some(s) => &mut c.state.players[s].vars,
+        None => &mut c.state.vars,
+    };
+    match value {
+        Some(v) => vars.insert(key, v),
+        None => vars.remove(&key),
+    };
+    c.state.var_bytes = total;
+    Ok(())
+}
+
+/// A value read from the vars as Lua, charged by its size.
+fn load_var(lua: &Lua, v: Option<&Value>) -> R<LV> {
+    match v {
+        Some(v) => {
+            charge(lua, v.size() as u64 / 32)?;
+            to_lua_value(lua, v)
+        }
+        None => Ok(LV::Nil),
+    }
+}
+
+/// A list handed back to Lua, charged by its length: building the table and collecting
+/// it later cost more than the Rust work that found it.
+fn charged<T>(lua: &Lua, list: Vec<T>) -> R<Vec<T>> {
+    charge(lua, list.len() as u64 * 16)?;
+    Ok(list)
+}
+
+/// A message for the log, charged to the call's host memory.
+fn message(lua: &Lua, text: String, to: Option<Vec<usize>>) -> R<Message> {
+    alloc(lua, 64 + text.len())?;
+    charge(lua, text.len() as u64 / 16)?;
+    Ok(Message { text, to })
 }
 
 pub(super) fn create(lua: &Lua) -> Result<Table, ScriptError> {
@@ -274,38 +393,23 @@ fn build(lua: &Lua) -> R<Table> {
     // Variables ----------------------------------------------------------------------
     method!(lua, g, "get", |l, key: String| {
         let c = ctx(l)?;
-        match c.state.vars.get(&key) {
-            Some(v) => to_lua_value(l, v),
-            None => Ok(LV::Nil),
-        }
+        load_var(l, c.state.vars.get(&key))
     });
     method!(lua, g, "set", |l, (key, v): (String, LV)| {
         let value = from_lua_value(&v)?;
         let mut c = writable(l)?;
-        match value {
-            Some(v) => c.state.vars.insert(key, v),
-            None => c.state.vars.remove(&key),
-        };
-        Ok(())
+        store_var(l, &mut c, None, key, value)
     });
     method!(lua, g, "pget", |l, (p, key): (i64, String)| {
         let c = ctx(l)?;
         let s = seat(&c, p)?;
-        match c.state.players[s].vars.get(&key) {
-            Some(v) => to_lua_value(l, v),
-            None => Ok(LV::Nil),
-        }
+        load_var(l, c.state.players[s].vars.get(&key))
     });
     method!(lua, g, "pset", |l, (p, key, v): (i64, String, LV)| {
         let value = from_lua_value(&v)?;
         let mut c = writable(l)?;
         let s = seat(&c, p)?;
-        let vars = &mut c.state.players[s].vars;
-        match value {
-            Some(v) => vars.insert(key, v),
-            None => vars.remove(&key),
-        };
-        Ok(())
+        store_var(l, &mut c, Some(s), key, value)
     });
 
     // Cards --------------------------------------------------------------------------
@@ -328,7 +432,15 @@ fn build(lua: &Lua) -> R<Table> {
         let c = ctx(l)?;
         let (o, z) = zone_ref(&c, owner, &zone)?;
         let t = l.create_table()?;
-        match c.state.zone(o, z).ok_or_else(|| rt("no such zone"))? {
+        let zn = c.state.zone(o, z).ok_or_else(|| rt("no such zone"))?;
+        charge(
+            l,
+            match zn {
+                Zone::Counts(n) => n.len(),
+                Zone::Stack(s) => s.len(),
+            } as u64,
+        )?;
+        match zn {
             Zone::Counts(counts) => {
                 for (i, &n) in counts.iter().enumerate() {
                     if n > 0 {
@@ -348,8 +460,8 @@ fn build(lua: &Lua) -> R<Table> {
         let mut c = writable(l)?;
         let (o, z) = zone_ref(&c, owner, &zone)?;
         let k = card(&c, &kind)?;
-        c.state.zone_mut(o, z).ok_or_else(|| rt("no such zone"))?.add(k, n as usize);
-        Ok(())
+        charge(l, n as u64 / 8)?;
+        c.state.zone_mut(o, z).ok_or_else(|| rt("no such zone"))?.add(k, n as usize).map_err(|e| rt(e.to_string()))
     });
     method!(lua, g, "move", |l,
                              (fo, fz, to, tz, kind, n): (
@@ -367,11 +479,18 @@ fn build(lua: &Lua) -> R<Table> {
         let k = card(&c, &kind)?;
         let source = c.state.zone_mut(from.0, from.1).ok_or_else(|| rt("no such zone"))?;
         let have = source.count(k);
+        if let Zone::Stack(s) = source {
+            charge(l, (s.len() as u64).saturating_mul(n as u64) / 8)?;
+        }
+        let source = c.state.zone_mut(from.0, from.1).ok_or_else(|| rt("no such zone"))?;
         if !source.remove(k, n as usize) {
             return Err(rt(format!("'{fz}' holds {have} {kind}, not {n}")));
         }
-        c.state.zone_mut(dest.0, dest.1).ok_or_else(|| rt("no such zone"))?.add(k, n as usize);
-        Ok(())
+        c.state
+            .zone_mut(dest.0, dest.1)
+            .ok_or_else(|| rt("no such zone"))?
+            .add(k, n as usize)
+            .map_err(|e| rt(e.to_string()))
     });
     // Moves the top card of a stack; returns its kind, or nil if the stack is empty.
     method!(lua, g, "draw", |l, (fo, fz, to, tz): (Option<i64>, String, Option<i64>, String)| {
@@ -383,7 +502,11 @@ fn build(lua: &Lua) -> R<Table> {
             Zone::Counts(_) => return Err(rt(format!("'{fz}' is not a stack"))),
         };
         let Some(k) = top else { return Ok(None) };
-        c.state.zone_mut(dest.0, dest.1).ok_or_else(|| rt("no such zone"))?.add(k as usize, 1);
+        c.state
+            .zone_mut(dest.0, dest.1)
+            .ok_or_else(|| rt("no such zone"))?
+            .add(k as usize, 1)
+            .map_err(|e| rt(e.to_string()))?;
         Ok(Some(c.spec.cards[k as usize].name.clone()))
     });
     method!(lua, g, "shuffle", |l, (owner, zone): (Option<i64>, String)| {
@@ -393,6 +516,7 @@ fn build(lua: &Lua) -> R<Table> {
             Zone::Stack(s) => std::mem::take(s),
             Zone::Counts(_) => return Err(rt(format!("'{zone}' is not a stack"))),
         };
+        charge(l, cards.len() as u64)?;
         for i in (1..cards.len()).rev() {
             let j = draw(&mut c, i as u32 + 1) as usize;
             cards.swap(i, j);
@@ -428,11 +552,20 @@ fn build(lua: &Lua) -> R<Table> {
     });
 
     // Board --------------------------------------------------------------------------
+    // A new board replaces the old: its pieces go back to their owners' supplies and its
+    // markers are lifted (they stood on hexes that may no longer exist).
     method!(lua, g, "build_board", |l, layout: Table| {
+        let list = layout.get::<Table>("hexes")?;
+        let n = list.raw_len();
+        if n > MAX_HEXES {
+            return Err(rt(format!("a board of {n} hexes is larger than the engine allows ({MAX_HEXES})")));
+        }
+        charge(l, n as u64 * 200)?;
+        alloc(l, n * 4096)?;
         let mut c = writable(l)?;
         let mut coords = vec![];
         let mut hexes = vec![];
-        for h in layout.get::<Table>("hexes")?.sequence_values::<Table>() {
+        for h in list.sequence_values::<Table>() {
             let h = h?;
             coords.push((h.get::<i32>("q")?, h.get::<i32>("r")?));
             let terrain: String = h.get("terrain")?;
@@ -457,6 +590,13 @@ fn build(lua: &Lua) -> R<Table> {
                 harbors.push(Harbor { path: topo.hexes[hex].sides[i], resource, ratio: hb.get("ratio")? });
             }
         }
+        let st = &mut c.state;
+        for pc in st.intersections.iter().chain(st.paths.iter()).flatten() {
+            if let Some(s) = pc.seat() {
+                st.players[s].supply[pc.kind as usize] = st.players[s].supply[pc.kind as usize].saturating_add(1);
+            }
+        }
+        st.markers.clear();
         c.state.intersections = vec![None; topo.intersections.len()];
         c.state.paths = vec![None; topo.paths.len()];
         c.state.hexes = hexes;
@@ -487,6 +627,7 @@ fn build(lua: &Lua) -> R<Table> {
     });
     method!(lua, g, "hexes_numbered", |l, n: u8| {
         let c = ctx(l)?;
+        charge(l, c.state.hexes.len() as u64)?;
         Ok(c.state
             .hexes
             .iter()
@@ -546,7 +687,8 @@ fn build(lua: &Lua) -> R<Table> {
         let c = ctx(l)?;
         let t = topo(&c)?;
         let i = index(start, t.hexes.len(), "hex")?;
-        Ok(t.spiral(i).into_iter().map(|h| h + 1).collect::<Vec<_>>())
+        charge(l, t.hexes.len() as u64 * 4)?;
+        charged(l, t.spiral(i).into_iter().map(|h| h + 1).collect::<Vec<_>>())
     });
     method!(lua, g, "marker", |l, name: String| { Ok(ctx(l)?.state.markers.get(&name).map(|h| h + 1)) });
     method!(lua, g, "set_marker", |l, (name, h): (String, Option<i64>)| {
@@ -554,6 +696,9 @@ fn build(lua: &Lua) -> R<Table> {
         match h {
             Some(h) => {
                 let i = index(h, c.state.hexes.len(), "hex")?;
+                if c.state.markers.len() >= MAX_MARKERS && !c.state.markers.contains_key(&name) {
+                    return Err(rt(format!("a board carries at most {MAX_MARKERS} markers")));
+                }
                 c.state.markers.insert(name, i);
             }
             None => {
@@ -565,6 +710,7 @@ fn build(lua: &Lua) -> R<Table> {
     method!(lua, g, "harbors", |l, _a: ()| {
         let c = ctx(l)?;
         let t = topo(&c)?;
+        charge(l, c.state.harbors.len() as u64 * 8)?;
         let out = l.create_table()?;
         for (i, h) in c.state.harbors.iter().enumerate() {
             let e = l.create_table()?;
@@ -582,6 +728,7 @@ fn build(lua: &Lua) -> R<Table> {
         let c = ctx(l)?;
         let s = seat(&c, p)?;
         let t = topo(&c)?;
+        charge(l, c.state.harbors.len() as u64 * 2)?;
         let out = l.create_table()?;
         let mut n = 0;
         for h in c.state.harbors.iter() {
@@ -688,6 +835,7 @@ fn build(lua: &Lua) -> R<Table> {
         let s = seat(&c, p)?;
         let k = piece_kind(&c, &kind)?;
         let sites = c.state.sites(c.spec.pieces[k].site);
+        charge(l, sites.len() as u64 / 4)?;
         Ok(sites
             .iter()
             .enumerate()
@@ -700,6 +848,7 @@ fn build(lua: &Lua) -> R<Table> {
         let s = seat(&c, p)?;
         let k = piece_kind(&c, &kind)?;
         let sites = c.state.sites(c.spec.pieces[k].site);
+        charge(l, sites.len() as u64 / 4)?;
         Ok(sites.iter().filter(|pc| pc.is_some_and(|pc| pc.owner as usize == s && pc.kind as usize == k)).count())
     });
     // Seats with a piece on a corner of the hex, in seat order.
@@ -725,6 +874,7 @@ fn build(lua: &Lua) -> R<Table> {
             Some(p) => Some(seat(&c, p)?),
             None => None,
         };
+        charge(l, t.intersections.len() as u64)?;
         let st = &c.state;
         let mut out = vec![];
         for (i, info) in t.intersections.iter().enumerate() {
@@ -741,7 +891,7 @@ fn build(lua: &Lua) -> R<Table> {
             }
             out.push(i + 1);
         }
-        Ok(out)
+        charged(l, out)
     });
     // Empty paths that extend p's network: one end holds p's piece, or one end touches
     // p's path piece and holds no other player's piece.
@@ -749,17 +899,20 @@ fn build(lua: &Lua) -> R<Table> {
         let c = ctx(l)?;
         let t = topo(&c)?;
         let s = seat(&c, p)?;
+        charge(l, t.paths.len() as u64 * 2)?;
         let st = &c.state;
         let reaches = |n: usize| match st.intersections[n] {
             Some(pc) => pc.owner as usize == s,
             None => t.intersections[n].paths.iter().any(|&pp| st.paths[pp].is_some_and(|pc| pc.owner as usize == s)),
         };
-        Ok(t.paths
+        let open = t
+            .paths
             .iter()
             .enumerate()
             .filter(|(i, info)| st.paths[*i].is_none() && (reaches(info.ends[0]) || reaches(info.ends[1])))
             .map(|(i, _)| i + 1)
-            .collect::<Vec<_>>())
+            .collect::<Vec<_>>();
+        charged(l, open)
     });
     // Longest trail of p's pieces of a kind, broken by other players' intersection pieces.
     method!(lua, g, "longest_trail", |l, (p, kind): (i64, String)| {
@@ -767,6 +920,7 @@ fn build(lua: &Lua) -> R<Table> {
         let t = topo(&c)?;
         let s = seat(&c, p)?;
         let k = piece_kind(&c, &kind)?;
+        charge(l, t.paths.len() as u64 * 4)?;
         let owned: Vec<bool> = c
             .state
             .paths
@@ -780,8 +934,12 @@ fn build(lua: &Lua) -> R<Table> {
 
     // Randomness ---------------------------------------------------------------------
     method!(lua, g, "roll", |l, n: Option<u32>| {
-        let mut c = writable(l)?;
         let n = n.unwrap_or(2);
+        if n > MAX_DICE {
+            return Err(rt(format!("g:roll(n) rolls at most {MAX_DICE} dice, not {n}")));
+        }
+        charge(l, n as u64)?;
+        let mut c = writable(l)?;
         let mut dice = Vec::with_capacity(n as usize);
         for _ in 0..n {
             if !c.state.forced_dice.is_empty() {
@@ -803,6 +961,7 @@ fn build(lua: &Lua) -> R<Table> {
     });
     method!(lua, g, "shuffled", |l, list: Vec<LV>| {
         let mut list = list;
+        charge(l, list.len() as u64)?;
         let mut c = writable(l)?;
         for i in (1..list.len()).rev() {
             let j = draw(&mut c, i as u32 + 1) as usize;
@@ -813,16 +972,21 @@ fn build(lua: &Lua) -> R<Table> {
 
     // Log and events -----------------------------------------------------------------
     method!(lua, g, "log", |l, text: String| {
-        writable(l)?.messages.push(Message { text, to: None });
+        let m = message(l, text, None)?;
+        writable(l)?.messages.push(m);
         Ok(())
     });
     method!(lua, g, "tell", |l, (seats, text): (Vec<i64>, String)| {
-        let mut c = writable(l)?;
-        let to = seats.iter().map(|&p| seat(&c, p)).collect::<R<Vec<_>>>()?;
-        c.messages.push(Message { text, to: Some(to) });
+        let to = {
+            let c = writable(l)?;
+            seats.iter().map(|&p| seat(&c, p)).collect::<R<Vec<_>>>()?
+        };
+        let m = message(l, text, Some(to))?;
+        writable(l)?.messages.push(m);
         Ok(())
     });
     method!(lua, g, "_record", |l, event: String| {
+        alloc(l, 32 + event.len())?;
         if let Some(mut c) = l.app_data_mut::<Ctx>() {
             c.events.push(event);
         }

@@ -2,18 +2,11 @@
 //! grid, a store per position, neighbour queries and labels; plus `g:move_under`, which
 //! puts cards at the bottom of a stack. Rows and columns are 1-based on the Lua side.
 
-use super::api::{card, ctx, rt, seat, writable, zone_ref, R};
+use super::api::{card, ctx, method, rt, seat, writable, zone_ref, R};
 use super::Ctx;
 use crate::slots::{find_label, Around};
 use crate::state::Zone;
 use mlua::{Lua, Table, Value as LV};
-
-/// Adds one Rust function to `g`, called as `g:name(...)` (the `g` argument is dropped).
-macro_rules! method {
-    ($lua:expr, $g:expr, $name:expr, |$l:ident, $args:tt : $ty:ty| $body:block) => {
-        $g.raw_set($name, $lua.create_function(|$l: &Lua, (_g, $args): (LV, $ty)| -> R<_> { $body })?)?;
-    };
-}
 
 /// Index into `state.grids` of a Lua owner (seat or nil) and grid name.
 fn grid_ref(c: &Ctx, owner: Option<i64>, name: &str) -> R<usize> {
@@ -61,7 +54,7 @@ fn put_in_zone(c: &mut Ctx, owner: Option<usize>, z: usize, k: usize, n: usize, 
                 s.insert(0, k as u16);
             }
         }
-        zone => zone.add(k, n),
+        zone => zone.add(k, n).map_err(|e| rt(e.to_string()))?,
     }
     Ok(())
 }

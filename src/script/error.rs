@@ -26,11 +26,13 @@ pub struct ScriptError {
     pub location: Option<String>,
     /// The variant whose rule refused or failed, when known.
     pub variant: Option<String>,
+    /// The hook or action that was running, such as "hook 'base.production'".
+    pub rule: Option<String>,
 }
 
 impl ScriptError {
     pub fn new(kind: ScriptErrorKind, message: impl Into<String>) -> ScriptError {
-        ScriptError { kind, message: message.into(), location: None, variant: None }
+        ScriptError { kind, message: message.into(), location: None, variant: None, rule: None }
     }
 
     /// Turns an mlua error into a ScriptError, pulling out the innermost message and the
@@ -66,7 +68,7 @@ impl ScriptError {
 }
 
 /// "variants/base.lua:12: boom" -> (Some("variants/base.lua:12"), "boom").
-fn split_location(text: &str) -> (Option<String>, String) {
+pub(crate) fn split_location(text: &str) -> (Option<String>, String) {
     let mut parts = text.splitn(3, ':');
     if let (Some(file), Some(line), Some(rest)) = (parts.next(), parts.next(), parts.next()) {
         if file.ends_with(".lua") && line.chars().all(|c| c.is_ascii_digit()) && !line.is_empty() {
@@ -79,6 +81,9 @@ fn split_location(text: &str) -> (Option<String>, String) {
 impl fmt::Display for ScriptError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)?;
+        if let Some(r) = &self.rule {
+            write!(f, " (in {r})")?;
+        }
         match (&self.variant, &self.location) {
             (Some(v), Some(l)) => write!(f, " [{v}, {l}]"),
             (None, Some(l)) => write!(f, " [{l}]"),

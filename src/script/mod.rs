@@ -27,7 +27,73 @@ use std::sync::Arc;
 pub const INSTRUCTION_BUDGET: u64 = 50_000_000;
 /// Memory the whole Lua state may hold.
 pub const MEMORY_CAP: usize = 128 << 20;
+/// Memory one engine call may make the Rust side allocate on a script's behalf (messages,
+/// stored values, dice, boards): the Lua cap cannot see it.
+pub const HOST_MEMORY_CAP: usize = 32 << 20;
+/// What all stored values (`g:set`, `g:pset`) of a game may hold together, in bytes as
+/// `Value::size` estimates them.
+pub const VARS_CAP: usize = 16 << 20;
 const HOOK_EVERY: u32 = 10_000;
+
+/// What the current engine call has spent: instructions (with the work of Rust callbacks
+/// and C library functions charged in instruction units) and host memory. Both are reset
+/// at the start of every call into the rules.
+pub(crate) struct Meter {
+    pub used: Rc<Cell<u64>>,
+    pub bytes: Cell<usize>,
+}
+
+/// Charges `units` instructions of work done for the script; past the budget the call is
+/// stopped with the file:line of the Lua code that asked for the work.
+pub(crate) fn charge(lua: &Lua, units: u64) -> mlua::Result<()> {
+    let Some(m) = lua.app_data_ref::<Meter>() else { return Ok(()) };
+    let n = m.used.get().saturating_add(units);
+    m.used.set(n);
+    if n > INSTRUCTION_BUDGET {
+        drop(m);
+        return Err(mlua::Error::external(over_budget(caller(lua))));
+    }
+    Ok(())
+}
+
+/// Charges `bytes` of host memory allocated for the script in this call.
+pub(crate) fn alloc(lua: &Lua, bytes: usize) -> mlua::Result<()> {
+    let Some(m) = lua.app_data_ref::<Meter>() else { return Ok(()) };
+    let n = m.bytes.get().saturating_add(bytes);
+    m.bytes.set(n);
+    if n > HOST_MEMORY_CAP {
+        drop(m);
+        let mut e = ScriptError::new(
+            ScriptErrorKind::Memory,
+            format!("a script made the engine allocate more than {} MiB in one call", HOST_MEMORY_CAP >> 20),
+        );
+        e.location = caller(lua);
+        return Err(mlua::Error::external(e));
+    }
+    Ok(())
+}
+
+fn over_budget(location: Option<String>) -> ScriptError {
+    let mut e = ScriptError::new(
+        ScriptErrorKind::Budget,
+        format!("a script ran past its budget of {INSTRUCTION_BUDGET} instructions (an endless loop?)"),
+    );
+    e.location = location;
+    e
+}
+
+/// "file:line" of the innermost Lua function on the stack (the one that called into Rust).
+pub(crate) fn caller(lua: &Lua) -> Option<String> {
+    (1..8).find_map(|level| {
+        lua.inspect_stack(level, |d| {
+            let line = d.current_line()?;
+            let src = d.source();
+            let file = src.source.as_deref()?.strip_prefix('@')?.to_string();
+            Some(format!("{file}:{line}"))
+        })
+        .flatten()
+    })
+}
 
 /// The variants shipped with the engine, used when no file of that name is found on disk.
 pub const BUILTIN_VARIANTS: &[(&str, &str)] = &[
@@ -78,6 +144,8 @@ pub struct Script {
     g: Table,
     /// The prelude's dispatch functions, looked up once.
     calls: std::collections::HashMap<&'static str, Function>,
+    /// The prelude's `failed_rule`: the hook or action an error was raised in.
+    failed_rule: Option<Function>,
 }
 
 const DISPATCH: &[&str] = &["setup", "perform", "legal_actions", "sample", "to_act", "points", "describe", "card_text"];
@@ -150,7 +218,7 @@ impl Script {
         let lua = Lua::new_with(StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8, LuaOptions::default())
             .map_err(lua_err)?;
         let used = Rc::new(Cell::new(0u64));
-        sandbox(&lua, used.clone())?;
+        let freeze = sandbox(&lua, used.clone())?;
         let engine: Table =
             lua.load(include_str!("prelude.lua")).set_name("@engine/prelude.lua").eval().map_err(lua_err)?;
         lua.globals().set("__engine", engine.clone()).map_err(lua_err)?;
@@ -163,11 +231,13 @@ impl Script {
         let spec = Arc::new(spec);
         let g = api::create(&lua)?;
         engine.get::<Function>("install").and_then(|f| f.call::<()>(g.clone())).map_err(lua_err)?;
+        freeze.call::<()>((g.clone(), engine.clone())).map_err(lua_err)?;
         let mut calls = std::collections::HashMap::new();
         for name in DISPATCH {
             calls.insert(*name, engine.get::<Function>(*name).map_err(lua_err)?);
         }
-        Ok(Script { lua, spec, used, g, calls })
+        let failed_rule = engine.get::<Option<Function>>("failed_rule").map_err(lua_err)?;
+        Ok(Script { lua, spec, used, g, calls, failed_rule })
     }
 
     /// Installs a fresh state (before setup).
@@ -194,12 +264,24 @@ impl Script {
 
     fn call<R: mlua::FromLuaMulti>(&self, func: &str, args: impl mlua::IntoLuaMulti) -> Result<R, ScriptError> {
         self.used.set(0);
+        if let Some(m) = self.lua.app_data_ref::<Meter>() {
+            m.bytes.set(0);
+        }
         let f = self
             .calls
             .get(func)
             .ok_or_else(|| ScriptError::new(ScriptErrorKind::Runtime, format!("no dispatch function {func}")))?;
         f.call::<R>(args).map_err(|e| {
-            let se = lua_err(e);
+            let mut se = lua_err(e);
+            // The rule (hook or action) that was running when the error was raised.
+            if let Some(rule) = &self.failed_rule {
+                // A fresh budget: the failed call may have spent it all.
+                self.used.set(0);
+                if let Ok((name, variant)) = rule.call::<(Option<String>, Option<String>)>(()) {
+                    se.rule = se.rule.take().or(name);
+                    se.variant = se.variant.take().or(variant);
+                }
+            }
             if se.kind == ScriptErrorKind::Memory {
                 // Free what the failed call left behind, so the next action has room.
                 let _ = self.lua.gc_collect();
@@ -228,6 +310,7 @@ impl Script {
             message: reason.unwrap_or_else(|| "not allowed".into()),
             location: at,
             variant,
+            rule: None,
         })
     }
 
@@ -361,24 +444,24 @@ impl Script {
     }
 }
 
-fn sandbox(lua: &Lua, used: Rc<Cell<u64>>) -> Result<(), ScriptError> {
+/// Installs the limits and the safe library; returns the function that freezes what the
+/// engine hands to scripts, called once loading is done.
+fn sandbox(lua: &Lua, used: Rc<Cell<u64>>) -> Result<Function, ScriptError> {
     lua.set_memory_limit(MEMORY_CAP).map_err(lua_err)?;
+    lua.set_app_data(Meter { used: used.clone(), bytes: Cell::new(0) });
     // Rules allocate many short-lived tables (argument lists, options): the generational
     // collector handles those much more cheaply than the incremental one.
     lua.gc_set_mode(mlua::state::GcMode::Generational(mlua::state::GcGenParams::default()));
     lua.set_hook(HookTriggers::new().every_nth_instruction(HOOK_EVERY), move |_lua, debug| {
-        let n = used.get() + HOOK_EVERY as u64;
+        let n = used.get().saturating_add(HOOK_EVERY as u64);
         used.set(n);
         if n > INSTRUCTION_BUDGET {
-            let mut e = ScriptError::new(
-                ScriptErrorKind::Budget,
-                format!("a script ran past its budget of {INSTRUCTION_BUDGET} instructions (an endless loop?)"),
-            );
             let src = debug.source();
-            if let (Some(file), Some(line)) = (src.source.as_deref(), debug.current_line()) {
-                e.location = Some(format!("{}:{}", file.trim_start_matches('@'), line));
-            }
-            return Err(mlua::Error::external(e));
+            let at = match (src.source.as_deref(), debug.current_line()) {
+                (Some(file), Some(line)) => Some(format!("{}:{}", file.trim_start_matches('@'), line)),
+                _ => None,
+            };
+            return Err(mlua::Error::external(over_budget(at)));
         }
         Ok(VmState::Continue)
     })
@@ -400,23 +483,65 @@ fn sandbox(lua: &Lua, used: Rc<Cell<u64>>) -> Result<(), ScriptError> {
     .set_name("@engine/sandbox.lua")
     .exec()
     .map_err(lua_err)?;
-    lua.load(
-        r##"
+    let freeze: Function = lua
+        .load(
+            r##"
         math.random = function() error("math.random is not available: use g:random(n), which is seeded", 2) end
         math.randomseed = math.random
+        local type, getmetatable, setmetatable, select = type, getmetatable, setmetatable, select
+        local rawnext, raw_rawset, raw_tostring, raw_error = next, rawset, tostring, error
+        local sort, concat, mtype = table.sort, table.concat, math.type
+
+        -- tostring never shows an address: what a script can observe is the same in every
+        -- run and replay.
+        function tostring(v)
+          local t = type(v)
+          if t == "table" or t == "userdata" then
+            local mt = getmetatable(v)
+            if type(mt) == "table" and mt.__tostring ~= nil then return raw_tostring(v) end
+            if type(mt) == "table" and type(mt.__name) == "string" then return mt.__name end
+            return t
+          elseif t == "function" or t == "thread" then
+            return t
+          end
+          return raw_tostring(v)
+        end
+        local tostring = tostring
+
+        -- error(x) with x not a string (a table, nil) would lose the file:line Lua adds to
+        -- string messages: turn it into a string first.
+        function error(msg, level)
+          if type(msg) ~= "string" then
+            if msg == nil then msg = "error() was called without a message"
+            elseif type(msg) == "number" then msg = tostring(msg)
+            else msg = "error() was called with a " .. type(msg) .. " (" .. tostring(msg) .. "), not a message" end
+          end
+          if mtype(level) ~= "integer" then level = 1 end
+          if level > 0 then level = level + 1 end
+          raw_error(msg, level)
+        end
+        local error = error
+
         -- pairs walks keys in sorted order, so every run of a seed iterates the same way.
-        local rawnext, sort, type, tostring = next, table.sort, type, tostring
+        -- Keys with no fixed order (tables, functions) are refused.
+        local ordered = { number = true, string = true, boolean = true }
         local function before(a, b)
           local ta, tb = type(a), type(b)
           if ta ~= tb then return ta < tb end
-          if ta == "number" or ta == "string" then return a < b end
-          return tostring(a) < tostring(b)
+          if ta == "boolean" then return not a and b end
+          return a < b
         end
         function pairs(t)
           local mt = getmetatable(t)
-          if mt and mt.__pairs then return mt.__pairs(t) end
+          if type(mt) == "table" and mt.__pairs then return mt.__pairs(t) end
           local keys, n = {}, 0
-          for k in rawnext, t do n = n + 1; keys[n] = k end
+          for k in rawnext, t do
+            if not ordered[type(k)] then
+              error("pairs: a table with " .. type(k) .. " keys has no fixed order (use string or number keys)", 2)
+            end
+            n = n + 1
+            keys[n] = k
+          end
           sort(keys, before)
           local i = 0
           return function()
@@ -428,13 +553,228 @@ fn sandbox(lua: &Lua, used: Rc<Cell<u64>>) -> Result<(), ScriptError> {
         print = function(...)
           local parts = {}
           for i = 1, select("#", ...) do parts[i] = tostring((select(i, ...))) end
-          __debug_print(table.concat(parts, "\t"))
+          __debug_print(concat(parts, "\t"))
+        end
+
+        -- Freezing: the tables the engine hands to scripts keep their identity but become
+        -- empty proxies of their old contents, refusing every write (rawset included).
+        local frozen = setmetatable({}, { __mode = "k" })
+        function rawset(t, k, v)
+          if frozen[t] then error("this table is frozen (sandbox)", 2) end
+          return raw_rawset(t, k, v)
+        end
+        local function freeze(t, name)
+          local backing = {}
+          for k, v in rawnext, t do backing[k] = v end
+          for k in rawnext, backing do raw_rawset(t, k, nil) end
+          frozen[t] = true
+          local msg = "'" .. name .. "' is frozen: a variant changes the rules through hooks and actions, "
+            .. "not by changing what the engine provides"
+          setmetatable(t, { __index = backing, __newindex = function() error(msg, 2) end, __metatable = false })
+        end
+        -- Called once the variants are loaded and `g` is complete.
+        return function(g, engine)
+          for _, lib in ipairs({ "string", "table", "math", "utf8" }) do freeze(_G[lib], lib) end
+          getmetatable("").__metatable = false
+          freeze(g, "g")
+          freeze(engine, "__engine")
+          freeze(_G, "the global environment")
         end
     "##,
-    )
-    .set_name("@engine/sandbox.lua")
-    .exec()
-    .map_err(lua_err)
+        )
+        .set_name("@engine/sandbox.lua")
+        .eval()
+        .map_err(lua_err)?;
+    bound_string_library(lua).map_err(lua_err)?;
+    Ok(freeze)
+}
+
+/// Wraps the string functions whose work a count hook cannot see (they run in C): each
+/// charges its worst case to the instruction budget before it runs.
+fn bound_string_library(lua: &Lua) -> mlua::Result<()> {
+    let string: Table = lua.globals().get("string")?;
+    for name in ["find", "match", "gmatch", "gsub", "rep", "format"] {
+        let original: Function = string.get(name)?;
+        let wrapped = lua.create_function(move |lua, mut args: mlua::MultiValue| {
+            let len = |i: usize| match args.get(i) {
+                Some(mlua::Value::String(s)) => s.as_bytes().len(),
+                Some(mlua::Value::Integer(_) | mlua::Value::Number(_)) => 24,
+                _ => 0,
+            };
+            let cost = match name {
+                "rep" => {
+                    let n = match args.get(1) {
+                        Some(mlua::Value::Integer(n)) => (*n).max(0) as u64,
+                        Some(mlua::Value::Number(n)) => n.max(0.0) as u64,
+                        _ => 0,
+                    };
+                    let bytes = n.saturating_mul(len(0) as u64 + len(2) as u64);
+                    if bytes > MEMORY_CAP as u64 {
+                        return Err(located(
+                            lua,
+                            format!("string.rep: a result of {bytes} bytes is past the memory cap"),
+                        ));
+                    }
+                    // One copy per repetition, then the bytes.
+                    n + bytes / 16 + 1
+                }
+                "format" => format_args_safe(lua, &mut args)?,
+                _ => {
+                    let pattern = match args.get(1) {
+                        Some(mlua::Value::String(p)) => p.as_bytes().to_vec(),
+                        _ => vec![],
+                    };
+                    let plain =
+                        args.get(3).is_some_and(|v| !matches!(v, mlua::Value::Nil | mlua::Value::Boolean(false)));
+                    // gsub also builds its result, up to a copy of the subject per match.
+                    let building = if name == "gsub" { 4 * len(0) as u64 } else { 0 };
+                    pattern_cost(len(0), &pattern, plain && name == "find", name == "gmatch").saturating_add(building)
+                }
+            };
+            charge(lua, cost)?;
+            original.call::<mlua::MultiValue>(args).map_err(|e| match e {
+                mlua::Error::CallbackError { cause, .. } => api::locate(lua, (*cause).clone()),
+                other => api::locate(lua, other),
+            })
+        })?;
+        string.set(name, wrapped)?;
+    }
+    Ok(())
+}
+
+fn located(lua: &Lua, msg: String) -> mlua::Error {
+    match caller(lua) {
+        Some(at) => mlua::Error::runtime(format!("{at}: {msg}")),
+        None => mlua::Error::runtime(msg),
+    }
+}
+
+/// string.format: refuses `%p` (an address) and prints tables and functions with the
+/// sandbox's `tostring`; returns the work to charge.
+fn format_args_safe(lua: &Lua, args: &mut mlua::MultiValue) -> mlua::Result<u64> {
+    if let Some(mlua::Value::String(f)) = args.front() {
+        let f = f.as_bytes();
+        let mut i = 0;
+        while i < f.len() {
+            if f[i] == b'%' {
+                i += 1;
+                while i < f.len() && b"-+ #0123456789.".contains(&f[i]) {
+                    i += 1;
+                }
+                if f.get(i) == Some(&b'p') {
+                    return Err(located(
+                        lua,
+                        "string.format: %p shows an address, which differs from run to run".into(),
+                    ));
+                }
+            }
+            i += 1;
+        }
+    }
+    let tostring: Function = lua.globals().get("tostring")?;
+    let mut cost = 1u64;
+    for v in args.iter_mut() {
+        if matches!(
+            v,
+            mlua::Value::Table(_) | mlua::Value::Function(_) | mlua::Value::Thread(_) | mlua::Value::UserData(_)
+        ) {
+            *v = tostring.call::<mlua::Value>(v.clone())?;
+        }
+        if let mlua::Value::String(s) = v {
+            cost += s.as_bytes().len() as u64 / 16;
+        }
+        cost += 1;
+    }
+    Ok(cost)
+}
+
+/// The worst-case number of steps of Lua's backtracking matcher for `pattern` over a
+/// subject of `n` bytes. Each single-character item followed by `*`, `+`, `-` or `?` is a
+/// choice of where it ends; the ends of q such items are a non-decreasing sequence, so at
+/// most C(n+q, q) paths are tried, each scanning the pattern and, at most once per
+/// quantifier, `%b` or back-reference, the subject. Unanchored, that is tried from every
+/// start. An upper bound, cheap to compute before the C code runs.
+fn pattern_cost(n: usize, pattern: &[u8], plain: bool, every_start: bool) -> u64 {
+    let nf = n as f64;
+    if plain {
+        return (nf + nf * pattern.len() as f64 / 16.0) as u64 + 1;
+    }
+    let anchored = pattern.first() == Some(&b'^');
+    let p = if anchored { &pattern[1..] } else { pattern };
+    let (mut quantified, mut scans) = (0u32, 0u32);
+    let mut i = 0;
+    while i < p.len() {
+        let single = match p[i] {
+            b'(' | b')' | b'$' => {
+                i += 1;
+                false
+            }
+            b'%' => match p.get(i + 1) {
+                Some(b'b') => {
+                    scans += 1;
+                    i += 4;
+                    false
+                }
+                Some(b'f') => {
+                    i = class_end(p, i + 2);
+                    false
+                }
+                Some(c) if c.is_ascii_digit() => {
+                    scans += 1;
+                    i += 2;
+                    false
+                }
+                _ => {
+                    i += 2;
+                    true
+                }
+            },
+            b'[' => {
+                i = class_end(p, i);
+                true
+            }
+            _ => {
+                i += 1;
+                true
+            }
+        };
+        if single && matches!(p.get(i), Some(b'*' | b'+' | b'-' | b'?')) {
+            quantified += 1;
+            i += 1;
+        }
+    }
+    let mut paths = 1f64;
+    for j in 1..=quantified {
+        paths *= (nf + j as f64) / j as f64;
+    }
+    let per_path = p.len() as f64 + (quantified + scans) as f64 * nf + 1.0;
+    let starts = if anchored && !every_start { 1.0 } else { nf + 1.0 };
+    let cost = paths * per_path * starts;
+    if cost >= u64::MAX as f64 {
+        u64::MAX
+    } else {
+        cost as u64
+    }
+}
+
+/// The index just past a `[set]` starting at `i`, as Lua's `classEnd` reads it.
+fn class_end(p: &[u8], mut i: usize) -> usize {
+    i += 1;
+    if p.get(i) == Some(&b'^') {
+        i += 1;
+    }
+    loop {
+        let Some(&c) = p.get(i) else { return p.len() };
+        i += 1;
+        if c == b'%' {
+            i += 1;
+        }
+        match p.get(i) {
+            None => return p.len(),
+            Some(b']') => return i + 1,
+            _ => {}
+        }
+    }
 }
 
 /// For `catan variants`: the declared description of a file without running a game.

@@ -5,8 +5,22 @@
 local R = { hooks = {}, by_point = nil, actions = {}, order = {}, seq = 0 }
 local engine = {}
 local current_variant = "engine"
+-- Set once the game starts: hooks and actions are registered while variants load, so a
+-- rule cannot change the rules mid-game outside the saved state.
+local sealed = false
 
 function engine.begin_variant(name) current_variant = name end
+
+-- The rules running now, innermost last, so an error names the hook or action it was
+-- raised in. No pcall: an error leaves the stack as it was, and `failed_rule` reads it.
+local active, depth = {}, 0
+
+function engine.failed_rule()
+  local r = active[depth]
+  depth = 0
+  if r then return r.rule, r.variant end
+  return nil, nil
+end
 
 local function check_name(name, what)
   if type(name) ~= "string" or name == "" then
@@ -14,7 +28,12 @@ local function check_name(name, what)
   end
 end
 
+local function open_for(what)
+  if sealed then error(what .. ": hooks and actions are registered while a variant loads, not during a game", 3) end
+end
+
 local function register(kind, point, name, fn, opts)
+  open_for(kind)
   check_name(name, "a " .. kind .. " hook")
   if type(point) ~= "string" then error("hook '" .. name .. "' needs a point name", 3) end
   if type(fn) ~= "function" then error("hook '" .. name .. "' needs a function", 3) end
@@ -25,6 +44,7 @@ local function register(kind, point, name, fn, opts)
     priority = (opts and opts.priority) or (old and old.priority) or 0,
     order = old and old.order or R.seq,
     variant = current_variant,
+    rule = kind .. " hook '" .. name .. "'",
   }
   R.by_point = nil
 end
@@ -40,12 +60,14 @@ local function existing(name, what)
 end
 
 function remove_hook(name)
+  open_for("remove_hook")
   existing(name, "remove")
   R.hooks[name] = nil
   R.by_point = nil
 end
 
 function replace_hook(name, fn)
+  open_for("replace_hook")
   local h = existing(name, "replace")
   if type(fn) ~= "function" then error("replace_hook('" .. name .. "', fn) needs a function", 2) end
   h.fn = fn
@@ -54,6 +76,7 @@ end
 
 -- wrap_hook("base.production", function(original) return function(g, ...) ... end end)
 function wrap_hook(name, wrapper)
+  open_for("wrap_hook")
   local h = existing(name, "wrap")
   h.fn = wrapper(h.fn)
   h.variant = current_variant
@@ -97,8 +120,10 @@ local EMPTY = {}
 -- Actions -----------------------------------------------------------------------------
 
 function action(def)
+  open_for("action")
   if type(def) ~= "table" then error("action{...} takes a table", 2) end
   check_name(def.name, "an action")
+  def.rule = "action '" .. def.name .. "'"
   if type(def.apply) ~= "function" then error("action '" .. def.name .. "' needs an apply function", 2) end
   def.syntax = def.syntax or def.name
   def.variant = current_variant
@@ -116,6 +141,7 @@ function action(def)
 end
 
 function remove_action(name)
+  open_for("remove_action")
   if not R.actions[name] then error("no action named '" .. tostring(name) .. "' to remove", 2) end
   R.actions[name] = nil
   for i, n in ipairs(R.order) do if n == name then table.remove(R.order, i) break end end
@@ -123,6 +149,7 @@ end
 
 -- wrap_action("build_road", { legal = function(original) return function(g, p, path) ... end end })
 function wrap_action(name, parts)
+  open_for("wrap_action")
   local def = R.actions[name]
   if not def then error("no action named '" .. tostring(name) .. "' to wrap", 2) end
   for key, wrapper in pairs(parts) do def[key] = wrapper(def[key]) end
@@ -156,24 +183,61 @@ end
 
 -- Dispatch called from Rust ------------------------------------------------------------
 
+-- Runs the hooks of a filter point in order. With `integers`, every hook must return an
+-- integer (a seat, points): one returning anything else is named, with the line that
+-- defines it, instead of failing later in Rust.
+local function run_filter(g, point, integers, value, ...)
+  local list = points().filter[point] or EMPTY
+  for i = 1, #list do
+    local h = list[i]
+    depth = depth + 1
+    active[depth] = h
+    value = h.fn(g, value, ...)
+    if integers and math.type(value) ~= "integer" then
+      error(__where_fn(h.fn) .. ": the " .. point .. " filter '" .. h.name .. "' returned "
+        .. (value == nil and "nothing" or "a " .. type(value)) .. ", not an integer", 0)
+    end
+    depth = depth - 1
+  end
+  return value
+end
+
 function engine.install(g)
+  sealed = true
   function g:run(point, ...)
     local list = points().sequence[point] or EMPTY
-    for i = 1, #list do list[i].fn(self, ...) end
+    for i = 1, #list do
+      local h = list[i]
+      depth = depth + 1
+      active[depth] = h
+      h.fn(self, ...)
+      depth = depth - 1
+    end
   end
-  function g:filter(point, value, ...)
-    local list = points().filter[point] or EMPTY
-    for i = 1, #list do value = list[i].fn(self, value, ...) end
-    return value
-  end
+  function g:filter(point, value, ...) return run_filter(self, point, false, value, ...) end
   function g:emit(event, data)
     self:_record(event)
     local list = points().event[event] or EMPTY
-    for i = 1, #list do list[i].fn(self, data) end
+    for i = 1, #list do
+      local h = list[i]
+      depth = depth + 1
+      active[depth] = h
+      h.fn(self, data)
+      depth = depth - 1
+    end
   end
 end
 
 local unpack = table.unpack
+
+local function has_args(def)
+  local h = def.has_args
+  if h == nil then
+    h = def.syntax:find("<", 1, true) ~= nil
+    def.has_args = h
+  end
+  return h
+end
 
 -- While legal actions are listed nothing may change, so the getters the rules call most
 -- are answered once per listing instead of crossing into Rust each time. One view table
@@ -192,17 +256,26 @@ local function listing_view(g)
   return VIEW
 end
 
+-- Listing runs at the top of a call: the action listed is the one rule running.
 local function options_of(g, def, seat)
-  if def.options then return def.options(g, seat) end
-  if not def.has_args then
-    if not def.legal or def.legal(g, seat) then return { EMPTY } end
-    return EMPTY
-  end
-  return nil -- a template: the variant cannot list its arguments
+  depth, active[1] = 1, def
+  local out
+  if def.options then
+    out = def.options(g, seat)
+  elseif not has_args(def) then
+    out = (not def.legal or def.legal(g, seat)) and { EMPTY } or EMPTY
+  end -- else a template: the variant cannot list its arguments
+  depth = 0
+  return out
 end
 
 local function available(def, phase, g, seat)
-  return (not def.phase_set or def.phase_set[phase]) and (not def.when or def.when(g, seat))
+  if def.phase_set and not def.phase_set[phase] then return false end
+  if not def.when then return true end
+  depth, active[1] = 1, def
+  local ok = def.when(g, seat)
+  depth = 0
+  return ok
 end
 
 function engine.legal_actions(g, seat)
@@ -267,26 +340,30 @@ function engine.perform(g, seat, name, args)
   local def = R.actions[name]
   if not def then return false, "there is no action '" .. name .. "'", nil, nil end
   if g:winner() then return false, "the game is over", nil, nil end
+  depth, active[1] = 1, def
   if (def.phase_set and not def.phase_set[g:phase()]) or (def.when and not def.when(g, seat)) then
+    depth = 0
     return false, def.not_now or ("'" .. name .. "' is not possible now"), __where_fn(def.when or def.apply), def.variant
   end
   if def.legal then
     local ok, why = def.legal(g, seat, unpack(args))
     if not ok then
+      depth = 0
       if type(why) == "table" then return false, why.reason, why.at or __where_fn(def.legal), def.variant end
       return false, why or ("'" .. name .. "' is not allowed"), __where_fn(def.legal), def.variant
     end
   end
   def.apply(g, seat, unpack(args))
+  depth = 0
   g:run("after_action", seat, name)
   return true
 end
 
 function engine.setup(g) g:run("setup") end
 
-function engine.to_act(g) return g:filter("to_act", g:current()) end
+function engine.to_act(g) return run_filter(g, "to_act", true, g:current()) end
 
-function engine.points(g, seat, hidden) return g:filter("victory_points", 0, seat, hidden) end
+function engine.points(g, seat, hidden) return run_filter(g, "victory_points", true, 0, seat, hidden) end
 
 function engine.describe(g, seat) return g:filter("describe", {}, seat) end
 

@@ -203,6 +203,14 @@ pub(super) fn finish(lua: &Lua, engine: &Table) -> Result<Spec, ScriptError> {
             "the variant stack declares no player count (players = {min, max})",
         ));
     }
+    // A piece's owner is one byte, and its last value means "no player".
+    let most = crate::state::Piece::NO_OWNER as usize - 1;
+    if spec.max_players > most || spec.min_players > most {
+        return Err(ScriptError::new(
+            ScriptErrorKind::Load,
+            format!("the variant stack allows {} players; the engine allows at most {most}", spec.max_players),
+        ));
+    }
     Ok(spec)
 }
 
