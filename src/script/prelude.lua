@@ -202,8 +202,36 @@ local function run_filter(g, point, integers, value, ...)
   return value
 end
 
+-- g:slots(owner, grid): every position holding a card or a store, in reading order, as
+-- { row, col, label, card, store, depth } tables (docs/api.md). Rust hands the facts over
+-- as one flat list and the tables are made here; a position's label never changes, so
+-- each is asked once.
+local function install_slots(g)
+  local flat_of, label_of = g.__slots_flat, g.slot_label
+  local labels = {}
+  function g:slots(owner, name)
+    local flat = flat_of(self, owner, name)
+    local by_owner = labels[owner or 0]
+    if not by_owner then by_owner = {}; labels[owner or 0] = by_owner end
+    local known = by_owner[name]
+    if not known then known = {}; by_owner[name] = known end
+    local out, n = {}, 0
+    for i = 1, #flat, 5 do
+      local row, col = flat[i], flat[i + 1]
+      local key = row * 65536 + col
+      local label = known[key]
+      if not label then label = label_of(self, owner, name, row, col); known[key] = label end
+      local card = flat[i + 2]
+      n = n + 1
+      out[n] = { row = row, col = col, label = label, card = card or nil, store = flat[i + 3], depth = flat[i + 4] }
+    end
+    return out
+  end
+end
+
 function engine.install(g)
   sealed = true
+  install_slots(g)
   function g:run(point, ...)
     local list = points().sequence[point] or EMPTY
     for i = 1, #list do
