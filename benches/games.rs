@@ -14,7 +14,7 @@ fn main() {
         ),
     ] {
         let start = Instant::now();
-        let report = match sim::run(&["base".into()], 4, &options, games, 1, |_| {}) {
+        let report = match sim::run(&["base".into()], 4, &options, games, 1, &sim::Lineup::default(), |_| {}) {
             Ok(r) => r,
             Err(e) => {
                 eprintln!("{label}: {e}");

@@ -163,7 +163,7 @@ fn repl_plays_rivals_against_a_bot() {
 
 #[test]
 fn sim_finishes_games() {
-    let r = sim::run(&["rivals".to_string()], 2, &[], 10, 3, |_| {}).unwrap();
+    let r = sim::run(&["rivals".to_string()], 2, &[], 10, 3, &sim::Lineup::default(), |_| {}).unwrap();
     assert_eq!(r.finished, 10);
 }
 

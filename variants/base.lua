@@ -1608,3 +1608,98 @@ wrap_hook("base.start", function(start)
     start(g)
   end
 end)
+
+-- Evaluation (bots) -------------------------------------------------------------------------
+
+-- How good a position is for seat p, in victory points' units: the bots' search scores the
+-- positions it reaches with it (docs/bots.md). Built from what a player weighs at the table:
+-- points, expected production by number pips with a bonus for each resource produced,
+-- harbors, development cards and knights, cards in hand towards the next build (and the risk
+-- of a 7), and open sites for a next settlement. A child wraps or replaces "base.evaluate".
+local function pips(number) return number and (6 - math.abs(7 - number)) or 0 end
+
+-- Pips per resource from p's settlements (1) and cities (2); the robber's hex produces nothing.
+local function production(g, p)
+  local prod, robber = {}, g:marker("robber")
+  for _, kind in ipairs({ "settlement", "city" }) do
+    local n = kind == "city" and 2 or 1
+    for _, node in ipairs(g:pieces_of(p, kind)) do
+      for _, h in ipairs(g:hexes_at(node)) do
+        if h ~= robber then
+          local r = g:hex_resource(h)
+          if r then
+            local _, number = g:hex(h)
+            prod[r] = (prod[r] or 0) + n * pips(number)
+          end
+        end
+      end
+    end
+  end
+  return prod
+end
+
+local function site_pips(g, node)
+  local s = 0
+  for _, h in ipairs(g:hexes_at(node)) do
+    local _, number = g:hex(h)
+    s = s + pips(number)
+  end
+  return s
+end
+
+-- The share of a price the hand covers (1: p can pay it).
+local function covered(hand, price)
+  local have, need = 0, 0
+  for r, n in next, price do
+    need = need + n
+    have = have + math.min(hand[r] or 0, n)
+  end
+  return need > 0 and have / need or 0
+end
+
+filter("evaluate", "base.evaluate", function(g, v, p)
+  local winner = g:winner()
+  if winner then return v + (winner == p and 100 or 0) end
+  v = v + g:filter("victory_points", 0, p, true)
+  local prod, kinds, sum = production(g, p), 0, 0
+  for _, r in ipairs(RESOURCES) do
+    if (prod[r] or 0) > 0 then kinds = kinds + 1 end
+    sum = sum + (prod[r] or 0)
+  end
+  v = v + 0.07 * sum + 0.2 * kinds
+  for _, h in ipairs(g:harbors_of(p)) do
+    if h.resource then
+      v = v + math.min(0.4, 0.03 * (prod[h.resource] or 0) + 0.05)
+    else
+      v = v + 0.15
+    end
+  end
+  -- Development cards (victory point cards are already in the points), knights played.
+  local dev = g:count(p, "dev") + g:count(p, "dev_new")
+  v = v + 0.3 * dev + 0.15 * g:count(p, "played") + 0.02 * g:longest_trail(p, "road")
+  -- The hand: a little per card, more as it nears a build; over the discard limit it is at
+  -- risk on a 7.
+  local hand = g:cards(p, "hand")
+  local n = total(hand)
+  local best = 0
+  local spots = g:supply(p, "settlement") > 0 and g:open_intersections(2, p) or {}
+  local build = {
+    city = g:piece_count(p, "settlement") > 0 and g:supply(p, "city") > 0 and 0.6 or 0,
+    settlement = #spots > 0 and 0.6 or 0,
+    development = g:count(nil, "deck") > 0 and 0.3 or 0,
+    road = g:supply(p, "road") > 0 and 0.15 or 0,
+  }
+  for what, w in pairs(build) do
+    if w > 0 then best = math.max(best, w * covered(hand, cost(g, what, p)) ^ 2) end
+  end
+  v = v + 0.03 * n + best
+  local limit = opt(g, "discard_limit")
+  if n > limit then v = v - 0.08 * (n - limit) end
+  -- Room to grow: open sites reachable by road, the best of them by its pips.
+  if #spots > 0 then
+    local top = 0
+    for i = 1, math.min(#spots, 6) do top = math.max(top, site_pips(g, spots[i])) end
+    v = v + 0.2 * math.min(#spots, 2) + 0.02 * top
+  end
+  return v
+end)
