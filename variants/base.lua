@@ -1618,33 +1618,33 @@ end)
 -- of a 7), and open sites for a next settlement. A child wraps or replaces "base.evaluate".
 local function pips(number) return number and (6 - math.abs(7 - number)) or 0 end
 
--- Pips per resource from p's settlements (1) and cities (2); the robber's hex produces nothing.
-local function production(g, p)
-  local prod, robber = {}, g:marker("robber")
-  for _, kind in ipairs({ "settlement", "city" }) do
-    local n = kind == "city" and 2 or 1
-    for _, node in ipairs(g:pieces_of(p, kind)) do
-      for _, h in ipairs(g:hexes_at(node)) do
-        if h ~= robber then
-          local r = g:hex_resource(h)
-          if r then
-            local _, number = g:hex(h)
-            prod[r] = (prod[r] or 0) + n * pips(number)
-          end
-        end
-      end
+-- What intersection `node` yields each roll: { by = { resource = pips }, sum = pips }, from
+-- the board and the robber; kept in `scratch` for the rest of this evaluation (every call
+-- into the game costs, so each hex and intersection is asked once).
+local function yields(g, scratch, node)
+  local ys = scratch.yields
+  if not ys then
+    ys, scratch.hexes, scratch.robber = {}, {}, g:marker("robber")
+    scratch.yields = ys
+  end
+  local y = ys[node]
+  if y then return y end
+  y = { by = {}, sum = 0 }
+  local hexes = scratch.hexes
+  for _, h in ipairs(g:hexes_at(node)) do
+    local x = hexes[h]
+    if not x then
+      local _, number = g:hex(h)
+      x = { r = g:hex_resource(h), pips = pips(number) }
+      hexes[h] = x
+    end
+    if x.r and h ~= scratch.robber then
+      y.by[x.r] = (y.by[x.r] or 0) + x.pips
+      y.sum = y.sum + x.pips
     end
   end
-  return prod
-end
-
-local function site_pips(g, node)
-  local s = 0
-  for _, h in ipairs(g:hexes_at(node)) do
-    local _, number = g:hex(h)
-    s = s + pips(number)
-  end
-  return s
+  ys[node] = y
+  return y
 end
 
 -- The share of a price the hand covers (1: p can pay it).
@@ -1657,14 +1657,24 @@ local function covered(hand, price)
   return need > 0 and have / need or 0
 end
 
-filter("evaluate", "base.evaluate", function(g, v, p)
+local BUILDS = { { "city", 0.6 }, { "settlement", 0.6 }, { "development", 0.3 }, { "road", 0.15 } }
+
+filter("evaluate", "base.evaluate", function(g, v, p, scratch)
   local winner = g:winner()
   if winner then return v + (winner == p and 100 or 0) end
   v = v + g:filter("victory_points", 0, p, true)
-  local prod, kinds, sum = production(g, p), 0, 0
+  scratch = scratch or {}
+  local prod, kinds, sum = {}, 0, 0
+  for _, kind in ipairs({ "settlement", "city" }) do
+    local n = kind == "city" and 2 or 1
+    for _, node in ipairs(g:pieces_of(p, kind)) do
+      local y = yields(g, scratch, node)
+      for r, k in next, y.by do prod[r] = (prod[r] or 0) + n * k end
+      sum = sum + n * y.sum
+    end
+  end
   for _, r in ipairs(RESOURCES) do
     if (prod[r] or 0) > 0 then kinds = kinds + 1 end
-    sum = sum + (prod[r] or 0)
   end
   v = v + 0.07 * sum + 0.2 * kinds
   for _, h in ipairs(g:harbors_of(p)) do
@@ -1681,16 +1691,19 @@ filter("evaluate", "base.evaluate", function(g, v, p)
   -- risk on a 7.
   local hand = g:cards(p, "hand")
   local n = total(hand)
-  local best = 0
   local spots = g:supply(p, "settlement") > 0 and g:open_intersections(2, p) or {}
-  local build = {
-    city = g:piece_count(p, "settlement") > 0 and g:supply(p, "city") > 0 and 0.6 or 0,
-    settlement = #spots > 0 and 0.6 or 0,
-    development = g:count(nil, "deck") > 0 and 0.3 or 0,
-    road = g:supply(p, "road") > 0 and 0.15 or 0,
+  local can = {
+    city = g:supply(p, "city") > 0 and g:piece_count(p, "settlement") > 0,
+    settlement = #spots > 0,
+    development = g:count(nil, "deck") > 0,
+    road = g:supply(p, "road") > 0,
   }
-  for what, w in pairs(build) do
-    if w > 0 then best = math.max(best, w * covered(hand, cost(g, what, p)) ^ 2) end
+  local best = 0
+  if n > 0 then
+    for _, b in ipairs(BUILDS) do
+      local what, w = b[1], b[2]
+      if can[what] and w > best then best = math.max(best, w * covered(hand, cost(g, what, p)) ^ 2) end
+    end
   end
   v = v + 0.03 * n + best
   local limit = opt(g, "discard_limit")
@@ -1698,7 +1711,7 @@ filter("evaluate", "base.evaluate", function(g, v, p)
   -- Room to grow: open sites reachable by road, the best of them by its pips.
   if #spots > 0 then
     local top = 0
-    for i = 1, math.min(#spots, 6) do top = math.max(top, site_pips(g, spots[i])) end
+    for i = 1, math.min(#spots, 4) do top = math.max(top, yields(g, scratch, spots[i]).sum) end
     v = v + 0.2 * math.min(#spots, 2) + 0.02 * top
   end
   return v

@@ -20,7 +20,7 @@ pub const DEFAULT_PLAYOUTS: usize = 300;
 /// Actions played past the tree before the position is scored.
 pub const ROLLOUT_DEPTH: usize = 4;
 /// How many random candidates a rollout step weighs by the evaluation.
-const ROLLOUT_CANDIDATES: usize = 2;
+const ROLLOUT_CANDIDATES: usize = 1;
 /// UCT exploration constant (values are win chances in [0, 1]).
 const EXPLORATION: f64 = 0.5;
 

@@ -284,14 +284,17 @@ function engine.points(g, seat, hidden) return g:filter("victory_points", 0, sea
 function engine.describe(g, seat) return g:filter("describe", {}, seat) end
 
 -- Bots: how good the position is for each seat, in victory points' units. The variant's
--- `evaluate` filter (g, score, seat) builds it up from 0; without one, a bot aims at
--- victory points (hidden ones included: a determinized position is the bot's guess).
+-- `evaluate` filter (g, score, seat, scratch) builds it up from 0; `scratch` is one table
+-- shared by the seats of this evaluation, for facts worth computing once (the board).
+-- Without the filter, a bot aims at victory points (hidden ones included: a determinized
+-- position is the bot's guess).
 function engine.evaluate(g)
   local out = {}
   local hooks = points()["filter:evaluate"]
+  local scratch = {}
   for p = 1, g:players() do
     if hooks then
-      local v = g:filter("evaluate", 0, p)
+      local v = g:filter("evaluate", 0, p, scratch)
       if type(v) ~= "number" then error("the evaluate filter returned " .. type(v) .. ", not a number", 0) end
       out[p] = v + 0.0
     else
