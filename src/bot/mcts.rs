@@ -62,7 +62,10 @@ impl MctsBot {
         let edges = &nodes[0].edges;
         let mean = |e: &Edge| if e.visits > 0 { e.total / e.visits as f64 } else { 0.0 };
         let Some(pick) = (0..edges.len()).max_by(|&a, &b| {
-            (edges[a].visits, mean(&edges[a])).partial_cmp(&(edges[b].visits, mean(&edges[b]))).unwrap_or(std::cmp::Ordering::Equal).then(b.cmp(&a))
+            (edges[a].visits, mean(&edges[a]))
+                .partial_cmp(&(edges[b].visits, mean(&edges[b])))
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then(b.cmp(&a))
         }) else {
             return Ok(None);
         };
@@ -137,7 +140,14 @@ impl MctsBot {
                 if game.perform(to_act, &a).is_err() {
                     break;
                 }
-                nodes[node].edges.push(Edge { action: a, seat: to_act, visits: 0, total: 0.0, available: 1, child: None });
+                nodes[node].edges.push(Edge {
+                    action: a,
+                    seat: to_act,
+                    visits: 0,
+                    total: 0.0,
+                    available: 1,
+                    child: None,
+                });
                 path.push((node, nodes[node].edges.len() - 1));
                 break;
             }
@@ -147,7 +157,8 @@ impl MctsBot {
                 let n = e.visits.max(1) as f64;
                 e.total / n + EXPLORATION * ((e.available.max(1) as f64).ln() / n).sqrt()
             };
-            let Some(&i) = open.iter().max_by(|&&a, &&b| uct(a).partial_cmp(&uct(b)).unwrap_or(std::cmp::Ordering::Equal))
+            let Some(&i) =
+                open.iter().max_by(|&&a, &&b| uct(a).partial_cmp(&uct(b)).unwrap_or(std::cmp::Ordering::Equal))
             else {
                 break;
             };

@@ -36,9 +36,10 @@ impl BotKind {
     }
 
     pub fn parse(s: &str) -> Result<BotKind, String> {
-        BotKind::ALL.into_iter().find(|k| k.name().eq_ignore_ascii_case(s.trim())).ok_or_else(|| {
-            format!("'{s}' is not a bot (bots: {})", BotKind::ALL.map(|k| k.name()).join(", "))
-        })
+        BotKind::ALL
+            .into_iter()
+            .find(|k| k.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| format!("'{s}' is not a bot (bots: {})", BotKind::ALL.map(|k| k.name()).join(", ")))
     }
 }
 
@@ -96,7 +97,9 @@ impl Bot {
 
     pub fn decide(&mut self, game: &mut Game, seat: usize) -> Result<Option<Decision>, GameError> {
         match self {
-            Bot::Random(b) => Ok(b.choose(game, seat)?.map(|action| Decision { action, why: "drawn at random".into() })),
+            Bot::Random(b) => {
+                Ok(b.choose(game, seat)?.map(|action| Decision { action, why: "drawn at random".into() }))
+            }
             Bot::Greedy(b) => b.decide(game, seat),
             Bot::Mcts(b) => b.decide(game, seat),
         }

@@ -553,7 +553,9 @@ pub fn parse_bots(spec: &str, game: &Game) -> Result<Vec<Option<BotKind>>, Strin
     let mut bots = vec![None; players];
     let kind_of = |part: &str| -> Result<(String, BotKind), String> {
         match part.split_once('=') {
-            Some((seat, kind)) => Ok((seat.trim().to_string(), BotKind::parse(kind).map_err(|e| format!("--bots: {e}"))?)),
+            Some((seat, kind)) => {
+                Ok((seat.trim().to_string(), BotKind::parse(kind).map_err(|e| format!("--bots: {e}"))?))
+            }
             None => Ok((part.trim().to_string(), BotKind::DEFAULT)),
         }
     };

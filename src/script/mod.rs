@@ -78,8 +78,7 @@ pub struct Script {
     calls: std::collections::HashMap<&'static str, Function>,
 }
 
-const DISPATCH: &[&str] =
-    &["setup", "perform", "legal_actions", "sample", "to_act", "points", "describe", "evaluate"];
+const DISPATCH: &[&str] = &["setup", "perform", "legal_actions", "sample", "to_act", "points", "describe", "evaluate"];
 
 /// Where variant files are looked for, in order, before the built-in copies.
 pub fn variant_dirs() -> Vec<PathBuf> {
