@@ -306,3 +306,40 @@ fn hint_says_what_the_strongest_bot_would_do_and_why() {
     let line = out.lines().find(|l| l.starts_with("hint: ")).unwrap_or_else(|| panic!("{out}"));
     assert!(line.contains("playouts") || line.contains("the only legal action"), "{line}");
 }
+
+#[test]
+fn every_shipped_variant_evaluates_every_seat() {
+    for (variants, players) in [
+        (vec!["base"], 4),
+        (vec!["family"], 4),
+        (vec!["classic"], 3),
+        (vec!["base", "helpers"], 4),
+        (vec!["base"], 6),
+        (vec!["rivals"], 2),
+    ] {
+        let mut g = Game::new(Header {
+            variants: variants.iter().map(|s| s.to_string()).collect(),
+            players,
+            seed: 2,
+            options: vec![],
+            sandbox: false,
+        })
+        .unwrap();
+        // Some way into a game, so there is something to weigh.
+        let mut bot = RandomBot::new(1);
+        for _ in 0..80 {
+            let seat = g.to_act().unwrap();
+            let a = bot.choose(&g, seat).unwrap().unwrap();
+            g.perform(seat, &a).unwrap();
+        }
+        let v = g.evaluate().unwrap();
+        assert_eq!(v.len(), players, "{variants:?}");
+        for (s, x) in v.iter().enumerate() {
+            let pts = g.points(s, true).unwrap() as f64;
+            assert!(x.is_finite() && *x >= pts, "{variants:?} seat {s}: {x} < {pts} points");
+        }
+        // A search bot decides there too.
+        let seat = g.to_act().unwrap();
+        assert!(Bot::new(BotKind::Mcts, 1, FEW).choose(&mut g, seat).unwrap().is_some(), "{variants:?}");
+    }
+}
