@@ -343,3 +343,29 @@ fn every_shipped_variant_evaluates_every_seat() {
         assert!(Bot::new(BotKind::Mcts, 1, FEW).choose(&mut g, seat).unwrap().is_some(), "{variants:?}");
     }
 }
+
+#[test]
+fn bots_propose_offers_the_rules_accept() {
+    let mut g = beginner(4, &[]);
+    sb(&mut g, NEUTRAL_DICE);
+    act_as(&mut g, "red", "roll");
+    sb(&mut g, "give red 3 wool");
+    let before = g.state().clone();
+    let offers = catan_engine::bot::offers::proposals(&mut g, 0, 2).unwrap();
+    assert!(*g.state() == before, "proposing tried the offers on a fork only");
+    assert!(!offers.is_empty() && offers.len() <= 2, "{offers:?}");
+    for o in &offers {
+        let text = g.action_text(o);
+        assert!(text.starts_with("offer wool for "), "{text}");
+        let fork = g.snapshot();
+        g.perform(0, o).unwrap();
+        g.restore(&fork);
+    }
+    // Answering an offer, a bot may counter with one of its own (also a template).
+    act_as(&mut g, "red", "offer wool for ore");
+    let responder = g.to_act().unwrap();
+    let counters = catan_engine::bot::offers::proposals(&mut g, responder, 4).unwrap();
+    assert!(counters.iter().all(|c| c.name == "counter"), "{counters:?}");
+    let answer = Bot::new(BotKind::Mcts, 2, FEW).choose(&mut g, responder).unwrap().unwrap();
+    assert!(["accept", "decline", "counter"].contains(&answer.name.as_str()), "{answer:?}");
+}

@@ -23,6 +23,8 @@ pub const ROLLOUT_DEPTH: usize = 4;
 const ROLLOUT_CANDIDATES: usize = 1;
 /// UCT exploration constant (values are win chances in [0, 1]).
 const EXPLORATION: f64 = 0.5;
+/// Offers of its own (actions the rules cannot list) a bot weighs, and makes, per turn.
+const OFFERS_PER_TURN: usize = 2;
 
 struct Edge {
     action: Action,
@@ -43,15 +45,27 @@ struct Node {
 pub struct MctsBot {
     rng: ChaCha8Rng,
     budget: Budget,
+    /// The turn and the offers made in it, so a declined offer is not made again.
+    offered: (u32, Vec<Action>),
 }
 
 impl MctsBot {
     pub fn new(seed: u64, budget: Budget) -> MctsBot {
-        MctsBot { rng: ChaCha8Rng::seed_from_u64(seed), budget }
+        MctsBot { rng: ChaCha8Rng::seed_from_u64(seed), budget, offered: (0, vec![]) }
     }
 
     pub fn decide(&mut self, game: &mut Game, seat: usize) -> Result<Option<Decision>, GameError> {
         let mut actions = game.legal_actions(seat)?;
+        let turn = game.state().turn;
+        if self.offered.0 != turn {
+            self.offered = (turn, vec![]);
+        }
+        let mut offers = vec![];
+        if self.offered.1.len() < OFFERS_PER_TURN && actions.len() > 1 {
+            offers = super::offers::proposals(game, seat, OFFERS_PER_TURN)?;
+            offers.retain(|o| !self.offered.1.contains(o));
+            actions.extend(offers.iter().cloned());
+        }
         if actions.len() <= 1 {
             return Ok(actions.pop().map(|action| Decision { action, why: "the only legal action".into() }));
         }
@@ -70,6 +84,9 @@ impl MctsBot {
             return Ok(None);
         };
         let e = &edges[pick];
+        if offers.contains(&e.action) {
+            self.offered.1.push(e.action.clone());
+        }
         let why = format!(
             "chosen in {} of {playouts} playouts over {} actions; estimated win chance {:.0}%",
             e.visits,

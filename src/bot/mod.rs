@@ -6,6 +6,7 @@
 pub mod determinize;
 pub mod greedy;
 pub mod mcts;
+pub mod offers;
 mod random;
 
 pub use greedy::GreedyBot;
