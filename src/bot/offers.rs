@@ -16,7 +16,7 @@ pub fn proposals(game: &mut Game, seat: usize, max: usize) -> Result<Vec<Action>
         spec.card(kind).and_then(|k| game.state().zone(Some(seat), hand).map(|z| z.count(k))).unwrap_or(0)
     };
     let mut kinds: Vec<(usize, String)> = spec.resources().map(|r| (held(game, r), r.to_string())).collect();
-    kinds.sort_by(|a, b| b.0.cmp(&a.0));
+    kinds.sort_by_key(|k| std::cmp::Reverse(k.0));
     let mut out = vec![];
     for a in spec.actions.iter().filter(|a| templates.contains(&a.template())) {
         if a.arg_types().collect::<Vec<_>>() != [ArgType::Cards, ArgType::Cards] {
