@@ -61,10 +61,13 @@ impl GreedyBot {
             position_value(game)
         };
         let n = actions.len();
+        let first = actions[0].clone();
         let scored = score_actions(game, &det, seat, actions);
         game.restore(&root);
         let (scored, before) = (scored?, before?[seat]);
-        let Some(i) = best(&scored) else { return Ok(None) };
+        let Some(i) = best(&scored) else {
+            return Ok(Some(Decision { action: first, why: "no action could be tried on a copy".into() }));
+        };
         let (action, after) = scored[i].clone();
         let why = format!(
             "best of {n} actions by the evaluation: win chance {:.0}% -> {:.0}%",

@@ -69,6 +69,8 @@ impl MctsBot {
         if actions.len() <= 1 {
             return Ok(actions.pop().map(|action| Decision { action, why: "the only legal action".into() }));
         }
+        // Kept for the case no root action could be tried in any determinization.
+        let first = actions[0].clone();
         let root = game.snapshot();
         let result = self.search(game, &root, seat, actions);
         game.restore(&root);
@@ -81,7 +83,7 @@ impl MctsBot {
                 .unwrap_or(std::cmp::Ordering::Equal)
                 .then(b.cmp(&a))
         }) else {
-            return Ok(None);
+            return Ok(Some(Decision { action: first, why: "no action could be tried in the search".into() }));
         };
         let e = &edges[pick];
         if offers.contains(&e.action) {
