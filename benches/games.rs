@@ -50,13 +50,15 @@ fn main() {
         }
         for jobs in jobs_list {
             let start = Instant::now();
-            let report = match sim::run_jobs(&variants, line.players, &options, games, 1, jobs, |_| {}) {
-                Ok(r) => r,
-                Err(e) => {
-                    eprintln!("{}: {e}", line.label);
-                    std::process::exit(1);
-                }
-            };
+            let report =
+                match sim::run_jobs(&variants, line.players, &options, games, 1, &sim::Lineup::default(), jobs, |_| {})
+                {
+                    Ok(r) => r,
+                    Err(e) => {
+                        eprintln!("{}: {e}", line.label);
+                        std::process::exit(1);
+                    }
+                };
             let secs = start.elapsed().as_secs_f64();
             println!(
                 "{:<44} {jobs} worker{}: {games} games in {secs:6.2} s = {:7.1} games/s ({:5.1} µs per action, {:.0} actions per game)",

@@ -458,4 +458,52 @@ impl Game {
     pub fn options(&self) -> BTreeMap<String, Value> {
         (*self.state().options).clone()
     }
+
+    // Search: cheap forks for bots ------------------------------------------------------
+
+    /// The position as it stands, to come back to after trying actions on this `Game`.
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot { state: self.state().clone(), log_len: self.log.len(), messages_len: self.messages.len() }
+    }
+
+    /// Puts back a position taken by `snapshot` of this game (or one made from it by
+    /// `Snapshot::with_state`): the state, and the log and messages cut to their length
+    /// then. The loaded scripts are reused, so a fork costs one state clone.
+    pub fn restore(&mut self, snap: &Snapshot) {
+        self.script.with_ctx(|c| {
+            c.state = snap.state.clone();
+            c.draws.clear();
+            c.messages.clear();
+            c.events.clear();
+        });
+        self.log.truncate(snap.log_len);
+        self.messages.truncate(snap.messages_len);
+        // The seat to act belongs to the state put aside, not to the one put back.
+        self.next.set(None);
+    }
+
+    /// The variant's evaluation of the position for every seat (the `evaluate` filter,
+    /// or victory points when the variant declares none), read-only.
+    pub fn evaluate(&self) -> Result<Vec<f64>, GameError> {
+        Ok(self.script.evaluate()?)
+    }
+}
+
+/// A saved position of a `Game` for search (`Game::snapshot`, `Game::restore`).
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    state: GameState,
+    log_len: usize,
+    messages_len: usize,
+}
+
+impl Snapshot {
+    pub fn state(&self) -> &GameState {
+        &self.state
+    }
+
+    /// The same position with another state, such as a determinization of it.
+    pub fn with_state(&self, state: GameState) -> Snapshot {
+        Snapshot { state, log_len: self.log_len, messages_len: self.messages_len }
+    }
 }

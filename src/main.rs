@@ -39,10 +39,13 @@ enum Command {
     Play {
         #[command(flatten)]
         game: GameArgs,
-        /// Seats played by a random bot: "2,3,4", colours "blue,white", "all" or "none"
-        /// (default: every seat but the first)
+        /// Seats played by bots: "2,3,4", colours "blue,white", "all" or "none", each
+        /// with a kind if wanted: "blue=mcts,white=greedy,orange=random" (default kind:
+        /// mcts, the strongest; default seats: every seat but the first)
         #[arg(long)]
         bots: Option<String>,
+        #[command(flatten)]
+        budget: BudgetArgs,
         /// Script mode: exit with status 2 at the first rejected command
         #[arg(long)]
         strict: bool,
@@ -70,9 +73,36 @@ enum Command {
         /// seed is the run's seed plus its index, so the report is the same for any N
         #[arg(long, value_name = "N")]
         jobs: Option<usize>,
+        /// One bot per seat, e.g. "mcts,random,random,random" (kinds: random, greedy,
+        /// mcts), rotated one seat each game; wins are reported per kind (default: random)
+        #[arg(long)]
+        bots: Option<String>,
+        #[command(flatten)]
+        budget: BudgetArgs,
     },
     /// List the variants with their descriptions and options
     Variants,
+}
+
+#[derive(clap::Args, Clone)]
+struct BudgetArgs {
+    /// Search bots: playouts per decision (deterministic: same seed, same game)
+    #[arg(long)]
+    playouts: Option<usize>,
+    /// Search bots: at most this many milliseconds per decision (wall clock)
+    #[arg(long)]
+    think_ms: Option<u64>,
+}
+
+impl BudgetArgs {
+    fn budget(&self) -> catan_engine::bot::Budget {
+        let mut b = catan_engine::bot::Budget::default();
+        if let Some(n) = self.playouts {
+            b.playouts = n;
+        }
+        b.think_ms = self.think_ms;
+        b
+    }
 }
 
 fn options(args: &GameArgs) -> Result<Vec<(String, String)>, String> {
@@ -179,7 +209,7 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Command::Sim { game, games, json, jobs } => {
+        Command::Sim { game, games, json, jobs, bots, budget } => {
             let h = match header(&game, false) {
                 Ok(h) => h,
                 Err(e) => {
@@ -187,9 +217,20 @@ fn main() -> ExitCode {
                     return ExitCode::from(1);
                 }
             };
+            let kinds: Result<Vec<_>, String> = match &bots {
+                Some(list) => list.split(',').map(catan_engine::bot::BotKind::parse).collect(),
+                None => Ok(vec![]),
+            };
+            let lineup = match kinds {
+                Ok(bots) => sim::Lineup { bots, budget: budget.budget() },
+                Err(e) => {
+                    eprintln!("error: --bots: {e}");
+                    return ExitCode::from(1);
+                }
+            };
             let tty = std::io::stderr().is_terminal();
             let jobs = jobs.unwrap_or_else(sim::default_jobs).max(1);
-            let report = sim::run_jobs(&h.variants, h.players, &h.options, games, h.seed, jobs, |done| {
+            let report = sim::run_jobs(&h.variants, h.players, &h.options, games, h.seed, &lineup, jobs, |done| {
                 if tty && (done % 10 == 0 || done == games) {
                     eprint!("\r{done}/{games} games");
                 }
@@ -219,6 +260,20 @@ fn main() -> ExitCode {
                     for (i, w) in r.wins.iter().enumerate() {
                         println!("  seat {}: {} wins ({:.1}%)", i + 1, w, 100.0 * *w as f64 / r.games.max(1) as f64);
                     }
+                    if !lineup.bots.is_empty() {
+                        println!("  per bot (seats rotated each game; 95% confidence interval):");
+                        for (name, b) in &r.bots {
+                            println!(
+                                "  {name:<7} in {} seat(s): {} wins ({:.1}%, {:.1}-{:.1}%; fair share {:.1}%)",
+                                b.seats,
+                                b.wins,
+                                100.0 * b.rate,
+                                100.0 * b.ci95[0],
+                                100.0 * b.ci95[1],
+                                100.0 * b.fair_share
+                            );
+                        }
+                    }
                     println!("  mean turns: {:.1}, mean actions: {:.1}", r.mean_turns, r.mean_actions);
                     println!(
                         "  {:.2} s, {:.1} games per second on {} worker{}",
@@ -235,7 +290,7 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Command::Play { game, bots, strict, sandbox, load, no_color } => {
+        Command::Play { game, bots, budget, strict, sandbox, load, no_color } => {
             let h = match &load {
                 Some(path) => loaded_header(path, &game),
                 None => header(&game, sandbox),
@@ -251,7 +306,7 @@ fn main() -> ExitCode {
             let bots = bots.unwrap_or_else(|| (2..=h.players).map(|s| s.to_string()).collect::<Vec<_>>().join(","));
             let interactive = std::io::stdin().is_terminal();
             let color = !no_color && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-            let config = ReplConfig { header: h, bots, strict, color, load };
+            let config = ReplConfig { header: h, bots, budget: budget.budget(), strict, color, load };
             let code = if interactive {
                 run_interactive(config)
             } else {

@@ -1,8 +1,9 @@
-//! `catan sim`: many complete random-bot games, for testing house rules.
+//! `catan sim`: many complete bot games, for testing house rules and measuring bots.
 
-use crate::bot::RandomBot;
+use crate::bot::{Bot, BotKind, Budget};
 use crate::engine::{Game, GameError, Header};
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
@@ -26,17 +27,30 @@ pub fn play_one(header: Header, each: impl FnMut(&Game) -> Result<(), String>) -
 }
 
 /// Plays a freshly set-up game to its end with random bots.
-pub fn play_game(game: &mut Game, mut each: impl FnMut(&Game) -> Result<(), String>) -> Result<GameResult, GameError> {
-    let seed = game.header().seed;
+pub fn play_game(game: &mut Game, each: impl FnMut(&Game) -> Result<(), String>) -> Result<GameResult, GameError> {
     let players = game.header().players;
-    let mut bots: Vec<RandomBot> = (0..players)
-        .map(|s| RandomBot::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(s as u64 + 1)))
+    play_with(game, &vec![BotKind::Random; players], Budget::default(), each)
+}
+
+/// Plays a freshly set-up game to its end, seat `s` played by a bot of kind `seats[s]`.
+pub fn play_with(
+    game: &mut Game,
+    seats: &[BotKind],
+    budget: Budget,
+    mut each: impl FnMut(&Game) -> Result<(), String>,
+) -> Result<GameResult, GameError> {
+    let seed = game.header().seed;
+    let mut bots: Vec<Bot> = seats
+        .iter()
+        .enumerate()
+        .map(|(s, &kind)| Bot::new(kind, seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(s as u64 + 1), budget))
         .collect();
     each(game).map_err(GameError::Setup)?;
     let mut actions = 0;
     while game.winner().is_none() && actions < MAX_ACTIONS {
         let seat = game.to_act()?;
-        let Some(action) = bots[seat].choose(game, seat)? else {
+        let bot = bots.get_mut(seat).ok_or_else(|| GameError::Setup(format!("no bot for seat {}", seat + 1)))?;
+        let Some(action) = bot.choose(game, seat)? else {
             return Err(GameError::Setup(format!(
                 "seat {} has no legal action in phase {}",
                 seat + 1,
@@ -77,6 +91,51 @@ pub struct SimReport {
     pub mean_actions: f64,
     pub seconds: f64,
     pub games_per_second: f64,
+    /// Wins per kind of bot, keyed by its name (seats rotated across games).
+    pub bots: BTreeMap<String, BotWins>,
+}
+
+/// How one kind of bot fared: it sat in `seats` seats of each game.
+#[derive(Debug, Clone, Serialize)]
+pub struct BotWins {
+    pub seats: usize,
+    pub wins: usize,
+    /// Wins per game, and its 95% confidence interval (Wilson score).
+    pub rate: f64,
+    pub ci95: [f64; 2],
+    /// The rate a bot no better than the others would reach from its seats alone.
+    pub fair_share: f64,
+}
+
+/// The 95% Wilson score interval of `wins` successes in `n` trials.
+pub fn wilson95(wins: usize, n: usize) -> [f64; 2] {
+    if n == 0 {
+        return [0.0, 1.0];
+    }
+    let (z, n_f) = (1.96f64, n as f64);
+    let p = wins as f64 / n_f;
+    let centre = p + z * z / (2.0 * n_f);
+    let half = z * (p * (1.0 - p) / n_f + z * z / (4.0 * n_f * n_f)).sqrt();
+    let d = 1.0 + z * z / n_f;
+    [((centre - half) / d).max(0.0), ((centre + half) / d).min(1.0)]
+}
+
+/// Who plays in a simulation: one bot kind per seat of the first game, rotated one seat
+/// further each game so that no bot gains from its seat. Empty: random bots everywhere.
+#[derive(Debug, Clone, Default)]
+pub struct Lineup {
+    pub bots: Vec<BotKind>,
+    pub budget: Budget,
+}
+
+impl Lineup {
+    /// The bot of each seat in game `i`.
+    pub fn seats(&self, players: usize, i: usize) -> Vec<BotKind> {
+        if self.bots.is_empty() {
+            return vec![BotKind::Random; players];
+        }
+        (0..players).map(|s| self.bots[(s + players - i % players) % self.bots.len()]).collect()
+    }
 }
 
 /// Plays `games` games on one core; see [`run_jobs`].
@@ -86,9 +145,10 @@ pub fn run(
     options: &[(String, String)],
     games: usize,
     seed: u64,
+    lineup: &Lineup,
     progress: impl FnMut(usize),
 ) -> Result<SimReport, GameError> {
-    run_jobs(variants, players, options, games, seed, 1, progress)
+    run_jobs(variants, players, options, games, seed, lineup, 1, progress)
 }
 
 /// The number of workers `catan sim` uses by default: every core this process may use.
@@ -102,15 +162,22 @@ pub fn default_jobs() -> usize {
 /// game that fails is counted apart with its error; a game that cannot even be set up
 /// with the run's own seed (a bad option, a broken variant) fails the run.
 /// `progress` is told how many games are done, from the calling thread.
+// The game's set-up (variants, players, options), the run (games, seed, bots, workers)
+// and a progress callback: each is one plain argument at every call site.
+#[allow(clippy::too_many_arguments)]
 pub fn run_jobs(
     variants: &[String],
     players: usize,
     options: &[(String, String)],
     games: usize,
     seed: u64,
+    lineup: &Lineup,
     jobs: usize,
     mut progress: impl FnMut(usize),
 ) -> Result<SimReport, GameError> {
+    if !lineup.bots.is_empty() && lineup.bots.len() != players {
+        return Err(GameError::Setup(format!("--bots names {} bots for {players} players", lineup.bots.len())));
+    }
     let start = Instant::now();
     let header = Header { variants: variants.to_vec(), players, seed, options: options.to_vec(), sandbox: false };
     let jobs = jobs.clamp(1, games.max(1));
@@ -118,7 +185,7 @@ pub fn run_jobs(
     if jobs == 1 {
         let mut game = Game::new(header.clone())?;
         for (i, slot) in results.iter_mut().enumerate() {
-            *slot = Some(play_index(&mut game, seed, i));
+            *slot = Some(play_index(&mut game, seed, i, lineup));
             progress(i + 1);
         }
     } else {
@@ -141,7 +208,7 @@ pub fn run_jobs(
                     };
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= games || tx.send(Ok((i, play_index(&mut game, header.seed, i)))).is_err() {
+                        if i >= games || tx.send(Ok((i, play_index(&mut game, header.seed, i, lineup)))).is_err() {
                             break;
                         }
                     }
@@ -167,7 +234,9 @@ pub fn run_jobs(
     let mut wins = vec![0; players];
     let (mut turns, mut acts, mut finished) = (0u64, 0u64, 0usize);
     let mut failed = vec![];
-    for r in results.into_iter().flatten() {
+    let mut by_kind: BTreeMap<BotKind, usize> = BTreeMap::new();
+    for (i, r) in results.into_iter().enumerate() {
+        let Some(r) = r else { continue };
         let r = match r {
             Ok(r) => r,
             Err(f) => {
@@ -177,6 +246,7 @@ pub fn run_jobs(
         };
         if let Some(w) = r.winner {
             wins[w] += 1;
+            *by_kind.entry(lineup.seats(players, i)[w]).or_default() += 1;
             finished += 1;
         }
         turns += r.turns as u64;
@@ -184,6 +254,16 @@ pub fn run_jobs(
     }
     let secs = start.elapsed().as_secs_f64();
     let played = (games - failed.len()).max(1) as f64;
+    let mut bots = BTreeMap::new();
+    let first = lineup.seats(players, 0);
+    for &kind in &first {
+        let seats = first.iter().filter(|&&k| k == kind).count();
+        let w = by_kind.get(&kind).copied().unwrap_or(0);
+        let n = games - failed.len();
+        let rate = w as f64 / n.max(1) as f64;
+        let fair_share = seats as f64 / players as f64;
+        bots.insert(kind.name().to_string(), BotWins { seats, wins: w, rate, ci95: wilson95(w, n), fair_share });
+    }
     Ok(SimReport {
         variants: variants.to_vec(),
         players,
@@ -196,13 +276,17 @@ pub fn run_jobs(
         mean_actions: acts as f64 / played,
         seconds: secs,
         games_per_second: games as f64 / secs.max(1e-9),
+        bots,
     })
 }
 
-/// Plays game `index` of a run (seed: the run's seed plus the index) on a worker's game.
-fn play_index(game: &mut Game, seed: u64, index: usize) -> Result<GameResult, FailedGame> {
+/// Plays game `index` of a run (seed: the run's seed plus the index, bots: the lineup
+/// rotated `index` seats) on a worker's game.
+fn play_index(game: &mut Game, seed: u64, index: usize, lineup: &Lineup) -> Result<GameResult, FailedGame> {
     let seed = seed.wrapping_add(index as u64);
-    game.restart(seed).and_then(|()| play_game(game, |_| Ok(()))).map_err(|e| FailedGame {
+    let players = game.header().players;
+    let seats = lineup.seats(players, index);
+    game.restart(seed).and_then(|()| play_with(game, &seats, lineup.budget, |_| Ok(()))).map_err(|e| FailedGame {
         seed,
         actions: game.log().len(),
         error: e.to_string(),

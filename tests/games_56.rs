@@ -301,18 +301,32 @@ fn catan_play_five_or_six_to_a_winner() {
         for ts in ["special_building", "paired"] {
             let option = format!("turn_structure={ts}");
             let (out, code) =
-                catan(&["play", "--players", players, "--bots", "all", "--seed", "3", "--option", &option], "");
+                catan(&["play", "--players", players, "--bots", "all=random", "--seed", "3", "--option", &option], "");
             assert_eq!(code, Some(0), "{out}");
             assert!(out.contains("wins the game"), "{players} players, {ts}: no winner:\n{out}");
         }
     }
     // Red is human: after red's turn the bots build in theirs, and red is asked in its own.
     let input = "roll\nend\nshow players\n";
-    let (out, _) = catan(&["play", "--players", "6", "--seed", "3", "--option", "board=stand_in"], input);
+    let others = "2=random,3=random,4=random,5=random,6=random";
+    let (out, _) =
+        catan(&["play", "--players", "6", "--seed", "3", "--option", "board=stand_in", "--bots", others], input);
     assert!(out.contains("blue: special building phase"), "{out}");
     assert!(out.contains("[turn 2 red special_building]> show players"), "{out}");
     let (out, _) = catan(
-        &["play", "--players", "6", "--seed", "3", "--option", "board=stand_in", "--option", "turn_structure=paired"],
+        &[
+            "play",
+            "--players",
+            "6",
+            "--seed",
+            "3",
+            "--option",
+            "board=stand_in",
+            "--option",
+            "turn_structure=paired",
+            "--bots",
+            others,
+        ],
         "show players\n",
     );
     assert!(out.contains("player 1: red, player 2: orange"), "{out}");

@@ -143,8 +143,14 @@ fn every_listed_action_is_accepted() {
 fn repl_plays_rivals_against_a_bot() {
     let g = game("red");
     let seed = g.header().seed;
-    let config =
-        ReplConfig { header: header(seed, &[], false), bots: "2".into(), strict: true, color: false, load: None };
+    let config = ReplConfig {
+        header: header(seed, &[], false),
+        bots: "2=random".into(),
+        budget: Default::default(),
+        strict: true,
+        color: false,
+        load: None,
+    };
     let input = "show board\nshow hand\nshow players\nlegal\nroll\nstate --json\nquit\n";
     let mut out = Vec::new();
     let status = run_script(config, &mut input.as_bytes(), &mut out);
@@ -163,7 +169,7 @@ fn repl_plays_rivals_against_a_bot() {
 
 #[test]
 fn sim_finishes_games() {
-    let r = sim::run(&["rivals".to_string()], 2, &[], 10, 3, |_| {}).unwrap();
+    let r = sim::run(&["rivals".to_string()], 2, &[], 10, 3, &sim::Lineup::default(), |_| {}).unwrap();
     assert_eq!(r.finished, 10);
 }
 
@@ -171,8 +177,14 @@ fn sim_finishes_games() {
 /// face down or takes from a searched stack are not shown (`secret_actions`).
 #[test]
 fn repl_bots_play_to_a_winner_without_showing_secret_cards() {
-    let config =
-        ReplConfig { header: header(4, &[], false), bots: "all".into(), strict: true, color: false, load: None };
+    let config = ReplConfig {
+        header: header(4, &[], false),
+        bots: "all=random".into(),
+        budget: Default::default(),
+        strict: true,
+        color: false,
+        load: None,
+    };
     let mut out = Vec::new();
     let status = run_script(config, &mut "show players\n".as_bytes(), &mut out);
     let text = String::from_utf8(out).unwrap();

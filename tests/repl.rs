@@ -420,9 +420,9 @@ fn sandbox_edits_survive_save_and_load() {
 
 #[test]
 fn bots_play_a_whole_game_to_the_end() {
-    let run = catan_with_deadline(&["play", "--seed", "3", "--bots", "all", "--no-color"], "", 300);
+    let run = catan_with_deadline(&["play", "--seed", "3", "--bots", "all=random", "--no-color"], "", 300);
     run.ok();
-    assert!(run.out.contains("humans: none; bots: red, blue, white, orange"));
+    assert!(run.out.contains("humans: none; bots: red (random), blue (random), white (random), orange (random)"));
     let win = run
         .out
         .lines()
@@ -433,7 +433,7 @@ fn bots_play_a_whole_game_to_the_end() {
 
     // The same seed plays the same game, in another process too (Lua's hash order of
     // string keys changes from process to process; the rules must not depend on it).
-    let again = catan_with_deadline(&["play", "--seed", "3", "--bots", "all", "--no-color"], "", 300);
+    let again = catan_with_deadline(&["play", "--seed", "3", "--bots", "all=random", "--no-color"], "", 300);
     assert_eq!(again.out, run.out);
 
     // The same with a random board and the set-up rounds, where more is drawn.
@@ -442,7 +442,7 @@ fn bots_play_a_whole_game_to_the_end() {
         "--seed",
         "11",
         "--bots",
-        "all",
+        "all=random",
         "--no-color",
         "--option",
         "board=random",
@@ -459,7 +459,10 @@ fn bots_play_a_whole_game_to_the_end() {
 #[test]
 fn humans_and_bots_take_turns() {
     // Seat 1 is human, the others bots: after red ends, the bots play until red's turn.
-    let run = catan(&["play", "--seed", "7", "--bots", "2,3,4", "--no-color"], "roll\nend\nshow players\n");
+    let run = catan(
+        &["play", "--seed", "7", "--bots", "2=random,3=random,4=random", "--no-color"],
+        "roll\nend\nshow players\n",
+    );
     run.ok();
     assert!(run.out.contains("blue (bot)> roll"), "{}", tail(&run.out));
     assert!(run.out.contains("orange (bot)> "));

@@ -823,7 +823,7 @@ fn the_repl_asks_the_holder_on_another_players_turn() {
     assert!(out.contains("[turn 2 white helpers]> sean wool"), "{out}");
     // Orange and white as bots: they answer when asked, and the game comes back to red.
     let mut args = base.to_vec();
-    args.extend(["--bots", "2,3,4"]);
+    args.extend(["--bots", "2=random,3=random,4=random"]);
     let out = catan(&args, "dice 6 6\nroll\nshow players\n");
     assert!(out.contains("orange (bot)> "), "{out}");
     assert!(out.contains("[turn 1 red main]> show players"), "{out}");

@@ -672,7 +672,16 @@ fn an_error_while_listing_or_sampling_names_the_action() {
 #[test]
 fn sim_counts_games_stopped_by_a_script_error() {
     within(240, "sim", || {
-        let r = catan_engine::sim::run(&[ROLLED_ERROR.to_string()], 4, &[], 3, 1, |_| {}).unwrap();
+        let r = catan_engine::sim::run(
+            &[ROLLED_ERROR.to_string()],
+            4,
+            &[],
+            3,
+            1,
+            &catan_engine::sim::Lineup::default(),
+            |_| {},
+        )
+        .unwrap();
         assert_eq!(r.games, 3);
         assert!(!r.failed.is_empty(), "a game of base rolls an 8: {r:?}");
         assert_eq!(r.finished + r.failed.len(), 3, "{r:?}");

@@ -3,7 +3,7 @@
 use catan_engine::sim;
 
 fn report(variant: &str, players: usize, jobs: usize) -> serde_json::Value {
-    let r = sim::run_jobs(&[variant.to_string()], players, &[], 6, 40, jobs, |_| {}).unwrap();
+    let r = sim::run_jobs(&[variant.to_string()], players, &[], 6, 40, &sim::Lineup::default(), jobs, |_| {}).unwrap();
     assert_eq!(r.jobs, jobs);
     let mut v = serde_json::to_value(&r).unwrap();
     let m = v.as_object_mut().unwrap();
@@ -26,7 +26,7 @@ fn jobs_give_the_same_report_as_one_worker() {
 #[test]
 fn progress_counts_every_game_with_workers() {
     let mut seen = vec![];
-    sim::run_jobs(&["base".to_string()], 4, &[], 5, 1, 3, |done| seen.push(done)).unwrap();
+    sim::run_jobs(&["base".to_string()], 4, &[], 5, 1, &sim::Lineup::default(), 3, |done| seen.push(done)).unwrap();
     assert_eq!(seen, vec![1, 2, 3, 4, 5]);
 }
 
@@ -34,7 +34,8 @@ fn progress_counts_every_game_with_workers() {
 fn a_failing_setup_is_reported_whatever_the_workers() {
     let opts = vec![("victory_points".to_string(), "99".to_string())];
     for jobs in [1, 3] {
-        let e = sim::run_jobs(&["base".to_string()], 4, &opts, 4, 1, jobs, |_| {}).unwrap_err();
+        let e =
+            sim::run_jobs(&["base".to_string()], 4, &opts, 4, 1, &sim::Lineup::default(), jobs, |_| {}).unwrap_err();
         assert!(e.to_string().contains("victory_points"), "{jobs} workers: {e}");
     }
 }

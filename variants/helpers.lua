@@ -912,3 +912,13 @@ filter("cost", "helpers.cost", function(g, cards, what, p)
   end
   return cards
 end)
+
+-- Evaluation (bots) -------------------------------------------------------------------------
+
+-- Base's evaluation (docs/bots.md), plus a helper in front of a player: its power, worth a
+-- little more than a development card in hand.
+wrap_hook("base.evaluate", function(original)
+  return function(g, v, p, scratch)
+    return original(g, v, p, scratch) + 0.35 * g:count(p, "helper")
+  end
+end)

@@ -5,7 +5,7 @@
 mod line;
 
 use crate::board::render::{render, RenderOptions};
-use crate::bot::RandomBot;
+use crate::bot::{Bot, BotKind, Budget, RandomBot};
 use crate::engine::{Game, GameError, Header, Observer};
 use crate::script::Message;
 use crate::view::view;
@@ -13,8 +13,11 @@ use std::io::{BufRead, Write};
 
 pub struct ReplConfig {
     pub header: Header,
-    /// Seats played by a random bot: "2,3", colours "blue,white", "all" or "none".
+    /// Seats played by bots: "2,3", colours "blue,white", "all" or "none", each with a
+    /// kind if wanted ("blue=mcts,white=greedy"; default: the strongest, mcts).
     pub bots: String,
+    /// Thinking budget of the search bots (and of `hint`).
+    pub budget: Budget,
     /// Exit with status 2 at the first rejected command (script mode).
     pub strict: bool,
     pub color: bool,
@@ -29,6 +32,7 @@ const COMMANDS: &[(&str, &str)] = &[
     ("help CARD / show card CARD", "the rules text of a card, if the game gives one"),
     ("state --json", "the whole referee state as JSON (shows every hidden card)"),
     ("view --json", "what the player to act may see, as JSON"),
+    ("hint", "what the strongest bot would do in your place, and why"),
     ("undo", "take back your last action (and the bots' actions after it)"),
     ("save FILE [--force]", "save the game (header and log) as JSON; --force replaces a save with more actions"),
     ("load FILE", "load a saved game, replaying its log"),
@@ -53,7 +57,8 @@ pub struct Repl<'w> {
     pub game: Game,
     config: ReplConfig,
     is_bot: Vec<bool>,
-    bots: Vec<RandomBot>,
+    /// The bot of each bot seat.
+    bots: Vec<Option<Bot>>,
     out: &'w mut dyn Write,
     /// Messages already printed (index into game.messages()).
     shown: usize,
@@ -83,8 +88,18 @@ impl<'w> Repl<'w> {
         };
         let players = game.header().players;
         let seed = game.header().seed;
-        let bots = (0..players).map(|s| RandomBot::new(seed ^ (0xB07 + s as u64 * 7919))).collect();
-        let is_bot = parse_bots(&config.bots, &game).map_err(GameError::Setup)?;
+        let kinds = parse_bots(&config.bots, &game).map_err(GameError::Setup)?;
+        let is_bot = kinds.iter().map(Option::is_some).collect();
+        let bots = (0..players)
+            .map(|s| {
+                let seed = seed ^ (0xB07 + s as u64 * 7919);
+                kinds.get(s).copied().flatten().map(|kind| match kind {
+                    // The random bot keeps its stream of earlier versions: seeded transcripts stay.
+                    BotKind::Random => Bot::Random(RandomBot::new(seed)),
+                    kind => Bot::new(kind, seed, config.budget),
+                })
+            })
+            .collect();
         Ok(Repl {
             game,
             config,
@@ -130,7 +145,12 @@ impl<'w> Repl<'w> {
         self.say(&format!("  {}", spec.description));
         let humans: Vec<String> =
             (0..h.players).filter(|s| !self.is_bot(*s)).map(|s| seat_name(&self.game, s)).collect();
-        let bots: Vec<String> = (0..h.players).filter(|s| self.is_bot(*s)).map(|s| seat_name(&self.game, s)).collect();
+        let bots: Vec<String> = (0..h.players)
+            .filter_map(|s| {
+                let kind = self.bots.get(s)?.as_ref()?.kind();
+                Some(format!("{} ({})", seat_name(&self.game, s), kind.name()))
+            })
+            .collect();
         self.say(&format!(
             "  humans: {}; bots: {}",
             if humans.is_empty() { "none".into() } else { humans.join(", ") },
@@ -151,7 +171,8 @@ impl<'w> Repl<'w> {
             if !self.is_bot(seat) {
                 break;
             }
-            let Some(action) = self.bots[seat].choose(&self.game, seat)? else {
+            let Some(bot) = self.bots.get_mut(seat).and_then(Option::as_mut) else { break };
+            let Some(action) = bot.choose(&mut self.game, seat)? else {
                 self.say(&format!("{} (bot) has no legal action; stopping the bots", seat_name(&self.game, seat)));
                 break;
             };
@@ -436,6 +457,7 @@ impl<'w> Repl<'w> {
                 self.say(&serde_json::to_string_pretty(&v).unwrap_or_default());
             }
             ["undo"] => return self.undo(),
+            ["hint"] => return self.hint(seat),
             ["save", path] | ["save", path, "--force"] => {
                 if words.len() == 2 {
                     if let Some(why) = would_lose(path, &self.game) {
@@ -457,6 +479,7 @@ impl<'w> Repl<'w> {
                     self.winner_announced = false;
                     self.shown = self.game.messages().len();
                     self.is_bot.resize(self.game.header().players, false);
+                    self.bots.resize_with(self.game.header().players, || None);
                     if let Some(d) = div {
                         let text = diverged(path, &d, &self.game);
                         self.say(&text);
@@ -492,6 +515,32 @@ impl<'w> Repl<'w> {
             }
         }
         Step::Ok
+    }
+
+    /// What the strongest bot would do for `seat`, from that seat's view, and why.
+    fn hint(&mut self, seat: usize) -> Step {
+        if self.game.winner().is_some() {
+            self.say("the game is over");
+            return Step::Rejected;
+        }
+        // Seeded by the position, so the same game asks the same hint.
+        let seed = self.game.header().seed ^ (self.game.log().len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mut bot = Bot::new(BotKind::DEFAULT, seed, self.config.budget);
+        match bot.decide(&mut self.game, seat) {
+            Ok(Some(d)) => {
+                let text = self.game.action_text(&d.action);
+                self.say(&format!("hint: {text}  ({})", d.why));
+                Step::Ok
+            }
+            Ok(None) => {
+                self.say("hint: you have no legal action");
+                Step::Ok
+            }
+            Err(e) => {
+                self.say(&format!("hint failed: {e}"));
+                Step::Rejected
+            }
+        }
     }
 
     /// Undoes back to before the last action of a human seat.
@@ -560,23 +609,36 @@ impl<'w> Repl<'w> {
     }
 }
 
-/// "2,3", "blue,white", "all", "none" -> which seats are bots.
-pub fn parse_bots(spec: &str, game: &Game) -> Result<Vec<bool>, String> {
+/// "2,3", "blue=mcts,white=greedy", "all", "all=random", "none" -> the bot of each seat
+/// (None: a human); a seat named without a kind gets the default (strongest) bot.
+pub fn parse_bots(spec: &str, game: &Game) -> Result<Vec<Option<BotKind>>, String> {
     let players = game.header().players;
-    let mut bots = vec![false; players];
+    let mut bots = vec![None; players];
+    let kind_of = |part: &str| -> Result<(String, BotKind), String> {
+        match part.split_once('=') {
+            Some((seat, kind)) => {
+                Ok((seat.trim().to_string(), BotKind::parse(kind).map_err(|e| format!("--bots: {e}"))?))
+            }
+            None => Ok((part.trim().to_string(), BotKind::DEFAULT)),
+        }
+    };
     match spec.trim() {
         "none" | "" => {}
-        "all" => bots.iter_mut().for_each(|b| *b = true),
+        all if all == "all" || all.starts_with("all=") => {
+            let (_, kind) = kind_of(all)?;
+            bots.iter_mut().for_each(|b| *b = Some(kind));
+        }
         list => {
             for part in list.split(',') {
-                let part = part.trim();
+                let (part, kind) = kind_of(part)?;
+                let part = part.as_str();
                 let seat = match part.parse::<usize>() {
                     Ok(n) if n >= 1 && n <= players => n - 1,
                     _ => game.state().players.iter().position(|p| p.color.eq_ignore_ascii_case(part)).ok_or_else(
                         || format!("--bots: '{part}' is not a seat (1..{players}) or a colour in this game"),
                     )?,
                 };
-                bots[seat] = true;
+                bots[seat] = Some(kind);
             }
         }
     }

@@ -148,7 +148,8 @@ pub struct Script {
     failed_rule: Option<Function>,
 }
 
-const DISPATCH: &[&str] = &["setup", "perform", "legal_actions", "sample", "to_act", "points", "describe", "card_text"];
+const DISPATCH: &[&str] =
+    &["setup", "perform", "legal_actions", "sample", "to_act", "points", "describe", "card_text", "evaluate"];
 
 /// Where variant files are looked for, in order, before the built-in copies.
 pub fn variant_dirs() -> Vec<PathBuf> {
@@ -387,6 +388,22 @@ impl Script {
         let r = self.call::<Option<String>>("card_text", (self.g.clone(), kind.to_string()));
         self.with_ctx(|c| c.read_only = false);
         r
+    }
+
+    /// The `evaluate` filter for every seat (victory points without one), for bots.
+    pub fn evaluate(&self) -> Result<Vec<f64>, ScriptError> {
+        self.with_ctx(|c| c.read_only = true);
+        let r = self.call::<Vec<f64>>("evaluate", self.g.clone());
+        self.with_ctx(|c| c.read_only = false);
+        let v = r?;
+        let n = self.state().players.len();
+        if v.len() != n || v.iter().any(|x| !x.is_finite()) {
+            return Err(ScriptError::new(
+                ScriptErrorKind::Runtime,
+                "the evaluate filter must return a finite number for every seat".to_string(),
+            ));
+        }
+        Ok(v)
     }
 
     fn args_to_lua(&self, action: &Action) -> Result<Table, ScriptError> {

@@ -397,6 +397,27 @@ function engine.describe(g, seat) return g:filter("describe", {}, seat) end
 
 function engine.card_text(g, kind) return g:filter("card_text", nil, kind) end
 
+-- Bots: how good the position is for each seat, in victory points' units. The variant's
+-- `evaluate` filter (g, score, seat, scratch) builds it up from 0; `scratch` is one table
+-- shared by the seats of this evaluation, for facts worth computing once (the board).
+-- Without the filter, a bot aims at victory points (hidden ones included: a determinized
+-- position is the bot's guess).
+function engine.evaluate(g)
+  local out = {}
+  local hooks = points().filter["evaluate"]
+  local scratch = {}
+  for p = 1, g:players() do
+    if hooks then
+      local v = g:filter("evaluate", 0, p, scratch)
+      if type(v) ~= "number" then error("the evaluate filter returned " .. type(v) .. ", not a number", 0) end
+      out[p] = v + 0.0
+    else
+      out[p] = g:filter("victory_points", 0, p, true) + 0.0
+    end
+  end
+  return out
+end
+
 -- deny("reason") from a legal function refuses with the caller's file:line. It is a Rust
 -- function (see spec_load.rs): a tail call to a C function keeps the caller's frame, so
 -- `return deny(...)` still knows its line.

@@ -1,5 +1,5 @@
-//! Bots. They see only what their seat may see: the legal actions of their seat (which
-//! depend on their own hand and the public board) and their view.
+//! The random bot: it sees only what its seat may see, the legal actions of its seat
+//! (which depend on its own hand and the public board).
 
 use crate::action::Action;
 use crate::engine::{Game, GameError};

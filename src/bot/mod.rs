@@ -1,0 +1,129 @@
+//! Bots. Every bot decides from its seat's view only: the search bots first deal the
+//! cards their seat cannot see again at random (`determinize`), then try actions on forks
+//! of the game (`Game::snapshot`/`restore`) and score the positions with the variant's
+//! `evaluate` filter. They know nothing of any particular game.
+
+pub mod determinize;
+pub mod greedy;
+pub mod mcts;
+pub mod offers;
+mod random;
+
+pub use greedy::GreedyBot;
+pub use mcts::MctsBot;
+pub use random::RandomBot;
+
+use crate::action::Action;
+use crate::engine::{Game, GameError};
+
+/// The kinds of bot, weakest first. `Mcts` is the default: the strongest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum BotKind {
+    Random,
+    Greedy,
+    Mcts,
+}
+
+impl BotKind {
+    pub const ALL: [BotKind; 3] = [BotKind::Random, BotKind::Greedy, BotKind::Mcts];
+    pub const DEFAULT: BotKind = BotKind::Mcts;
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BotKind::Random => "random",
+            BotKind::Greedy => "greedy",
+            BotKind::Mcts => "mcts",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<BotKind, String> {
+        BotKind::ALL
+            .into_iter()
+            .find(|k| k.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| format!("'{s}' is not a bot (bots: {})", BotKind::ALL.map(|k| k.name()).join(", ")))
+    }
+}
+
+/// How long a search bot thinks per decision. `playouts` is deterministic (same seed, same
+/// game); `think_ms` adds a wall-clock cap for interactive play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    pub playouts: usize,
+    pub think_ms: Option<u64>,
+}
+
+impl Default for Budget {
+    /// About a second per decision on one core in the base game.
+    fn default() -> Self {
+        Budget { playouts: mcts::DEFAULT_PLAYOUTS, think_ms: None }
+    }
+}
+
+/// A bot's choice and, for `hint`, why in one line.
+#[derive(Debug, Clone)]
+pub struct Decision {
+    pub action: Action,
+    pub why: String,
+}
+
+/// A bot of any kind, seeded.
+pub enum Bot {
+    Random(RandomBot),
+    Greedy(GreedyBot),
+    Mcts(MctsBot),
+}
+
+impl Bot {
+    pub fn new(kind: BotKind, seed: u64, budget: Budget) -> Bot {
+        match kind {
+            BotKind::Random => Bot::Random(RandomBot::new(seed)),
+            BotKind::Greedy => Bot::Greedy(GreedyBot::new(seed)),
+            BotKind::Mcts => Bot::Mcts(MctsBot::new(seed, budget)),
+        }
+    }
+
+    pub fn kind(&self) -> BotKind {
+        match self {
+            Bot::Random(_) => BotKind::Random,
+            Bot::Greedy(_) => BotKind::Greedy,
+            Bot::Mcts(_) => BotKind::Mcts,
+        }
+    }
+
+    /// The action this bot takes for `seat` (None: it has no legal action). The game is
+    /// used for search and left exactly as it was.
+    pub fn choose(&mut self, game: &mut Game, seat: usize) -> Result<Option<Action>, GameError> {
+        Ok(self.decide(game, seat)?.map(|d| d.action))
+    }
+
+    pub fn decide(&mut self, game: &mut Game, seat: usize) -> Result<Option<Decision>, GameError> {
+        match self {
+            Bot::Random(b) => {
+                Ok(b.choose(game, seat)?.map(|action| Decision { action, why: "drawn at random".into() }))
+            }
+            Bot::Greedy(b) => b.decide(game, seat),
+            Bot::Mcts(b) => b.decide(game, seat),
+        }
+    }
+}
+
+/// Softness of `win_chance`, in victory points: a lead of this much is worth e:1 odds.
+const TEMPERATURE: f64 = 1.5;
+
+/// Each seat's chance to win guessed from the evaluations (victory points' units): a
+/// softmax, so the values sum to 1 like a won game's (1 for the winner, 0 for the rest).
+pub fn win_chances(evals: &[f64]) -> Vec<f64> {
+    let top = evals.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let exps: Vec<f64> = evals.iter().map(|e| ((e - top) / TEMPERATURE).exp()).collect();
+    let sum: f64 = exps.iter().sum();
+    exps.iter().map(|x| x / sum).collect()
+}
+
+/// Win chances of every seat in the game as it stands: exact once it is won.
+pub fn position_value(game: &Game) -> Result<Vec<f64>, GameError> {
+    let players = game.header().players;
+    if let Some(w) = game.winner() {
+        return Ok((0..players).map(|s| if s == w { 1.0 } else { 0.0 }).collect());
+    }
+    Ok(win_chances(&game.evaluate()?))
+}
