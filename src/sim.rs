@@ -182,54 +182,46 @@ pub fn run_jobs(
     let header = Header { variants: variants.to_vec(), players, seed, options: options.to_vec(), sandbox: false };
     let jobs = jobs.clamp(1, games.max(1));
     let mut results: Vec<Option<Result<GameResult, FailedGame>>> = (0..games).map(|_| None).collect();
-    if jobs == 1 {
-        let mut game = Game::new(header.clone())?;
-        for (i, slot) in results.iter_mut().enumerate() {
-            *slot = Some(play_index(&mut game, seed, i, lineup));
-            progress(i + 1);
-        }
-    } else {
-        // Workers take the next game index from a shared counter and send back its result.
-        let next = AtomicUsize::new(0);
-        let (tx, rx) = mpsc::channel();
-        let mut setup_error = None;
-        std::thread::scope(|scope| {
-            for _ in 0..jobs {
-                let (tx, header, next) = (tx.clone(), &header, &next);
-                scope.spawn(move || {
-                    // Every worker sets up with the run's seed first: if that fails, it
-                    // fails alike for all of them.
-                    let mut game = match Game::new(header.clone()) {
-                        Ok(g) => g,
-                        Err(e) => {
-                            let _ = tx.send(Err(e));
-                            return;
-                        }
-                    };
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= games || tx.send(Ok((i, play_index(&mut game, header.seed, i, lineup)))).is_err() {
-                            break;
-                        }
+    // Workers take the next game index from a shared counter and send back its result.
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel();
+    let mut setup_error = None;
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            let (tx, header, next) = (tx.clone(), &header, &next);
+            scope.spawn(move || {
+                // Every worker sets up with the run's seed first: if that fails, it fails
+                // alike for all of them.
+                let mut game = match Game::new(header.clone()) {
+                    Ok(g) => g,
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
+                        return;
                     }
-                });
-            }
-            drop(tx);
-            let mut done = 0;
-            for msg in rx {
-                match msg {
-                    Ok((i, r)) => {
-                        results[i] = Some(r);
-                        done += 1;
-                        progress(done);
+                };
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= games || tx.send(Ok((i, play_index(&mut game, header.seed, i, lineup)))).is_err() {
+                        break;
                     }
-                    Err(e) => setup_error = Some(e),
                 }
-            }
-        });
-        if let Some(e) = setup_error {
-            return Err(e);
+            });
         }
+        drop(tx);
+        let mut done = 0;
+        for msg in rx {
+            match msg {
+                Ok((i, r)) => {
+                    results[i] = Some(r);
+                    done += 1;
+                    progress(done);
+                }
+                Err(e) => setup_error = Some(e),
+            }
+        }
+    });
+    if let Some(e) = setup_error {
+        return Err(e);
     }
     let mut wins = vec![0; players];
     let (mut turns, mut acts, mut finished) = (0u64, 0u64, 0usize);
@@ -253,14 +245,14 @@ pub fn run_jobs(
         acts += r.actions as u64;
     }
     let secs = start.elapsed().as_secs_f64();
-    let played = (games - failed.len()).max(1) as f64;
+    let n = games - failed.len();
+    let played = n.max(1) as f64;
     let mut bots = BTreeMap::new();
     let first = lineup.seats(players, 0);
     for &kind in &first {
         let seats = first.iter().filter(|&&k| k == kind).count();
         let w = by_kind.get(&kind).copied().unwrap_or(0);
-        let n = games - failed.len();
-        let rate = w as f64 / n.max(1) as f64;
+        let rate = w as f64 / played;
         let fair_share = seats as f64 / players as f64;
         bots.insert(kind.name().to_string(), BotWins { seats, wins: w, rate, ci95: wilson95(w, n), fair_share });
     }

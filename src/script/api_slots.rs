@@ -102,16 +102,6 @@ pub(super) fn install(lua: &Lua, g: &Table) -> R<()> {
         let cards = c.state.grids[gi].get(r, k).map(|s| s.cards.clone()).unwrap_or_default();
         Ok(cards.into_iter().map(|k| kind_name(&c, k)).collect::<Vec<_>>())
     });
-    // Every position holding a card or a store, in reading order.
-    method!(lua, g, "slots", |l, (owner, name): (Option<i64>, String)| {
-        let c = ctx(l)?;
-        let gi = grid_ref(&c, owner, &name)?;
-        let out = l.create_table()?;
-        for (i, s) in c.state.grids[gi].slots.iter().enumerate() {
-            out.raw_set(i + 1, slot_table(l, &c, gi, s.row as usize, s.col as usize)?)?;
-        }
-        Ok(out)
-    });
     // `g:slots` as one flat list: row, col, card in play (or false), store and depth of
     // each position in turn. The prelude builds the tables `g:slots` hands out from it: a
     // table made in Lua costs a fraction of one filled field by field from Rust.

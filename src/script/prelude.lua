@@ -158,7 +158,6 @@ function wrap_action(name, parts)
   if parts.legal and not parts.options and def.options then
     local list, legal = def.options, def.legal
     local one = select(2, def.syntax:gsub("<", "")) == 1
-    def.has_args = def.syntax:find("<", 1, true) ~= nil
     def.options = function(g, seat)
       local out = {}
       for _, o in ipairs(list(g, seat)) do
@@ -258,15 +257,6 @@ end
 
 local unpack = table.unpack
 
-local function has_args(def)
-  local h = def.has_args
-  if h == nil then
-    h = def.syntax:find("<", 1, true) ~= nil
-    def.has_args = h
-  end
-  return h
-end
-
 -- While legal actions are listed nothing may change, so the getters the rules call most
 -- are answered once per listing instead of crossing into Rust each time. One view table
 -- is reused for every listing, so listing allocates nothing of its own.
@@ -290,7 +280,7 @@ local function options_of(g, def, seat)
   local out
   if def.options then
     out = def.options(g, seat)
-  elseif not has_args(def) then
+  elseif not def.has_args then
     out = (not def.legal or def.legal(g, seat)) and { EMPTY } or EMPTY
   end -- else a template: the variant cannot list its arguments
   depth = 0
