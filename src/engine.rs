@@ -4,7 +4,7 @@
 
 use crate::action::{Action, ParseError};
 use crate::board::Label;
-use crate::script::{Message, Script, ScriptError, ScriptErrorKind};
+use crate::script::{Message, Script, ScriptError, ScriptErrorKind, GAME_MESSAGES_CAP};
 use crate::spec::{SiteKind, Spec};
 use crate::state::{GameState, Piece};
 use crate::value::Value;
@@ -116,6 +116,8 @@ pub struct Game {
     /// Messages of the whole game with the index of the action that produced them
     /// (setup messages carry index 0, the first action 1).
     messages: Vec<(usize, Message)>,
+    /// The bytes of text in `messages`, held under `GAME_MESSAGES_CAP`.
+    message_bytes: usize,
     /// The seat to act in the current state, once asked: every action checks it anyway
     /// (see `perform`), so the bots' next question costs no call into the rules.
     next: std::cell::Cell<Option<usize>>,
@@ -144,9 +146,10 @@ impl Game {
         let options = crate::script::resolve_options(&spec, &header.options).map_err(GameError::Setup)?;
         script.set_state(GameState::new(&spec, header.players, header.seed, options));
         script.setup().map_err(|e| GameError::Setup(format!("setup failed: {e}")))?;
-        let mut game = Game { script, header, log: vec![], messages: vec![], next: Default::default() };
+        let mut game =
+            Game { script, header, log: vec![], messages: vec![], message_bytes: 0, next: Default::default() };
         let outcome = game.take_outcome();
-        game.messages.extend(outcome.messages.into_iter().map(|m| (0, m)));
+        game.record(0, outcome.messages);
         Ok(game)
     }
 
@@ -161,8 +164,9 @@ impl Game {
         self.log.clear();
         self.next.set(None);
         self.messages.clear();
+        self.message_bytes = 0;
         let outcome = self.take_outcome();
-        self.messages.extend(outcome.messages.into_iter().map(|m| (0, m)));
+        self.record(0, outcome.messages);
         Ok(())
     }
 
@@ -183,6 +187,12 @@ impl Game {
     }
     pub fn messages(&self) -> &[(usize, Message)] {
         &self.messages
+    }
+
+    /// Adds the messages of action `n` (0: the setup) to the game's history.
+    fn record(&mut self, n: usize, msgs: Vec<Message>) {
+        self.message_bytes += msgs.iter().map(|m| m.text.len()).sum::<usize>();
+        self.messages.extend(msgs.into_iter().map(|m| (n, m)));
     }
 
     fn take_outcome(&mut self) -> Outcome {
@@ -226,6 +236,18 @@ impl Game {
         // An action must leave someone to act: one after which `to_act` fails (a hook
         // answering the wrong type) is refused with that hook's error.
         let result = self.script.perform(seat, action).and_then(|()| {
+            // The history lives in Rust, out of the Lua memory cap's sight: each call is
+            // bounded (HOST_MEMORY_CAP), and so is the whole game.
+            let bytes: usize = self.script.with_ctx(|c| c.messages.iter().map(|m| m.text.len()).sum());
+            if self.message_bytes + bytes > GAME_MESSAGES_CAP {
+                return Err(ScriptError::new(
+                    ScriptErrorKind::Memory,
+                    format!(
+                        "the game's messages would pass {} MiB (a script logging without bound?)",
+                        GAME_MESSAGES_CAP >> 20
+                    ),
+                ));
+            }
             let over = self.state().winner.is_some();
             if over {
                 Ok(None)
@@ -240,8 +262,7 @@ impl Game {
                 let command = action.to_text(&self.script.spec, &self.state());
                 self.log.push(LogEntry { seat, command, draws, sandbox: false });
                 let outcome = self.take_outcome();
-                let n = self.log.len();
-                self.messages.extend(outcome.messages.iter().cloned().map(|m| (n, m)));
+                self.record(self.log.len(), outcome.messages.clone());
                 Ok(outcome)
             }
             Err(e) => {
@@ -303,7 +324,7 @@ impl Game {
             Ok(text) => {
                 self.log.push(LogEntry { seat, command: line.trim().to_string(), draws: vec![], sandbox: true });
                 let msg = Message { text: format!("(sandbox) {text}"), to: None };
-                self.messages.push((self.log.len(), msg.clone()));
+                self.record(self.log.len(), vec![msg.clone()]);
                 Ok(Outcome { messages: vec![msg], events: vec![] })
             }
             Err(e) => {
@@ -463,7 +484,12 @@ impl Game {
 
     /// The position as it stands, to come back to after trying actions on this `Game`.
     pub fn snapshot(&self) -> Snapshot {
-        Snapshot { state: self.state().clone(), log_len: self.log.len(), messages_len: self.messages.len() }
+        Snapshot {
+            state: self.state().clone(),
+            log_len: self.log.len(),
+            messages_len: self.messages.len(),
+            message_bytes: self.message_bytes,
+        }
     }
 
     /// Puts back a position taken by `snapshot` of this game (or one made from it by
@@ -478,6 +504,7 @@ impl Game {
         });
         self.log.truncate(snap.log_len);
         self.messages.truncate(snap.messages_len);
+        self.message_bytes = snap.message_bytes;
         // The seat to act belongs to the state put aside, not to the one put back.
         self.next.set(None);
     }
@@ -495,6 +522,7 @@ pub struct Snapshot {
     state: GameState,
     log_len: usize,
     messages_len: usize,
+    message_bytes: usize,
 }
 
 impl Snapshot {
@@ -504,6 +532,6 @@ impl Snapshot {
 
     /// The same position with another state, such as a determinization of it.
     pub fn with_state(&self, state: GameState) -> Snapshot {
-        Snapshot { state, log_len: self.log_len, messages_len: self.messages_len }
+        Snapshot { state, log_len: self.log_len, messages_len: self.messages_len, message_bytes: self.message_bytes }
     }
 }

@@ -498,12 +498,28 @@ fn a_smaller_board_mid_game_keeps_markers_and_pieces_consistent() {
 /// DESIGN 5: time in Rust callbacks and the C library counts against the budget, so
 /// every runaway stops within about a second of CPU. The loops below finish on an
 /// engine that does not count that work (2 million `g:` calls, 30,000 placement queries
-/// on a 1,000-hex board, 2,000 one-MiB `string.rep`/`format`s, 100,000 `gsub`s); a
-/// backtracking pattern would run for minutes.
+/// on a 1,000-hex board, 2,000 one-MiB `string.rep`/`format`s, 100,000 `gsub`s, 20,000
+/// one-MiB `..`, `upper`, `sub` and `table.concat`s, 200,000 `table.insert`s at the
+/// front, 2,000 sorts of 100,000 numbers); a backtracking pattern or a `table.move` of
+/// 2^40 fields would run for minutes or days. (vendor/README.md: `lua_charge`.)
 #[test]
 fn work_in_rust_callbacks_and_the_c_library_counts_against_the_budget() {
     within(120, "budget", || {
-        for command in ["calls", "open_loop", "rep_loop", "format_loop", "gsub_loop", "backtrack"] {
+        for command in [
+            "calls",
+            "open_loop",
+            "rep_loop",
+            "format_loop",
+            "gsub_loop",
+            "backtrack",
+            "concat_loop",
+            "upper_loop",
+            "sub_loop",
+            "table_concat_loop",
+            "insert_front",
+            "move_huge",
+            "sort_loop",
+        ] {
             let (e, took) = breach_fails(command, ScriptErrorKind::Budget);
             assert!(e.message.contains("budget"), "{command}: {e}");
             assert!(e.location.as_deref().is_some_and(|l| l.starts_with(BREACH)), "{command}: {e:?}");
@@ -529,6 +545,28 @@ fn memory_a_script_makes_the_engine_allocate_is_capped() {
             let (e, _) = breach_fails(command, ScriptErrorKind::Memory);
             assert!(e.message.contains("MiB") || e.message.contains("cap"), "{command}: {e}");
         }
+    });
+}
+
+/// Each call's allocations are capped, and so is the history of messages a game keeps:
+/// the action that would pass it is refused like any failing action.
+#[test]
+fn the_message_history_of_a_game_is_capped() {
+    within(120, "message history", || {
+        let mut g = Game::new(header(BREACH)).unwrap();
+        let per_action = 20usize << 20;
+        let fit = catan_engine::script::GAME_MESSAGES_CAP / per_action;
+        for i in 0..fit {
+            g.act(0, "log_20mib").unwrap_or_else(|e| panic!("action {i} of {fit} was refused: {e}"));
+        }
+        let before = snapshot(&g);
+        let e = script_error("log_20mib", g.act(0, "log_20mib"));
+        assert_eq!(e.kind, ScriptErrorKind::Memory, "{e:?}");
+        assert!(e.message.contains("messages"), "{e}");
+        // (The accepted actions set the fixture's `touched` var, so compare directly.)
+        assert_same_state("log_20mib", &before.0, &g.state());
+        assert_eq!((g.log().len(), g.messages().len()), (before.1, before.2), "the refused action left a trace");
+        assert_goes_on("log_20mib", &mut g);
     });
 }
 

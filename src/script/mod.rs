@@ -30,6 +30,8 @@ pub const MEMORY_CAP: usize = 128 << 20;
 /// Memory one engine call may make the Rust side allocate on a script's behalf (messages,
 /// stored values, dice, boards): the Lua cap cannot see it.
 pub const HOST_MEMORY_CAP: usize = 32 << 20;
+/// The text of a whole game's messages (kept in Rust for the log and the REPL).
+pub const GAME_MESSAGES_CAP: usize = 64 << 20;
 /// What all stored values (`g:set`, `g:pset`) of a game may hold together, in bytes as
 /// `Value::size` estimates them.
 pub const VARS_CAP: usize = 16 << 20;
@@ -469,14 +471,15 @@ fn sandbox(lua: &Lua, used: Rc<Cell<u64>>) -> Result<Function, ScriptError> {
     // Rules allocate many short-lived tables (argument lists, options): the generational
     // collector handles those much more cheaply than the incremental one.
     lua.gc_set_mode(mlua::state::GcMode::Generational(mlua::state::GcGenParams::default()));
-    lua.set_hook(HookTriggers::new().every_nth_instruction(HOOK_EVERY), move |_lua, debug| {
+    lua.set_hook(HookTriggers::new().every_nth_instruction(HOOK_EVERY), move |lua, debug| {
         let n = used.get().saturating_add(HOOK_EVERY as u64);
         used.set(n);
         if n > INSTRUCTION_BUDGET {
             let src = debug.source();
             let at = match (src.source.as_deref(), debug.current_line()) {
                 (Some(file), Some(line)) => Some(format!("{}:{}", file.trim_start_matches('@'), line)),
-                _ => None,
+                // Charged inside a library function (lua_charge): name the script's line.
+                _ => caller(lua),
             };
             return Err(mlua::Error::external(over_budget(at)));
         }

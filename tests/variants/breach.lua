@@ -55,6 +55,35 @@ act("format_loop", function(g)
   local big = string.rep("x", 1 << 20)
   for _ = 1, 2000 do local _ = string.format("%s", big) end
 end)
+-- Copies and loops inside the C library and the `..` operator: one instruction each to
+-- the VM, megabytes or millions of steps of work.
+local mib = string.rep("x", 1 << 20)
+act("concat_loop", function(g)
+  for _ = 1, 20000 do local _ = mib .. "y" end
+end)
+act("upper_loop", function(g)
+  for _ = 1, 20000 do local _ = mib:upper() end
+end)
+act("sub_loop", function(g)
+  for _ = 1, 20000 do local _ = mib:sub(2) end
+end)
+act("table_concat_loop", function(g)
+  local t = {}
+  for i = 1, 1024 do t[i] = string.rep("x", 1024) end
+  for _ = 1, 20000 do local _ = table.concat(t) end
+end)
+act("insert_front", function(g)
+  local t = {}
+  for i = 1, 200000 do table.insert(t, 1, i) end
+end)
+act("move_huge", function(g)
+  table.move({}, 1, 1 << 40, 1)
+end)
+act("sort_loop", function(g)
+  local t = {}
+  for i = 1, 100000 do t[i] = (i * 7919) % 100003 end
+  for _ = 1, 2000 do table.sort(t) end
+end)
 -- A board of MAX_HEXES hexes, then a loop over the placement query.
 local function wide_board(n)
   local hexes, side = {}, math.ceil(math.sqrt(n))
@@ -71,6 +100,12 @@ act("vast_board", function(g) g:build_board(wide_board(10000)) end)
 act("log_flood", function(g)
   local line = string.rep("x", 1000)
   for _ = 1, 100000 do g:log(line) end
+end)
+-- 20 MiB of messages: within one call's cap, but a game of such actions grows without
+-- bound unless the whole history is capped.
+act("log_20mib", function(g)
+  local line = string.rep("x", 1 << 20)
+  for _ = 1, 20 do g:log(line) end
 end)
 act("set_big", function(g)
   local t = {}

@@ -1236,6 +1236,14 @@ LUA_API int lua_gc (lua_State *L, int what, ...) {
 */
 
 
+/* catan-engine: charge 'n' units of work a library function does in C (see luaG_charge) */
+LUA_API void lua_charge (lua_State *L, lua_Integer n) {
+  lua_lock(L);
+  luaG_charge(L, n);
+  lua_unlock(L);
+}
+
+
 LUA_API int lua_error (lua_State *L) {
   TValue *errobj;
   lua_lock(L);

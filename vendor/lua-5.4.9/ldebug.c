@@ -944,6 +944,24 @@ void luaG_meter (lua_State *L) {
 }
 
 
+/*
+** catan-engine: charges 'n' units of work done outside the VM's instructions (copying a
+** long string, a library function's loop in C) to the count hook, so the budget sees it.
+** The hook may raise an error; callers hold no stack pointers across the call.
+*/
+void luaG_charge (lua_State *L, lua_Integer n) {
+  if (!(L->hookmask & LUA_MASKCOUNT) || L->basehookcount <= 0)
+    return;
+  while (n > 0) {  /* up to the next hook call at a time, so a raise leaves no debt */
+    int step = (L->hookcount <= 0) ? 0 : (n < L->hookcount) ? (int)n : L->hookcount;
+    n -= step;
+    L->hookcount -= step;
+    if (L->hookcount <= 0)
+      luaG_meter(L);
+  }
+}
+
+
 int luaG_traceexec (lua_State *L, const Instruction *pc) {
   CallInfo *ci = L->ci;
   lu_byte mask = L->hookmask;

@@ -60,6 +60,7 @@ LUAI_FUNC l_noret luaG_errormsg (lua_State *L);
 LUAI_FUNC int luaG_traceexec (lua_State *L, const Instruction *pc);
 /* catan-engine: the count hook, metered at calls and loop back-edges (see lvm.c) */
 LUAI_FUNC void luaG_meter (lua_State *L);
+LUAI_FUNC void luaG_charge (lua_State *L, lua_Integer n);
 LUAI_FUNC int luaG_tracecall (lua_State *L);
 
 

@@ -77,6 +77,7 @@ static int tinsert (lua_State *L) {
       /* check whether 'pos' is in [1, e] */
       luaL_argcheck(L, (lua_Unsigned)pos - 1u < (lua_Unsigned)e, 2,
                        "position out of bounds");
+      lua_charge(L, 4 * (e - pos));  /* catan-engine: each move is ~4 instructions' work */
       for (i = e; i > pos; i--) {  /* move up elements */
         lua_geti(L, 1, i - 1);
         lua_seti(L, 1, i);  /* t[i] = t[i - 1] */
@@ -100,6 +101,7 @@ static int tremove (lua_State *L) {
     luaL_argcheck(L, (lua_Unsigned)pos - 1u <= (lua_Unsigned)size, 2,
                      "position out of bounds");
   lua_geti(L, 1, pos);  /* result = t[pos] */
+  lua_charge(L, 4 * (size - pos));  /* catan-engine: each move is ~4 instructions' work */
   for ( ; pos < size; pos++) {
     lua_geti(L, 1, pos + 1);
     lua_seti(L, 1, pos);  /* t[pos] = t[pos + 1] */
@@ -130,6 +132,7 @@ static int tmove (lua_State *L) {
     n = e - f + 1;  /* number of elements to move */
     luaL_argcheck(L, t <= LUA_MAXINTEGER - n + 1, 4,
                   "destination wrap around");
+    lua_charge(L, (n > LUA_MAXINTEGER / 4) ? LUA_MAXINTEGER : 4 * n);  /* catan-engine */
     if (t > e || t <= f || (tt != 1 && !lua_compare(L, 1, tt, LUA_OPEQ))) {
       for (i = 0; i < n; i++) {
         lua_geti(L, 1, f + i);
@@ -164,6 +167,8 @@ static int tconcat (lua_State *L) {
   const char *sep = luaL_optlstring(L, 2, "", &lsep);
   lua_Integer i = luaL_optinteger(L, 3, 1);
   last = luaL_optinteger(L, 4, last);
+  if (i <= last)
+    lua_charge(L, last - i + 1);  /* catan-engine: the fields below count */
   luaL_buffinit(L, &b);
   for (; i < last; i++) {
     addfield(L, &b, i);
@@ -171,6 +176,7 @@ static int tconcat (lua_State *L) {
   }
   if (i == last)  /* add last value (if interval was not empty) */
     addfield(L, &b, i);
+  lua_charge(L, (lua_Integer)(luaL_bufflen(&b) >> 4));  /* catan-engine: the bytes */
   luaL_pushresult(&b);
   return 1;
 }
@@ -185,6 +191,7 @@ static int tconcat (lua_State *L) {
 static int tpack (lua_State *L) {
   int i;
   int n = lua_gettop(L);  /* number of elements to pack */
+  lua_charge(L, n);  /* catan-engine */
   lua_createtable(L, n, 1);  /* create result table */
   lua_insert(L, 1);  /* put it at index 1 */
   for (i = n; i >= 1; i--)  /* assign elements */
@@ -204,6 +211,7 @@ static int tunpack (lua_State *L) {
   if (l_unlikely(n >= (unsigned int)INT_MAX  ||
                  !lua_checkstack(L, (int)(++n))))
     return luaL_error(L, "too many results to unpack");
+  lua_charge(L, (lua_Integer)n);  /* catan-engine */
   for (; i < e; i++) {  /* push arg[i..e - 1] (to avoid overflows) */
     lua_geti(L, 1, i);
   }
@@ -234,6 +242,14 @@ typedef unsigned int IdxT;
 ** of a partition. (If you don't want/need this "randomness", ~0 is a
 ** good choice.)
 */
+/*
+** catan-engine: the stock pivot "randomness" comes from the clock, so a sort with an
+** inconsistent comparator could order differently between runs and replays. A
+** constant keeps scripts deterministic; the budget bounds a bad case (auxsort charges
+** each partition).
+*/
+#define l_randomizePivot()	(~0u)
+
 #if !defined(l_randomizePivot)		/* { */
 
 #include <time.h>
@@ -355,6 +371,7 @@ static void auxsort (lua_State *L, IdxT lo, IdxT up,
   while (lo < up) {  /* loop for tail recursion */
     IdxT p;  /* Pivot index */
     IdxT n;  /* to be used later */
+    lua_charge(L, 4 * (lua_Integer)(up - lo));  /* catan-engine: this partition's work */
     /* sort elements 'lo', 'p', and 'up' */
     lua_geti(L, 1, lo);
     lua_geti(L, 1, up);

@@ -348,6 +348,9 @@ LUA_API int (lua_gc) (lua_State *L, int what, ...);
 
 LUA_API int   (lua_error) (lua_State *L);
 
+/* catan-engine: charge work done in C to the count hook (see luaG_charge) */
+LUA_API void  (lua_charge) (lua_State *L, lua_Integer n);
+
 LUA_API int   (lua_next) (lua_State *L, int idx);
 
 LUA_API void  (lua_concat) (lua_State *L, int n);

@@ -649,6 +649,7 @@ static void copy2buff (StkId top, int n, char *buff) {
 ** from 'L->top.p - total' up to 'L->top.p - 1'.
 */
 void luaV_concat (lua_State *L, int total) {
+  size_t copied = 0;  /* catan-engine: bytes copied into long strings, charged below */
   if (total == 1)
     return;  /* "all" values already concatenated */
   do {
@@ -683,12 +684,15 @@ void luaV_concat (lua_State *L, int total) {
       else {  /* long string; copy strings directly to final result */
         ts = luaS_createlngstrobj(L, tl);
         copy2buff(top, n, getlngstr(ts));
+        copied += tl;
       }
       setsvalue2s(L, top - n, ts);  /* create result */
     }
     total -= n - 1;  /* got 'n' strings to create one new */
     L->top.p -= n - 1;  /* popped 'n' strings and pushed one */
   } while (total > 1);  /* repeat until only 1 result left */
+  /* catan-engine: a copy of a long string is work one instruction does not cover */
+  luaG_charge(L, (lua_Integer)(copied >> 4));
 }
 
 
