@@ -993,6 +993,8 @@ fn build(lua: &Lua) -> R<Table> {
         Ok(())
     });
     super::api_slots::install(lua, &g)?;
+    // Last: the getters the rules call most, as C functions over the methods above.
+    super::api_fast::install(lua, &g)?;
     Ok(g)
 }
 

@@ -6,6 +6,7 @@
 //! fails. Scripts hold no authoritative state: everything they keep goes through `g`.
 
 mod api;
+mod api_fast;
 mod api_slots;
 pub mod error;
 mod spec_load;
@@ -148,6 +149,8 @@ pub struct Script {
     calls: std::collections::HashMap<&'static str, Function>,
     /// The prelude's `failed_rule`: the hook or action an error was raised in.
     failed_rule: Option<Function>,
+    /// The random numbers handed to `sample`, one table refilled for every call.
+    rnd: Table,
 }
 
 const DISPATCH: &[&str] =
@@ -240,7 +243,8 @@ impl Script {
             calls.insert(*name, engine.get::<Function>(*name).map_err(lua_err)?);
         }
         let failed_rule = engine.get::<Option<Function>>("failed_rule").map_err(lua_err)?;
-        Ok(Script { lua, spec, used, g, calls, failed_rule })
+        let rnd = lua.create_table().map_err(lua_err)?;
+        Ok(Script { lua, spec, used, g, calls, failed_rule, rnd })
     }
 
     /// Installs a fresh state (before setup).
@@ -253,6 +257,7 @@ impl Script {
             events: vec![],
             read_only: false,
         });
+        api_fast::refresh(&self.lua);
     }
 
     pub fn state(&self) -> StateRef<'_> {
@@ -344,9 +349,23 @@ impl Script {
     /// A random legal action for `seat`, drawn with the numbers in `rnd` (each in [0, 1)):
     /// Ok(Err(())) when more numbers are needed.
     pub fn sample(&self, seat: usize, rnd: &[f64]) -> Result<Result<Option<Action>, ()>, ScriptError> {
-        let t = self.lua.create_sequence_from(rnd.iter().copied()).map_err(lua_err)?;
+        // Filled through the C API: a table per call and a `raw_set` per number were a
+        // tenth of a simulated game.
+        // SAFETY: the closure sees the table at stack index 1 and leaves the stack empty.
+        unsafe {
+            self.lua.exec_raw::<()>(&self.rnd, |l| {
+                for (i, x) in rnd.iter().enumerate() {
+                    mlua::ffi::lua_pushnumber(l, *x);
+                    mlua::ffi::lua_rawseti(l, 1, i as i64 + 1);
+                }
+                mlua::ffi::lua_pushnil(l); // the end, whatever a longer call left after it
+                mlua::ffi::lua_rawseti(l, 1, rnd.len() as i64 + 1);
+                mlua::ffi::lua_settop(l, 0);
+            })
+        }
+        .map_err(lua_err)?;
         self.with_ctx(|c| c.read_only = true);
-        let r = self.call::<(Option<String>, mlua::Value)>("sample", (self.g.clone(), seat + 1, t));
+        let r = self.call::<(Option<String>, mlua::Value)>("sample", (self.g.clone(), seat + 1, self.rnd.clone()));
         self.with_ctx(|c| c.read_only = false);
         match r? {
             (Some(name), option) => Ok(Ok(Some(self.action_from_lua(&name, option)?))),
@@ -468,6 +487,7 @@ impl Script {
 fn sandbox(lua: &Lua, used: Rc<Cell<u64>>) -> Result<Function, ScriptError> {
     lua.set_memory_limit(MEMORY_CAP).map_err(lua_err)?;
     lua.set_app_data(Meter { used: used.clone(), bytes: Cell::new(0) });
+    lua.set_app_data(api_fast::FastSlot::new(used.clone()));
     // Rules allocate many short-lived tables (argument lists, options): the generational
     // collector handles those much more cheaply than the incremental one.
     lua.gc_set_mode(mlua::state::GcMode::Generational(mlua::state::GcGenParams::default()));

@@ -1,0 +1,313 @@
+//! The `g:` getters the rules call most (`phase`, `count`, `get`, `at`, ... : about nine
+//! calls in ten), as raw Lua C functions.
+//!
+//! An mlua callback costs about 700 machine instructions of glue (protected call, argument
+//! and result conversion, a registry reference for `g`) around a few dozen of work; these
+//! read the state straight off the Lua stack and push the answer. Each has the method of
+//! `api.rs` as an upvalue and hands the call to it whenever anything is out of the
+//! ordinary (a bad argument, a table to build, the budget running out, no game yet), so
+//! the errors, their locations and the charges are those of `api.rs`, written once.
+//!
+//! Safety: the functions read the `Ctx` in the Lua app data through a pointer refreshed
+//! whenever a state is installed (`Script::set_state`). They only read, and they run
+//! inside a Lua call, when no Rust borrow of the context is alive (a method of `api.rs`
+//! never calls into Lua while it holds one; if one did, its own borrow would fail).
+
+use super::api::{card, zone_ref, CALL_COST};
+use super::{Ctx, INSTRUCTION_BUDGET};
+use crate::spec::SiteKind;
+use crate::value::Value;
+use mlua::{ffi, Function, Lua, Table};
+use std::cell::Cell;
+use std::ffi::c_int;
+use std::rc::Rc;
+
+/// What the fast getters share, kept in the Lua app data (a stable address for as long
+/// as the Lua state lives).
+pub(crate) struct FastSlot {
+    ctx: Cell<*const Ctx>,
+    used: Rc<Cell<u64>>,
+}
+
+impl FastSlot {
+    pub(crate) fn new(used: Rc<Cell<u64>>) -> FastSlot {
+        FastSlot { ctx: Cell::new(std::ptr::null()), used }
+    }
+}
+
+/// Points the getters at the context now in the app data (after `set_app_data`).
+pub(crate) fn refresh(lua: &Lua) {
+    let ctx = lua.app_data_ref::<Ctx>().map_or(std::ptr::null(), |c| &*c as *const Ctx);
+    if let Some(slot) = lua.app_data_ref::<FastSlot>() {
+        slot.ctx.set(ctx);
+    }
+}
+
+/// A fast getter: pushes its results and returns how many, or None to hand the call to
+/// the `api.rs` method. The stack holds `g` at 1, then the arguments. Work charged beyond
+/// the call itself goes in the `u64`, as `api.rs` charges it.
+type Fast = unsafe fn(*mut ffi::lua_State, &Ctx, &mut u64) -> Option<c_int>;
+
+/// Replaces the methods of `g` named in `FAST` by their fast versions.
+pub(super) fn install(lua: &Lua, g: &Table) -> mlua::Result<()> {
+    let slot: *const FastSlot = match lua.app_data_ref::<FastSlot>() {
+        Some(s) => &*s as *const FastSlot,
+        None => return Ok(()),
+    };
+    for &(name, tramp) in FAST {
+        let slow: Function = g.raw_get(name)?;
+        // SAFETY: pushes a C closure over (slot, slow); `slot` outlives every call (see
+        // FastSlot).
+        let fast: Function = unsafe {
+            lua.exec_raw(slow, |l| {
+                ffi::lua_pushlightuserdata(l, slot as *mut std::ffi::c_void);
+                ffi::lua_rotate(l, -2, 1);
+                ffi::lua_pushcclosure(l, tramp, 2);
+            })?
+        };
+        g.raw_set(name, fast)?;
+    }
+    Ok(())
+}
+
+/// The body every fast getter shares: charge the call as `api.rs` would, answer, or hand
+/// over to the slow method (which charges and raises for itself).
+unsafe fn run(l: *mut ffi::lua_State, f: Fast) -> c_int {
+    let slot = &*(ffi::lua_touserdata(l, ffi::lua_upvalueindex(1)) as *const FastSlot);
+    let ctx = slot.ctx.get();
+    if !ctx.is_null() && ffi::lua_checkstack(l, 4) != 0 {
+        let top = ffi::lua_gettop(l);
+        let mut extra = 0;
+        if let Some(n) = f(l, &*ctx, &mut extra) {
+            let used = slot.used.get() + CALL_COST + extra;
+            if used <= INSTRUCTION_BUDGET {
+                slot.used.set(used);
+                return n;
+            }
+        }
+        ffi::lua_settop(l, top);
+    }
+    // No Rust value with a destructor is alive here: the slow method may raise.
+    let n = ffi::lua_gettop(l);
+    ffi::lua_pushvalue(l, ffi::lua_upvalueindex(2));
+    ffi::lua_rotate(l, 1, 1);
+    ffi::lua_callk(l, n, ffi::LUA_MULTRET, 0, None);
+    ffi::lua_gettop(l)
+}
+
+/// (name, C function) for each getter: a C function per getter, each calling `run`.
+macro_rules! trampolines {
+    ($($name:literal => $f:ident),* $(,)?) => {
+        const FAST: &[(&str, ffi::lua_CFunction)] = &[$(($name, {
+            unsafe extern "C-unwind" fn t(l: *mut ffi::lua_State) -> c_int { run(l, $f) }
+            t
+        })),*];
+    };
+}
+
+trampolines! {
+    "phase" => phase,
+    "current" => current,
+    "players" => players,
+    "turn" => turn,
+    "winner" => winner,
+    "count" => count,
+    "get" => get,
+    "at" => at,
+    "hex" => hex,
+    "color" => color,
+    "option" => option,
+    "supply" => supply,
+    "marker" => marker,
+    "piece_count" => piece_count,
+    "hex_resource" => hex_resource,
+    "count_category" => count_category,
+    "hex_count" => hex_count,
+}
+
+// Reading arguments: None for anything the slow method should judge.
+
+unsafe fn int_arg(l: *mut ffi::lua_State, i: c_int) -> Option<i64> {
+    let mut ok = 0;
+    let n = ffi::lua_tointegerx(l, i, &mut ok);
+    (ok != 0 && ffi::lua_type(l, i) == ffi::LUA_TNUMBER).then_some(n)
+}
+
+unsafe fn str_arg<'a>(l: *mut ffi::lua_State, i: c_int) -> Option<&'a str> {
+    if ffi::lua_type(l, i) != ffi::LUA_TSTRING {
+        return None;
+    }
+    let mut len = 0usize;
+    let p = ffi::lua_tolstring(l, i, &mut len);
+    // The string stays on the stack (and alive) for the whole call.
+    std::str::from_utf8(std::slice::from_raw_parts(p as *const u8, len)).ok()
+}
+
+unsafe fn is_nil(l: *mut ffi::lua_State, i: c_int) -> bool {
+    ffi::lua_type(l, i) <= ffi::LUA_TNIL
+}
+
+/// A seat index from a 1-based Lua seat, when it names a player.
+fn seat_of(c: &Ctx, p: i64) -> Option<usize> {
+    (p >= 1 && (p as usize) <= c.state.players.len()).then(|| p as usize - 1)
+}
+
+unsafe fn push_str(l: *mut ffi::lua_State, s: &str) {
+    ffi::lua_pushlstring(l, s.as_ptr() as *const std::ffi::c_char, s.len());
+}
+
+/// A scalar value; None for a list or map (the slow method builds the table).
+unsafe fn push_scalar(l: *mut ffi::lua_State, v: &Value) -> Option<()> {
+    match v {
+        Value::Bool(b) => ffi::lua_pushboolean(l, *b as c_int),
+        Value::Int(i) => ffi::lua_pushinteger(l, *i),
+        Value::Num(n) => ffi::lua_pushnumber(l, *n),
+        Value::Str(s) => push_str(l, s),
+        Value::List(_) | Value::Map(_) => return None,
+    }
+    Some(())
+}
+
+// The getters: each the same answer as its method in api.rs.
+
+unsafe fn phase(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
+    push_str(l, &c.state.phase);
+    Some(1)
+}
+
+unsafe fn current(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
+    ffi::lua_pushinteger(l, c.state.current as i64 + 1);
+    Some(1)
+}
+
+unsafe fn players(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
+    ffi::lua_pushinteger(l, c.state.players.len() as i64);
+    Some(1)
+}
+
+unsafe fn turn(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
+    ffi::lua_pushinteger(l, c.state.turn as i64);
+    Some(1)
+}
+
+unsafe fn winner(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
+    match c.state.winner {
+        Some(w) => ffi::lua_pushinteger(l, w as i64 + 1),
+        None => ffi::lua_pushnil(l),
+    }
+    Some(1)
+}
+
+unsafe fn count(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
+    let owner = if is_nil(l, 2) { None } else { Some(int_arg(l, 2)?) };
+    let (o, z) = zone_ref(c, owner, str_arg(l, 3)?).ok()?;
+    let zone = c.state.zone(o, z)?;
+    let n = if is_nil(l, 4) { zone.total() } else { zone.count(card(c, str_arg(l, 4)?).ok()?) };
+    ffi::lua_pushinteger(l, n as i64);
+    Some(1)
+}
+
+unsafe fn get(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Option<c_int> {
+    match c.state.vars.get(str_arg(l, 2)?) {
+        None => ffi::lua_pushnil(l),
+        Some(v) => {
+            push_scalar(l, v)?; // a table: the slow method builds it
+            *extra = v.size() as u64 / 32; // as `load_var`
+        }
+    }
+    Some(1)
+}
+
+unsafe fn at(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
+    let kind = match str_arg(l, 2)? {
+        "intersection" => SiteKind::Intersection,
+        "path" => SiteKind::Path,
+        _ => return None,
+    };
+    let id = int_arg(l, 3)?;
+    let sites = c.state.sites(kind);
+    let site = sites.get(usize::try_from(id).ok()?.checked_sub(1)?)?;
+    match site {
+        Some(pc) => {
+            push_str(l, &c.spec.pieces[pc.kind as usize].name);
+            match pc.seat() {
+                Some(s) => ffi::lua_pushinteger(l, s as i64 + 1),
+                None => ffi::lua_pushnil(l),
+            }
+        }
+        None => {
+            ffi::lua_pushnil(l);
+            ffi::lua_pushnil(l);
+        }
+    }
+    Some(2)
+}
+
+unsafe fn hex(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
+    let h = c.state.hexes.get(usize::try_from(int_arg(l, 2)?).ok()?.checked_sub(1)?)?;
+    push_str(l, &c.spec.terrains[h.terrain as usize].name);
+    match h.number {
+        Some(n) => ffi::lua_pushinteger(l, n as i64),
+        None => ffi::lua_pushnil(l),
+    }
+    Some(2)
+}
+
+unsafe fn color(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
+    push_str(l, &c.state.players[seat_of(c, int_arg(l, 2)?)?].color);
+    Some(1)
+}
+
+unsafe fn option(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
+    push_scalar(l, c.state.options.get(str_arg(l, 2)?)?)?;
+    Some(1)
+}
+
+unsafe fn supply(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
+    let s = seat_of(c, int_arg(l, 2)?)?;
+    let k = c.spec.piece(str_arg(l, 3)?)?;
+    ffi::lua_pushinteger(l, *c.state.players[s].supply.get(k)? as i64);
+    Some(1)
+}
+
+unsafe fn marker(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
+    match c.state.markers.get(str_arg(l, 2)?) {
+        Some(h) => ffi::lua_pushinteger(l, *h as i64 + 1),
+        None => ffi::lua_pushnil(l),
+    }
+    Some(1)
+}
+
+unsafe fn piece_count(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Option<c_int> {
+    let s = seat_of(c, int_arg(l, 2)?)?;
+    let k = c.spec.piece(str_arg(l, 3)?)?;
+    let sites = c.state.sites(c.spec.pieces[k].site);
+    *extra = sites.len() as u64 / 4; // as api.rs: the scan grows with the board
+    let n = sites.iter().filter(|pc| pc.is_some_and(|pc| pc.owner as usize == s && pc.kind as usize == k)).count();
+    ffi::lua_pushinteger(l, n as i64);
+    Some(1)
+}
+
+unsafe fn hex_resource(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
+    let h = c.state.hexes.get(usize::try_from(int_arg(l, 2)?).ok()?.checked_sub(1)?)?;
+    match c.spec.terrains[h.terrain as usize].produces {
+        Some(k) => push_str(l, &c.spec.cards[k].name),
+        None => ffi::lua_pushnil(l),
+    }
+    Some(1)
+}
+
+unsafe fn count_category(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
+    let owner = if is_nil(l, 2) { None } else { Some(int_arg(l, 2)?) };
+    let (o, z) = zone_ref(c, owner, str_arg(l, 3)?).ok()?;
+    let zone = c.state.zone(o, z)?;
+    let cat = str_arg(l, 4)?;
+    let n: usize = c.spec.cards.iter().enumerate().filter(|(_, k)| k.category == cat).map(|(i, _)| zone.count(i)).sum();
+    ffi::lua_pushinteger(l, n as i64);
+    Some(1)
+}
+
+unsafe fn hex_count(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
+    ffi::lua_pushinteger(l, c.state.hexes.len() as i64);
+    Some(1)
+}
