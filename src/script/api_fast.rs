@@ -16,6 +16,7 @@
 use super::api::{card, zone_ref, CALL_COST};
 use super::{Ctx, INSTRUCTION_BUDGET};
 use crate::spec::SiteKind;
+use crate::state::Zone;
 use crate::value::Value;
 use mlua::{ffi, Function, Lua, Table};
 use std::cell::Cell;
@@ -123,6 +124,11 @@ trampolines! {
     "hex_resource" => hex_resource,
     "count_category" => count_category,
     "hex_count" => hex_count,
+    "cards" => cards,
+    "corners" => corners,
+    "hex_neighbors" => hex_neighbors,
+    "hexes_at" => hexes_at,
+    "hexes_numbered" => hexes_numbered,
 }
 
 // Reading arguments: None for anything the slow method should judge.
@@ -309,5 +315,78 @@ unsafe fn count_category(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> O
 
 unsafe fn hex_count(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
     ffi::lua_pushinteger(l, c.state.hexes.len() as i64);
+    Some(1)
+}
+
+// Getters that build a table. The table is built before the budget is checked; at worst
+// one zone or one hex's lists, and `run` then hands the call to the slow method, which
+// raises. An allocation failure raises from here, with no Rust value to drop.
+
+/// A list of 1-based ids.
+unsafe fn push_ids(l: *mut ffi::lua_State, ids: &[usize]) {
+    ffi::lua_createtable(l, ids.len() as c_int, 0);
+    for (i, id) in ids.iter().enumerate() {
+        ffi::lua_pushinteger(l, *id as i64 + 1);
+        ffi::lua_rawseti(l, -2, i as i64 + 1);
+    }
+}
+
+unsafe fn cards(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Option<c_int> {
+    let owner = if is_nil(l, 2) { None } else { Some(int_arg(l, 2)?) };
+    let (o, z) = zone_ref(c, owner, str_arg(l, 3)?).ok()?;
+    match c.state.zone(o, z)? {
+        Zone::Counts(counts) => {
+            *extra = counts.len() as u64;
+            ffi::lua_createtable(l, 0, counts.iter().filter(|&&n| n > 0).count() as c_int);
+            for (i, &n) in counts.iter().enumerate() {
+                if n > 0 {
+                    push_str(l, &c.spec.cards[i].name);
+                    ffi::lua_pushinteger(l, n as i64);
+                    ffi::lua_rawset(l, -3);
+                }
+            }
+        }
+        Zone::Stack(stack) => {
+            *extra = stack.len() as u64;
+            ffi::lua_createtable(l, stack.len() as c_int, 0);
+            for (i, &k) in stack.iter().enumerate() {
+                push_str(l, &c.spec.cards[k as usize].name);
+                ffi::lua_rawseti(l, -2, i as i64 + 1);
+            }
+        }
+    }
+    Some(1)
+}
+
+unsafe fn corners(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
+    let t = c.state.topology.as_ref()?;
+    push_ids(l, &t.hexes.get(usize::try_from(int_arg(l, 2)?).ok()?.checked_sub(1)?)?.corners);
+    Some(1)
+}
+
+unsafe fn hex_neighbors(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
+    let t = c.state.topology.as_ref()?;
+    push_ids(l, &t.hexes.get(usize::try_from(int_arg(l, 2)?).ok()?.checked_sub(1)?)?.neighbors);
+    Some(1)
+}
+
+unsafe fn hexes_at(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
+    let t = c.state.topology.as_ref()?;
+    push_ids(l, &t.intersections.get(usize::try_from(int_arg(l, 2)?).ok()?.checked_sub(1)?)?.hexes);
+    Some(1)
+}
+
+unsafe fn hexes_numbered(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Option<c_int> {
+    let n = u8::try_from(int_arg(l, 2)?).ok()?;
+    *extra = c.state.hexes.len() as u64; // as api.rs: a scan of the board
+    ffi::lua_createtable(l, 0, 0);
+    let mut k = 0;
+    for (i, h) in c.state.hexes.iter().enumerate() {
+        if h.number == Some(n) {
+            k += 1;
+            ffi::lua_pushinteger(l, i as i64 + 1);
+            ffi::lua_rawseti(l, -2, k);
+        }
+    }
     Some(1)
 }

@@ -1,0 +1,102 @@
+//! The `g:` getters the rules call most are C functions (src/script/api_fast.rs) over
+//! the methods of src/script/api.rs: the same answers, and for anything out of the
+//! ordinary the method's own error with the script's file:line.
+
+use catan_engine::value::Value;
+use catan_engine::{Game, GameError, Header};
+
+const GETTERS: &str = "tests/variants/getters.lua";
+
+fn game() -> Game {
+    Game::new(Header { variants: vec![GETTERS.into()], players: 4, seed: 3, options: vec![], sandbox: false })
+        .expect("the fixture loads")
+}
+
+fn ids(v: &[usize]) -> Value {
+    Value::List(v.iter().map(|&i| Value::Int(i as i64 + 1)).collect())
+}
+
+#[test]
+fn the_fast_getters_answer_what_the_state_holds() {
+    let mut g = game();
+    g.act(0, "roll").expect("red rolls");
+    g.act(0, "probe").expect("the probe runs");
+    let st = g.state();
+    let spec = g.spec();
+    let Some(Value::Map(p)) = st.vars.get("probe") else { panic!("no probe stored: {:?}", st.vars.keys()) };
+    let get = |k: &str| p.get(k).unwrap_or_else(|| panic!("probe lacks {k}")).clone();
+    let zone = |name: &str| spec.zones.iter().position(|z| z.name == name).expect("zone");
+    let card = |name: &str| spec.cards.iter().position(|c| c.name == name).expect("card");
+    let hand = st.zone(Some(0), zone("hand")).expect("red's hand");
+    let bank = st.zone(None, zone("bank")).expect("the bank");
+    let topo = st.topology.as_ref().expect("a board");
+
+    assert_eq!(get("phase"), Value::Str(st.phase.clone()));
+    assert_eq!(get("current"), Value::Int(st.current as i64 + 1));
+    assert_eq!(get("players"), Value::Int(4));
+    assert_eq!(get("turn"), Value::Int(st.turn as i64));
+    assert_eq!(get("winner"), Value::Str("none".into()));
+    assert_eq!(get("color"), Value::Str(st.players[1].color.clone()));
+    assert_eq!(get("robber"), Value::Int(st.markers["robber"] as i64 + 1));
+    assert_eq!(get("hand"), Value::Int(hand.total() as i64));
+    assert_eq!(get("ore"), Value::Int(hand.count(card("ore")) as i64));
+    assert_eq!(get("bank"), Value::Int(bank.total() as i64));
+    assert_eq!(get("resources"), Value::Int(bank.total() as i64), "the bank holds resources only");
+    let Value::Map(cards) = get("cards") else { panic!("cards is not a map") };
+    for (name, n) in &cards {
+        assert_eq!(*n, Value::Int(bank.count(card(name)) as i64), "bank {name}");
+    }
+    assert_eq!(cards.len(), spec.cards.iter().enumerate().filter(|(i, _)| bank.count(*i) > 0).count());
+    assert_eq!(get("deck"), Value::Int(st.zone(None, zone("deck")).expect("deck").total() as i64));
+    let hex = &st.hexes[4];
+    assert_eq!(get("terrain"), Value::Str(spec.terrains[hex.terrain as usize].name.clone()));
+    assert_eq!(get("number"), Value::Int(hex.number.unwrap_or(0) as i64));
+    let produces = spec.terrains[hex.terrain as usize].produces.map(|k| spec.cards[k].name.clone());
+    assert_eq!(get("resource"), Value::Str(produces.unwrap_or_else(|| "none".into())));
+    match st.intersections[0] {
+        Some(pc) => {
+            assert_eq!(get("piece"), Value::Str(spec.pieces[pc.kind as usize].name.clone()));
+            assert_eq!(get("owner"), Value::Int(pc.seat().map_or(0, |s| s as i64 + 1)));
+        }
+        None => assert_eq!((get("piece"), get("owner")), (Value::Str("none".into()), Value::Int(0))),
+    }
+    let road = spec.pieces.iter().position(|pc| pc.name == "road").expect("roads");
+    assert_eq!(get("supply"), Value::Int(st.players[0].supply[road] as i64));
+    let settlement = spec.pieces.iter().position(|pc| pc.name == "settlement").expect("settlements");
+    let mine = st.intersections.iter().flatten().filter(|pc| pc.owner == 0 && pc.kind as usize == settlement).count();
+    assert_eq!(get("settlements"), Value::Int(mine as i64));
+    assert_eq!(get("corners"), ids(&topo.hexes[4].corners));
+    assert_eq!(get("neighbors"), ids(&topo.hexes[4].neighbors));
+    assert_eq!(get("hexes_at"), ids(&topo.intersections[0].hexes));
+    let eights: Vec<usize> = st.hexes.iter().enumerate().filter(|(_, h)| h.number == Some(8)).map(|(i, _)| i).collect();
+    assert_eq!(get("numbered"), ids(&eights));
+    assert_eq!(get("hex_count"), Value::Int(st.hexes.len() as i64));
+    assert_eq!(get("option"), Value::Int(10));
+    assert_eq!(get("var"), st.vars.get("played_dev").cloned().expect("base sets played_dev"));
+}
+
+#[test]
+fn a_bad_argument_gets_the_methods_error_at_the_scripts_line() {
+    let text = std::fs::read_to_string(GETTERS).expect("fixture");
+    for (action, says) in [
+        ("bad_count", "'pocket' is not a zone"),
+        ("bad_hex", "there is no hex 999"),
+        ("bad_color", "9"),
+        ("bad_at", "a site is 'intersection' or 'path'"),
+        ("bad_option", "no option named 'roads_cost'"),
+        ("bad_cards", "belongs to a player"),
+        ("bad_supply", "'castle' is not a piece"),
+    ] {
+        let mut g = game();
+        g.act(0, "roll").expect("red rolls");
+        let before = g.state().clone();
+        let e = match g.act(0, action) {
+            Err(GameError::Script(e)) => e,
+            other => panic!("{action}: expected a script error, got {other:?}"),
+        };
+        assert!(e.message.contains(says), "{action}: {e}");
+        let line = text.lines().position(|l| l.ends_with(&format!("-- {action}"))).expect("marker") + 1;
+        assert_eq!(e.location.as_deref(), Some(format!("{GETTERS}:{line}").as_str()), "{action}: {e:?}");
+        assert!(*g.state() == before, "{action}: the refused action changed the state");
+    }
+}

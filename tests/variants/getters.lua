@@ -1,0 +1,38 @@
+-- tests/getters.rs: the getters answered by C functions (src/script/api_fast.rs) give the
+-- answers, errors and locations of their api.rs methods. `probe` stores what the getters
+-- say so the test can compare it with the state; each `bad_*` action calls one with an
+-- argument the slow method must refuse.
+
+variant {
+  extends = "base",
+  description = "base plus actions that probe the fast getters (tests)",
+}
+
+local function act(name, apply)
+  action { name = name, syntax = name, apply = apply }
+end
+
+act("probe", function(g, p)
+  local terrain, number = g:hex(5)
+  local piece, owner = g:at("intersection", 1)
+  g:set("probe", {
+    phase = g:phase(), current = g:current(), players = g:players(), turn = g:turn(),
+    winner = g:winner() or "none", color = g:color(2), robber = g:marker("robber") or 0,
+    hand = g:count(p, "hand"), ore = g:count(p, "hand", "ore"), bank = g:count(nil, "bank"),
+    resources = g:count_category(nil, "bank", "resource"), cards = g:cards(nil, "bank"),
+    deck = #g:cards(nil, "deck"), terrain = terrain, number = number or 0,
+    resource = g:hex_resource(5) or "none", piece = piece or "none", owner = owner or 0,
+    supply = g:supply(p, "road"), settlements = g:piece_count(p, "settlement"),
+    corners = g:corners(5), neighbors = g:hex_neighbors(5), hexes_at = g:hexes_at(1),
+    numbered = g:hexes_numbered(8), hex_count = g:hex_count(),
+    option = g:option("victory_points"), var = g:get("played_dev"),
+  })
+end)
+
+act("bad_count", function(g, p) g:count(p, "pocket") end) -- bad_count
+act("bad_hex", function(g) g:hex(999) end) -- bad_hex
+act("bad_color", function(g) g:color(9) end) -- bad_color
+act("bad_at", function(g) g:at("hex", 1) end) -- bad_at
+act("bad_option", function(g) g:option("roads_cost") end) -- bad_option
+act("bad_cards", function(g) g:cards(nil, "hand") end) -- bad_cards
+act("bad_supply", function(g, p) g:supply(p, "castle") end) -- bad_supply
