@@ -73,6 +73,9 @@ fn the_fast_getters_answer_what_the_state_holds() {
     assert_eq!(get("hex_count"), Value::Int(st.hexes.len() as i64));
     assert_eq!(get("option"), Value::Int(10));
     assert_eq!(get("var"), st.vars.get("played_dev").cloned().expect("base sets played_dev"));
+    // A stored table comes back as it was stored (integer keys stay integers).
+    assert_eq!(get("stored"), st.vars["stored"]);
+    assert_eq!(get("stored_types"), Value::Str("integer boolean float".into()));
 }
 
 #[test]

@@ -13,7 +13,8 @@
 //! inside a Lua call, when no Rust borrow of the context is alive (a method of `api.rs`
 //! never calls into Lua while it holds one; if one did, its own borrow would fail).
 
-use super::api::{card, zone_ref, CALL_COST};
+use super::api::{card, zone_ref, CALL_COST, MAX_DEPTH};
+use super::api_slots::{grid_ref, pos};
 use super::{Ctx, INSTRUCTION_BUDGET};
 use crate::spec::SiteKind;
 use crate::state::Zone;
@@ -129,6 +130,9 @@ trampolines! {
     "hex_neighbors" => hex_neighbors,
     "hexes_at" => hexes_at,
     "hexes_numbered" => hexes_numbered,
+    "__slots_flat" => slots_flat,
+    "slot" => slot,
+    "store" => store,
 }
 
 // Reading arguments: None for anything the slow method should judge.
@@ -217,11 +221,42 @@ unsafe fn get(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Option<c_int>
     match c.state.vars.get(str_arg(l, 2)?) {
         None => ffi::lua_pushnil(l),
         Some(v) => {
-            push_scalar(l, v)?; // a table: the slow method builds it
+            push_value(l, v, 0)?;
             *extra = v.size() as u64 / 32; // as `load_var`
         }
     }
     Some(1)
+}
+
+/// A stored value as `to_lua_value` makes it (map keys that read as integers become
+/// integer keys). Stored values nest at most MAX_DEPTH deep; None past that, or when the
+/// stack cannot grow, and the slow method answers.
+unsafe fn push_value(l: *mut ffi::lua_State, v: &Value, depth: usize) -> Option<()> {
+    if depth > MAX_DEPTH + 1 || ffi::lua_checkstack(l, 3) == 0 {
+        return None;
+    }
+    match v {
+        Value::List(items) => {
+            ffi::lua_createtable(l, items.len() as c_int, 0);
+            for (i, x) in items.iter().enumerate() {
+                push_value(l, x, depth + 1)?;
+                ffi::lua_rawseti(l, -2, i as i64 + 1);
+            }
+        }
+        Value::Map(m) => {
+            ffi::lua_createtable(l, 0, m.len() as c_int);
+            for (k, x) in m {
+                match k.parse::<i64>() {
+                    Ok(i) => ffi::lua_pushinteger(l, i),
+                    Err(_) => push_str(l, k),
+                }
+                push_value(l, x, depth + 1)?;
+                ffi::lua_rawset(l, -3);
+            }
+        }
+        scalar => push_scalar(l, scalar)?,
+    }
+    Some(())
 }
 
 unsafe fn at(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
@@ -388,5 +423,60 @@ unsafe fn hexes_numbered(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Op
             ffi::lua_rawseti(l, -2, k);
         }
     }
+    Some(1)
+}
+
+/// The owner argument of zone and grid getters: nil or a seat.
+unsafe fn owner_arg(l: *mut ffi::lua_State, i: c_int) -> Option<Option<i64>> {
+    if is_nil(l, i) {
+        Some(None)
+    } else {
+        Some(Some(int_arg(l, i)?))
+    }
+}
+
+unsafe fn slots_flat(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Option<c_int> {
+    let gi = grid_ref(c, owner_arg(l, 2)?, str_arg(l, 3)?).ok()?;
+    let slots = &c.state.grids[gi].slots;
+    *extra = slots.len() as u64 * 16; // as api_slots.rs
+    ffi::lua_createtable(l, (slots.len() * 5) as c_int, 0);
+    let mut i = 0;
+    let mut put = |push: &dyn Fn()| {
+        push();
+        i += 1;
+        ffi::lua_rawseti(l, -2, i);
+    };
+    for s in slots {
+        put(&|| ffi::lua_pushinteger(l, s.row as i64 + 1));
+        put(&|| ffi::lua_pushinteger(l, s.col as i64 + 1));
+        put(&|| match s.top() {
+            Some(k) => push_str(l, &c.spec.cards[k as usize].name),
+            None => ffi::lua_pushboolean(l, 0),
+        });
+        put(&|| ffi::lua_pushinteger(l, s.store as i64));
+        put(&|| ffi::lua_pushinteger(l, s.cards.len() as i64));
+    }
+    Some(1)
+}
+
+/// (grid, row, col) of a position argument list (owner, grid, row, col).
+unsafe fn position_args(l: *mut ffi::lua_State, c: &Ctx) -> Option<(usize, usize, usize)> {
+    pos(c, owner_arg(l, 2)?, str_arg(l, 3)?, int_arg(l, 4)?, int_arg(l, 5)?).ok()
+}
+
+unsafe fn slot(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
+    let (gi, r, k) = position_args(l, c)?;
+    let grid = &c.state.grids[gi];
+    match grid.top(r, k) {
+        Some(card) => push_str(l, &c.spec.cards[card as usize].name),
+        None => ffi::lua_pushnil(l),
+    }
+    ffi::lua_pushinteger(l, grid.store(r, k) as i64);
+    Some(2)
+}
+
+unsafe fn store(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
+    let (gi, r, k) = position_args(l, c)?;
+    ffi::lua_pushinteger(l, c.state.grids[gi].store(r, k) as i64);
     Some(1)
 }

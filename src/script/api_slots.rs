@@ -9,7 +9,7 @@ use crate::state::Zone;
 use mlua::{Lua, Table, Value as LV};
 
 /// Index into `state.grids` of a Lua owner (seat or nil) and grid name.
-fn grid_ref(c: &Ctx, owner: Option<i64>, name: &str) -> R<usize> {
+pub(super) fn grid_ref(c: &Ctx, owner: Option<i64>, name: &str) -> R<usize> {
     let gi = c.spec.grid(name).ok_or_else(|| rt(format!("'{name}' is not a grid of this game")))?;
     let per_player = c.spec.grids[gi].per_player;
     let o = match (owner, per_player) {
@@ -22,7 +22,7 @@ fn grid_ref(c: &Ctx, owner: Option<i64>, name: &str) -> R<usize> {
 }
 
 /// (grid index, 0-based row, 0-based col), checking the bounds.
-fn pos(c: &Ctx, owner: Option<i64>, name: &str, row: i64, col: i64) -> R<(usize, usize, usize)> {
+pub(super) fn pos(c: &Ctx, owner: Option<i64>, name: &str, row: i64, col: i64) -> R<(usize, usize, usize)> {
     let g = grid_ref(c, owner, name)?;
     let grid = &c.state.grids[g];
     if row < 1 || col < 1 || !grid.contains(row as usize - 1, col as usize - 1) {

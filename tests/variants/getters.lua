@@ -13,6 +13,8 @@ local function act(name, apply)
 end
 
 act("probe", function(g, p)
+  g:set("stored", { 1, "two", { three = 3, [4] = true }, n = { 5.5 } })
+  local stored = g:get("stored")
   local terrain, number = g:hex(5)
   local piece, owner = g:at("intersection", 1)
   g:set("probe", {
@@ -25,7 +27,8 @@ act("probe", function(g, p)
     supply = g:supply(p, "road"), settlements = g:piece_count(p, "settlement"),
     corners = g:corners(5), neighbors = g:hex_neighbors(5), hexes_at = g:hexes_at(1),
     numbered = g:hexes_numbered(8), hex_count = g:hex_count(),
-    option = g:option("victory_points"), var = g:get("played_dev"),
+    option = g:option("victory_points"), var = g:get("played_dev"), stored = stored,
+    stored_types = math.type(stored[1]) .. " " .. type(stored[3][4]) .. " " .. math.type(stored.n[1]),
   })
 end)
 
