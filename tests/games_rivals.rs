@@ -150,6 +150,9 @@ fn repl_plays_rivals_against_a_bot() {
         strict: true,
         color: false,
         load: None,
+        debug: false,
+        jsonl: false,
+        autosave_dir: Some(std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("autosave")),
     };
     let input = "show board\nshow hand\nshow players\nlegal\nroll\nstate --json\nquit\n";
     let mut out = Vec::new();
@@ -184,6 +187,9 @@ fn repl_bots_play_to_a_winner_without_showing_secret_cards() {
         strict: true,
         color: false,
         load: None,
+        debug: false,
+        jsonl: false,
+        autosave_dir: Some(std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("autosave")),
     };
     let mut out = Vec::new();
     let status = run_script(config, &mut "show players\n".as_bytes(), &mut out);

@@ -136,6 +136,9 @@ fn repl_plays_the_theme_game_and_shows_card_text() {
         strict: false,
         color: false,
         load: None,
+        debug: false,
+        jsonl: false,
+        autosave_dir: Some(std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("autosave")),
     };
     let script = "help merchant_guild\nshow card gudrun\nhelp nothing_such\nlegal\nlook 1\nlegal select\nshow bank\n";
     run_script(config, &mut script.as_bytes(), &mut out);
@@ -144,7 +147,7 @@ fn repl_plays_the_theme_game_and_shows_card_text() {
     assert!(text.contains("Merchant Guild: 1 per principality"), "{text}");
     assert!(text.contains("gudrun (action card; with a Pirate Ship"), "{text}");
     assert!(text.contains("select "), "{text}");
-    assert!(text.contains("no card text for 'nothing_such'"), "{text}");
+    assert!(text.contains("error: no command, action or card 'nothing_such'"), "{text}");
     assert!(text.contains("faceup: 2 merchant_guild"), "{text}");
     assert!(text.contains("discard: empty"), "{text}");
 }

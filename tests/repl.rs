@@ -61,11 +61,29 @@ fn tail(s: &str) -> String {
     lines[lines.len().saturating_sub(40)..].join("\n")
 }
 
-/// Runs `catan ARGS` with `input` on stdin; kills it after `secs` seconds.
+/// Runs `catan ARGS` with `input` on stdin; kills it after `secs` seconds. Autosaves go
+/// to cargo's scratch folder, never to the user's home.
 fn catan_with_deadline(args: &[&str], input: impl AsRef<[u8]>, secs: u64) -> Run {
+    catan_in(&scratch_home("shared"), args, input, secs)
+}
+
+/// A folder for `CATAN_HOME` (autosaves), emptied.
+fn scratch_home(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("repl-tests")
+        .join(format!("{}-home-{name}", std::process::id()));
+    if name != "shared" {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    dir
+}
+
+/// `catan ARGS` with `CATAN_HOME` set to `home`.
+fn catan_in(home: &std::path::Path, args: &[&str], input: impl AsRef<[u8]>, secs: u64) -> Run {
     let mut child = Command::new(BIN)
         .args(args)
         .env_remove("CATAN_VARIANTS")
+        .env("CATAN_HOME", home)
         .env("NO_COLOR", "1")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -134,7 +152,15 @@ fn legal_list(run: &Run, n: usize) -> Vec<String> {
     let lines = run.after("legal", n);
     assert!(lines.first().is_some_and(|l| l.ends_with(" may:")), "{lines:?}");
     let mut out = vec![];
-    for l in lines[1..].iter().map(|l| l.trim()).filter(|l| !l.contains('<')) {
+    // A note after `#` (what a kind of action costs) is a comment.
+    for l in lines[1..].iter().map(|l| l.split('#').next().unwrap_or("").trim()).filter(|l| !l.contains('<')) {
+        // One kind with one word to choose (`settlement N for N in: 1 4 5 (12 ways)`):
+        // every choice.
+        if let Some((kind, rest)) = l.split_once(" N for N in: ") {
+            let choices = rest.rsplit_once(" (").map_or(rest, |(c, _)| c);
+            out.extend(choices.split_whitespace().map(|c| format!("{kind} {c}")));
+            continue;
+        }
         // A group of many (`road ... (12 ways, e.g. `road 1-2`, ...; `legal road` lists
         // them)`): its examples.
         if l.contains(" ways, e.g. `") {
@@ -234,12 +260,16 @@ fn a_bad_command_prints_an_error_and_strict_mode_stops_with_status_2() {
     assert!(run.out.contains("error: unknown command 'bogus'"));
     assert!(!run.out.contains("red rolls"), "strict mode went on after the error");
 
-    // A rule's refusal counts the same.
+    // A rule's refusal counts the same. It says why in the rulebook's words; where the
+    // rule is (file:line) is for modders: with --debug.
     let run = play(&["--strict"], "end\nroll\n");
     assert_eq!(run.code, Some(2), "{}", tail(&run.out));
     let err = run.after("end", 0).join("\n");
-    assert!(err.starts_with("error: not allowed:"), "{err}");
-    assert!(err.contains("variants/base.lua:"), "the refusal should say where: {err}");
+    assert_eq!(err, "error: roll the dice first");
+    let run = play(&["--strict", "--debug"], "end\nroll\n");
+    let err = run.after("end", 0).join("\n");
+    assert!(err.starts_with("error: roll the dice first"), "{err}");
+    assert!(err.contains("variants/base.lua:"), "with --debug the refusal says where: {err}");
 
     // So does a malformed action.
     let run = play(&["--strict"], "roll\nroad nowhere\nend\n");
@@ -695,7 +725,7 @@ fn a_bot_error_is_shown_and_the_game_can_still_be_saved() {
         &format!("save {path}\nquit\n"),
     );
     run.ok();
-    let said = run.out.lines().find(|l| l.starts_with("bot action 'roll' was refused")).unwrap_or_default();
+    let said = run.out.lines().find(|l| l.starts_with("error: bot action 'roll' was refused")).unwrap_or_default();
     assert!(
         said.contains("(in event hook 'rolled_error.eights')") && said.contains("rolled_error.lua:7"),
         "{}",
