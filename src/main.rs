@@ -328,17 +328,8 @@ fn main() -> ExitCode {
             let interactive = std::io::stdin().is_terminal() && !jsonl;
             let color = !no_color && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
             let color = color && !jsonl;
-            let config = ReplConfig {
-                header: h,
-                bots,
-                budget: budget.budget(),
-                strict,
-                color,
-                load,
-                debug,
-                jsonl,
-                autosave_dir: None,
-            };
+            let config =
+                ReplConfig { bots, budget: budget.budget(), strict, color, load, debug, jsonl, ..ReplConfig::new(h) };
             let code = if interactive {
                 run_interactive(config)
             } else {

@@ -130,15 +130,8 @@ fn save_load_replays_a_theme_game() {
 fn repl_plays_the_theme_game_and_shows_card_text() {
     let mut out = Vec::new();
     let config = ReplConfig {
-        header: gold_header(5, &[], false),
-        bots: "none".into(),
-        budget: Default::default(),
-        strict: false,
-        color: false,
-        load: None,
-        debug: false,
-        jsonl: false,
         autosave_dir: Some(std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("autosave")),
+        ..ReplConfig::new(gold_header(5, &[], false))
     };
     let script = "help merchant_guild\nshow card gudrun\nhelp nothing_such\nlegal\nlook 1\nlegal select\nshow bank\n";
     run_script(config, &mut script.as_bytes(), &mut out);

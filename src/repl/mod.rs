@@ -61,6 +61,24 @@ const SANDBOX_COMMANDS: &[(&str, &str)] = &[
     ("place PIECE LABEL PLAYER", "put a piece on the board"),
 ];
 
+impl ReplConfig {
+    /// A hot-seat game of `header` (no bots), as typed: no colours, not strict, no
+    /// debugging, autosaves to the default folder.
+    pub fn new(header: Header) -> ReplConfig {
+        ReplConfig {
+            header,
+            bots: "none".into(),
+            budget: Budget::default(),
+            strict: false,
+            color: false,
+            load: None,
+            debug: false,
+            jsonl: false,
+            autosave_dir: None,
+        }
+    }
+}
+
 /// What stands on the intersections and the paths of a board.
 type BoardPieces = (Vec<Option<Piece>>, Vec<Option<Piece>>);
 
