@@ -882,9 +882,12 @@ fn help_and_legal_show_costs_after_the_house_rules() {
 /// `--debug` lists them.
 #[test]
 fn test_only_actions_are_hidden_from_a_players_help() {
-    let run = play(&["--variant", "rivals"], "help\n");
+    let run = play(&["--variant", "rivals"], "help\nhelp build road\n");
     let help = run.ok().after("help", 0).join("\n");
     assert!(help.contains("actions of this game:"), "{help}");
+    // Rivals notes its centre cards' costs the same way (after its cost filters).
+    let road = run.after("help build road", 0).join("\n");
+    assert!(road.contains("build a road at an open end of your centre row (costs 2 brick, 1 lumber)"), "{road}");
     assert!(!help.contains("edit ") && !help.contains("test_edits"), "{help}");
     let run = play(&["--variant", "rivals", "--debug"], "help\n");
     assert!(run.ok().after("help", 0).join("\n").contains("edit hand <player> <word>"));

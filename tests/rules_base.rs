@@ -10,6 +10,7 @@
 mod common;
 
 use catan_engine::engine::Observer;
+use catan_engine::value::Value;
 use catan_engine::view::view;
 use common::*;
 
@@ -1289,6 +1290,12 @@ fn development_card_refusals_say_why() {
     play_knight_quietly(&mut g, "red");
     let why = reject(&mut g, "red", "play knight");
     assert_eq!(why, "you have already played a development card this turn (one per turn)");
+    // `show players` counts in words: one knight, not "1 knights".
+    let summary = match g.describe(seat(&g, "red")).expect("describe") {
+        Value::Map(m) => m.get("summary").map(|v| v.to_string()).unwrap_or_default(),
+        other => panic!("{other:?}"),
+    };
+    assert!(summary.contains(" 1 knight ") && !summary.contains("knights"), "{summary}");
     // Actions of the turn: roll first, once.
     let why = reject(&mut g, "red", "end");
     assert_eq!(why, "roll the dice first");

@@ -1352,11 +1352,18 @@ end
 
 local function in_action(g, p) return my_turn(g, p) end
 
+-- What `help` and `legal` say the centre cards cost the seat now, after every cost filter.
+local PRICED = { build_road = "road", build_settlement = "settlement", build_city = "city" }
+filter("action_note", "rivals.costs", function(g, text, p, action)
+  if not PRICED[action] then return text end
+  return "costs " .. cost_text(cost(g, PRICED[action], p))
+end)
+
 action {
   name = "build_road",
   phases = { "action" },
   syntax = "build road <slot>",
-  help = "build a road (2 brick, 1 lumber) at an open end of your centre row",
+  help = "build a road at an open end of your centre row",
   when = in_action,
   options = function(g, p)
     if g:count(nil, "roads") == 0 or not can_pay(g, p, cost(g, "road", p)) then return {} end
@@ -1424,7 +1431,7 @@ action {
   name = "build_settlement",
   phases = { "action" },
   syntax = "build settlement <slot>",
-  help = "build a settlement (brick, grain, wool, lumber) at the open end of a road; it takes 2 regions",
+  help = "build a settlement at the open end of a road; it takes 2 regions",
   when = in_action,
   options = settlement_options,
   legal = settlement_legal,
@@ -1513,7 +1520,7 @@ action {
   name = "build_city",
   phases = { "action" },
   syntax = "build city <slot>",
-  help = "upgrade one of your settlements to a city (2 grain, 3 ore): 2 points, 2 more building sites",
+  help = "upgrade one of your settlements to a city: 2 points, 2 more building sites",
   when = in_action,
   options = function(g, p)
     if g:count(nil, "cities") == 0 or not can_pay(g, p, cost(g, "city", p)) then return {} end

@@ -261,7 +261,7 @@ impl<'w> Repl<'w> {
             }
             let Some(bot) = self.bots.get_mut(seat).and_then(Option::as_mut) else { break };
             let Some(action) = bot.choose(&mut self.game, seat)? else {
-                self.say(&format!("{} (bot) has no legal action; stopping the bots", seat_name(&self.game, seat)));
+                self.error(&format!("{} (bot) has no legal action; stopping the bots", seat_name(&self.game, seat)));
                 break;
             };
             let text = self.game.action_text(&action);
@@ -279,7 +279,7 @@ impl<'w> Repl<'w> {
             }
             guard += 1;
             if guard > 100_000 {
-                self.say("the bots played 100000 actions without a winner; stopping");
+                self.error("the bots played 100000 actions without a winner; stopping");
                 break;
             }
         }
@@ -618,10 +618,15 @@ impl<'w> Repl<'w> {
                 let mut noted = std::collections::HashSet::new();
                 for t in lines {
                     // The cost of a kind of action once, on its first line, as a comment
-                    // the line can be typed back with.
-                    let first = t.split_whitespace().next().unwrap_or("").to_string();
-                    match notes.get(&first) {
-                        Some(note) if noted.insert(first) => self.say(&format!("  {t}   # {note}")),
+                    // the line can be typed back with; the kind with the most leading
+                    // words that fit (`build road`, not `build`).
+                    let kind = notes
+                        .keys()
+                        .filter(|k| t == **k || t.starts_with(&format!("{k} ")))
+                        .max_by_key(|k| k.len())
+                        .cloned();
+                    match kind {
+                        Some(kind) if noted.insert(kind.clone()) => self.say(&format!("  {t}   # {}", notes[&kind])),
                         _ => self.say(&format!("  {t}")),
                     }
                 }
@@ -737,13 +742,13 @@ impl<'w> Repl<'w> {
         }
     }
 
-    /// The variant's note for each kind of action the seat may take, by its first word.
-    fn notes(&self, seat: usize) -> std::collections::HashMap<String, String> {
-        let mut out = std::collections::HashMap::new();
+    /// The variant's note for each kind of action the seat may take, by its leading
+    /// words (`road`, `build city`).
+    fn notes(&self, seat: usize) -> std::collections::BTreeMap<String, String> {
+        let mut out = std::collections::BTreeMap::new();
         for a in self.shown_actions() {
             if let Ok(Some(note)) = self.game.action_note(seat, &a.name) {
-                let first = a.template().split_whitespace().next().unwrap_or("").to_string();
-                out.entry(first).or_insert(note);
+                out.entry(a.leading_words()).or_insert(note);
             }
         }
         out
