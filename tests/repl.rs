@@ -940,6 +940,7 @@ fn jsonl_answers_each_command_with_one_json_object() {
     run.ok();
     let answers: Vec<J> = run.out.lines().map(|l| serde_json::from_str(l).expect("a JSON line")).collect();
     assert_eq!(answers.len(), 1 + input.lines().count(), "{}", run.out);
+    assert!(answers.iter().all(|a| a["format"] == 1), "every answer names its format");
     assert_eq!(answers[0]["command"], J::Null);
     assert!(answers[0]["messages"][0].as_str().unwrap().starts_with("catan-engine: base with 4 players"));
     let commands: Vec<&str> = answers[1..].iter().map(|a| a["command"].as_str().unwrap()).collect();

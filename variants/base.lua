@@ -461,8 +461,8 @@ end
 filter("welcome", "base.welcome", function(g, text)
   local fixed = opt(g, "board") == "beginner" and opt(g, "starting_pieces") and BEGINNER_PIECES or nil
   if g:turn() > 1 or g:phase() == "setup" or not g:filter("starting_pieces", fixed) then return text end
-  return (text and (text .. "\n") or "") .. "this game starts from fixed starting pieces (Starting Set-up for "
-    .. "Beginners); to place your own in the two set-up rounds, start it with `--option starting_pieces=false`"
+  return (text and (text .. "\n") or "") .. "this game starts from fixed starting pieces (the rulebook's first-game "
+    .. "set-up); to place your own in the two set-up rounds, start it with `--option starting_pieces=false`"
     .. " (and `--option board=variable` for a new map)"
 end)
 

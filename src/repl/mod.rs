@@ -79,6 +79,9 @@ impl ReplConfig {
     }
 }
 
+/// The version of the `--jsonl` answers.
+const JSONL_FORMAT: u32 = 1;
+
 /// What stands on the intersections and the paths of a board.
 type BoardPieces = (Vec<Option<Piece>>, Vec<Option<Piece>>);
 
@@ -1154,6 +1157,8 @@ impl Repl<'_> {
         let error = if ok { None } else { lines.iter().find_map(|l| l.strip_prefix("error: ")).map(str::to_string) };
         let messages: Vec<&str> = lines.iter().map(String::as_str).filter(|l| !l.starts_with("error: ")).collect();
         let mut v = serde_json::json!({
+            // The version of this format: a field's meaning changes only with it.
+            "format": JSONL_FORMAT,
             "command": command,
             "ok": ok,
             "error": error,
