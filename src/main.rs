@@ -1,7 +1,7 @@
 //! `catan`: a thin shell over the catan-engine library.
 
 use catan_engine::engine::{Header, SaveFile};
-use catan_engine::repl::{last_autosave, run_interactive, run_script, ReplConfig};
+use catan_engine::repl::{jsonl_failure, last_autosave, run_interactive, run_script, ReplConfig};
 use catan_engine::{script, sim};
 use clap::{Parser, Subcommand};
 use std::io::IsTerminal;
@@ -307,6 +307,9 @@ fn main() -> ExitCode {
                     Ok(path) => Some(path.to_string_lossy().into_owned()),
                     Err(e) => {
                         eprintln!("error: --resume: {e}");
+                        if jsonl {
+                            println!("{}", jsonl_failure(&format!("--resume: {e}")));
+                        }
                         return ExitCode::from(1);
                     }
                 },
@@ -320,6 +323,9 @@ fn main() -> ExitCode {
                 Ok(h) => h,
                 Err(e) => {
                     eprintln!("error: {e}");
+                    if jsonl {
+                        println!("{}", jsonl_failure(&e));
+                    }
                     return ExitCode::from(1);
                 }
             };

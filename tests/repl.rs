@@ -957,6 +957,13 @@ fn jsonl_answers_each_command_with_one_json_object() {
     assert_eq!(version(5), version(4) + 1);
     assert_eq!(answers[6]["data"]["current"], "blue", "state --json as data");
     assert_eq!(answers[6]["actions"], 2);
+
+    // A game that cannot start answers once too.
+    let run = play(&["--jsonl", "--option", "no_such=1"], "roll\n");
+    assert_eq!(run.code, Some(1));
+    let answer: J = serde_json::from_str(run.out.trim()).expect("one JSON line");
+    assert_eq!(answer["ok"], false);
+    assert!(answer["error"].as_str().unwrap().contains("unknown option 'no_such'"), "{answer}");
 }
 
 /// The default game starts from fixed pieces: the welcome says so and how to play the

@@ -82,6 +82,11 @@ impl ReplConfig {
 /// The version of the `--jsonl` answers.
 const JSONL_FORMAT: u32 = 1;
 
+/// The one `--jsonl` answer of a game that could not start.
+pub fn jsonl_failure(error: &str) -> String {
+    serde_json::json!({ "format": JSONL_FORMAT, "command": null, "ok": false, "error": error }).to_string()
+}
+
 /// What stands on the intersections and the paths of a board.
 type BoardPieces = (Vec<Option<Piece>>, Vec<Option<Piece>>);
 
@@ -1071,10 +1076,13 @@ pub fn last_autosave(dir: Option<PathBuf>) -> Result<PathBuf, String> {
 pub fn run_script(config: ReplConfig, input: &mut dyn BufRead, out: &mut dyn Write) -> i32 {
     let strict = config.strict;
     let jsonl = config.jsonl;
-    let mut repl = match Repl::new(config, out) {
+    let mut repl = match Repl::new(config, &mut *out) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
+            if jsonl {
+                let _ = writeln!(out, "{}", jsonl_failure(&e.to_string()));
+            }
             return 1;
         }
     };
