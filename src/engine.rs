@@ -309,6 +309,17 @@ impl Game {
         Ok(self.script.card_text(kind)?)
     }
 
+    /// The variant's welcome note for the players (its `welcome` filter), if any.
+    pub fn welcome_text(&self) -> Result<Option<String>, GameError> {
+        Ok(self.script.player_text("welcome", 0, "")?)
+    }
+
+    /// A note on an action for `seat` (the variant's `action_note` filter), such as what
+    /// it costs now after every house rule.
+    pub fn action_note(&self, seat: usize, action: &str) -> Result<Option<String>, GameError> {
+        Ok(self.script.player_text("action_note", seat, action)?)
+    }
+
     // Sandbox -----------------------------------------------------------------------
 
     /// Runs a sandbox edit ("dice 3 4", "give red 2 ore", "place city 12 red"), logged

@@ -1,7 +1,7 @@
 //! `catan`: a thin shell over the catan-engine library.
 
 use catan_engine::engine::{Header, SaveFile};
-use catan_engine::repl::{run_interactive, run_script, ReplConfig};
+use catan_engine::repl::{jsonl_failure, last_autosave, run_interactive, run_script, ReplConfig};
 use catan_engine::{script, sim};
 use clap::{Parser, Subcommand};
 use std::io::IsTerminal;
@@ -53,11 +53,22 @@ enum Command {
         #[arg(long)]
         sandbox: bool,
         /// Load a saved game
-        #[arg(long)]
+        #[arg(long, conflicts_with = "resume")]
         load: Option<String>,
+        /// Continue the last autosaved game (`quit` and `load` autosave unsaved progress)
+        #[arg(long)]
+        resume: bool,
         /// Never use colours
         #[arg(long)]
         no_color: bool,
+        /// For modders: rule refusals with the variant and file:line that refused, and
+        /// the test-only actions in `help`
+        #[arg(long)]
+        debug: bool,
+        /// Script mode for programs: answer each command line with one JSON object
+        /// (ok, error, messages, data, version, to_act)
+        #[arg(long)]
+        jsonl: bool,
     },
     /// Play many random-bot games and report wins per seat, mean turns and speed
     Sim {
@@ -290,7 +301,20 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Command::Play { game, bots, budget, strict, sandbox, load, no_color } => {
+        Command::Play { game, bots, budget, strict, sandbox, load, resume, no_color, debug, jsonl } => {
+            let load = match (load, resume) {
+                (_, true) => match last_autosave(None) {
+                    Ok(path) => Some(path.to_string_lossy().into_owned()),
+                    Err(e) => {
+                        eprintln!("error: --resume: {e}");
+                        if jsonl {
+                            println!("{}", jsonl_failure(&format!("--resume: {e}")));
+                        }
+                        return ExitCode::from(1);
+                    }
+                },
+                (load, false) => load,
+            };
             let h = match &load {
                 Some(path) => loaded_header(path, &game),
                 None => header(&game, sandbox),
@@ -299,14 +323,19 @@ fn main() -> ExitCode {
                 Ok(h) => h,
                 Err(e) => {
                     eprintln!("error: {e}");
+                    if jsonl {
+                        println!("{}", jsonl_failure(&e));
+                    }
                     return ExitCode::from(1);
                 }
             };
             // Default: a bot in every seat but the first.
             let bots = bots.unwrap_or_else(|| (2..=h.players).map(|s| s.to_string()).collect::<Vec<_>>().join(","));
-            let interactive = std::io::stdin().is_terminal();
+            let interactive = std::io::stdin().is_terminal() && !jsonl;
             let color = !no_color && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-            let config = ReplConfig { header: h, bots, budget: budget.budget(), strict, color, load };
+            let color = color && !jsonl;
+            let config =
+                ReplConfig { bots, budget: budget.budget(), strict, color, load, debug, jsonl, ..ReplConfig::new(h) };
             let code = if interactive {
                 run_interactive(config)
             } else {

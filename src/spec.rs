@@ -34,6 +34,8 @@ pub struct ZoneSpec {
     /// An ordered stack (draw pile) rather than a set of counts.
     pub stack: bool,
     pub visibility: Visibility,
+    /// What players call it (`title`; default: the name without underscores).
+    pub title: String,
 }
 
 /// A grid of card slots (see `crate::slots`): one per player or one for the game.
@@ -131,9 +133,23 @@ pub struct ActionSpec {
     pub help: String,
     /// Whether the variant can list every legal argument (else `legal` shows a template).
     pub enumerable: bool,
+    /// For tests and modders (`debug = true`): left out of a player's `help`.
+    pub debug: bool,
 }
 
 impl ActionSpec {
+    /// The words of the syntax before its first argument (`play monopoly`).
+    pub fn leading_words(&self) -> String {
+        let words: Vec<&str> = self
+            .syntax
+            .iter()
+            .map_while(|p| match p {
+                SyntaxPart::Literal(l) => Some(l.as_str()),
+                SyntaxPart::Arg(_) => None,
+            })
+            .collect();
+        words.join(" ")
+    }
     pub fn arg_types(&self) -> impl Iterator<Item = ArgType> + '_ {
         self.syntax.iter().filter_map(|p| match p {
             SyntaxPart::Arg(t) => Some(*t),

@@ -144,12 +144,10 @@ fn repl_plays_rivals_against_a_bot() {
     let g = game("red");
     let seed = g.header().seed;
     let config = ReplConfig {
-        header: header(seed, &[], false),
         bots: "2=random".into(),
-        budget: Default::default(),
         strict: true,
-        color: false,
-        load: None,
+        autosave_dir: Some(std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("autosave")),
+        ..ReplConfig::new(header(seed, &[], false))
     };
     let input = "show board\nshow hand\nshow players\nlegal\nroll\nstate --json\nquit\n";
     let mut out = Vec::new();
@@ -178,12 +176,10 @@ fn sim_finishes_games() {
 #[test]
 fn repl_bots_play_to_a_winner_without_showing_secret_cards() {
     let config = ReplConfig {
-        header: header(4, &[], false),
         bots: "all=random".into(),
-        budget: Default::default(),
         strict: true,
-        color: false,
-        load: None,
+        autosave_dir: Some(std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("autosave")),
+        ..ReplConfig::new(header(4, &[], false))
     };
     let mut out = Vec::new();
     let status = run_script(config, &mut "show players\n".as_bytes(), &mut out);

@@ -130,12 +130,8 @@ fn save_load_replays_a_theme_game() {
 fn repl_plays_the_theme_game_and_shows_card_text() {
     let mut out = Vec::new();
     let config = ReplConfig {
-        header: gold_header(5, &[], false),
-        bots: "none".into(),
-        budget: Default::default(),
-        strict: false,
-        color: false,
-        load: None,
+        autosave_dir: Some(std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("autosave")),
+        ..ReplConfig::new(gold_header(5, &[], false))
     };
     let script = "help merchant_guild\nshow card gudrun\nhelp nothing_such\nlegal\nlook 1\nlegal select\nshow bank\n";
     run_script(config, &mut script.as_bytes(), &mut out);
@@ -144,7 +140,7 @@ fn repl_plays_the_theme_game_and_shows_card_text() {
     assert!(text.contains("Merchant Guild: 1 per principality"), "{text}");
     assert!(text.contains("gudrun (action card; with a Pirate Ship"), "{text}");
     assert!(text.contains("select "), "{text}");
-    assert!(text.contains("no card text for 'nothing_such'"), "{text}");
+    assert!(text.contains("error: no command, action or card 'nothing_such'"), "{text}");
     assert!(text.contains("faceup: 2 merchant_guild"), "{text}");
     assert!(text.contains("discard: empty"), "{text}");
 }

@@ -61,11 +61,29 @@ fn tail(s: &str) -> String {
     lines[lines.len().saturating_sub(40)..].join("\n")
 }
 
-/// Runs `catan ARGS` with `input` on stdin; kills it after `secs` seconds.
+/// Runs `catan ARGS` with `input` on stdin; kills it after `secs` seconds. Autosaves go
+/// to cargo's scratch folder, never to the user's home.
 fn catan_with_deadline(args: &[&str], input: impl AsRef<[u8]>, secs: u64) -> Run {
+    catan_in(&scratch_home("shared"), args, input, secs)
+}
+
+/// A folder for `CATAN_HOME` (autosaves), emptied.
+fn scratch_home(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("repl-tests")
+        .join(format!("{}-home-{name}", std::process::id()));
+    if name != "shared" {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    dir
+}
+
+/// `catan ARGS` with `CATAN_HOME` set to `home`.
+fn catan_in(home: &std::path::Path, args: &[&str], input: impl AsRef<[u8]>, secs: u64) -> Run {
     let mut child = Command::new(BIN)
         .args(args)
         .env_remove("CATAN_VARIANTS")
+        .env("CATAN_HOME", home)
         .env("NO_COLOR", "1")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -134,7 +152,15 @@ fn legal_list(run: &Run, n: usize) -> Vec<String> {
     let lines = run.after("legal", n);
     assert!(lines.first().is_some_and(|l| l.ends_with(" may:")), "{lines:?}");
     let mut out = vec![];
-    for l in lines[1..].iter().map(|l| l.trim()).filter(|l| !l.contains('<')) {
+    // A note after `#` (what a kind of action costs) is a comment.
+    for l in lines[1..].iter().map(|l| l.split('#').next().unwrap_or("").trim()).filter(|l| !l.contains('<')) {
+        // One kind with one word to choose (`settlement N for N in: 1 4 5 (12 ways)`):
+        // every choice.
+        if let Some((kind, rest)) = l.split_once(" N for N in: ") {
+            let choices = rest.rsplit_once(" (").map_or(rest, |(c, _)| c);
+            out.extend(choices.split_whitespace().map(|c| format!("{kind} {c}")));
+            continue;
+        }
         // A group of many (`road ... (12 ways, e.g. `road 1-2`, ...; `legal road` lists
         // them)`): its examples.
         if l.contains(" ways, e.g. `") {
@@ -234,12 +260,16 @@ fn a_bad_command_prints_an_error_and_strict_mode_stops_with_status_2() {
     assert!(run.out.contains("error: unknown command 'bogus'"));
     assert!(!run.out.contains("red rolls"), "strict mode went on after the error");
 
-    // A rule's refusal counts the same.
+    // A rule's refusal counts the same. It says why in the rulebook's words; where the
+    // rule is (file:line) is for modders: with --debug.
     let run = play(&["--strict"], "end\nroll\n");
     assert_eq!(run.code, Some(2), "{}", tail(&run.out));
     let err = run.after("end", 0).join("\n");
-    assert!(err.starts_with("error: not allowed:"), "{err}");
-    assert!(err.contains("variants/base.lua:"), "the refusal should say where: {err}");
+    assert_eq!(err, "error: roll the dice first");
+    let run = play(&["--strict", "--debug"], "end\nroll\n");
+    let err = run.after("end", 0).join("\n");
+    assert!(err.starts_with("error: roll the dice first"), "{err}");
+    assert!(err.contains("variants/base.lua:"), "with --debug the refusal says where: {err}");
 
     // So does a malformed action.
     let run = play(&["--strict"], "roll\nroad nowhere\nend\n");
@@ -695,7 +725,7 @@ fn a_bot_error_is_shown_and_the_game_can_still_be_saved() {
         &format!("save {path}\nquit\n"),
     );
     run.ok();
-    let said = run.out.lines().find(|l| l.starts_with("bot action 'roll' was refused")).unwrap_or_default();
+    let said = run.out.lines().find(|l| l.starts_with("error: bot action 'roll' was refused")).unwrap_or_default();
     assert!(
         said.contains("(in event hook 'rolled_error.eights')") && said.contains("rolled_error.lua:7"),
         "{}",
@@ -710,4 +740,239 @@ fn sim_counts_games_stopped_by_a_script_error() {
     run.ok();
     assert!(run.out.contains("stopped by a script error: 2"), "{}", run.out);
     assert!(run.out.contains("rolled_error.eights"), "{}", run.out);
+}
+
+// The player at the table (issue 15) ---------------------------------------------------------
+
+/// 003, Maritime Trade: "The 4:1 trade is always possible, even if you do not have a
+/// settlement on a harbor" — the README's `trade 4 ore for brick` works for a player on
+/// a 3:1 harbor (1-4) and on the 2:1 ore harbor (11-16) too.
+#[test]
+fn maritime_trade_four_to_one_works_for_a_player_on_a_harbor() {
+    let run = play(
+        &["--sandbox", "--strict"],
+        "place settlement 1 red\nplace settlement 16 red\ngive red 4 wool 4 ore\ndice 1 1\nroll\n\
+         trade 4 wool for brick\ntrade 4 ore for brick\n",
+    );
+    run.ok();
+    assert!(run.after("trade 4 wool for brick", 0).join("\n").contains("red trades 4 wool to the bank for brick"));
+    assert!(run.after("trade 4 ore for brick", 0).join("\n").contains("red trades 4 ore to the bank for brick"));
+}
+
+/// A built-on intersection keeps its label readable: `r26` is red's settlement on 26,
+/// `R26` would be a city; every intersection number of the board can still be read.
+#[test]
+fn the_board_shows_the_label_of_every_built_on_intersection() {
+    let run = play(&[], "show board\n");
+    let board = run.ok().after("show board", 0).join("\n");
+    for piece in ["r26", "r37", "b9", "b29", "w40", "w41", "o38", "o49"] {
+        assert!(board.split_whitespace().any(|w| w == piece), "{piece} not on the board:\n{board}");
+    }
+    let numbers: std::collections::HashSet<String> =
+        board.split_whitespace().map(|w| w.trim_start_matches(|c: char| c.is_ascii_alphabetic()).to_string()).collect();
+    for n in 1..=54 {
+        assert!(numbers.contains(&n.to_string()), "intersection {n} cannot be read:\n{board}");
+    }
+    assert!(board.contains("legend: r26 settlement on 26; R26 city"), "{board}");
+}
+
+/// Refusals say why in the rulebook's words, with no file:line for a player; `--debug`
+/// and a sandbox game add the variant and file:line for modders.
+#[test]
+fn refusals_say_why_and_file_lines_are_for_modders() {
+    let input = "play knight\nend\nroll\nroll\nroad 1-2\n";
+    let run = play(&[], input);
+    run.ok();
+    assert_eq!(run.after("play knight", 0), ["error: you have no knight card"]);
+    assert_eq!(run.after("end", 0), ["error: roll the dice first"]);
+    assert_eq!(run.after("roll", 1), ["error: you have already rolled the dice this turn"]);
+    assert!(run.after("road 1-2", 0)[0].starts_with("error: "), "{}", tail(&run.out));
+    assert!(!run.out.contains(".lua:"), "a player saw a file:line:\n{}", run.out);
+    for flag in ["--debug", "--sandbox"] {
+        let run = play(&[flag], input);
+        let said = run.ok().after("play knight", 0).join("\n");
+        assert!(said.starts_with("error: you have no knight card [base, variants/base.lua:"), "{flag}: {said}");
+    }
+}
+
+/// Player-facing words: zone titles instead of internal names, plurals, the same
+/// `error:` prefix for every refusal (the game being over too).
+#[test]
+fn player_facing_text_has_no_internal_names_and_counts_right() {
+    let input = "roll\nroad 16-21\noffer 2 ore for brick\naccept\ndecline\ndecline\nconfirm blue\n\
+                 show players\nshow hand\nshow bank\ngive red 2 brick 2 lumber 2 wool 2 grain ore\nbuy\nshow hand\n\
+                 road 11-16\nsettlement 16\nroll\nlegal\nhint\nundo\n";
+    let run = play(&["--sandbox", "--option", "victory_points=3"], input);
+    run.ok();
+    let players = run.after("show players", 0);
+    assert!(players[0].contains(" 1 resource card "), "{}", players[0]);
+    assert!(players[0].contains(" 0 development cards "), "{}", players[0]);
+    assert!(players[1].contains(" 5 resource cards "), "{}", players[1]);
+    let hand = run.after("show hand", 0).join("\n");
+    assert!(hand.contains("resource cards: 1 brick"), "{hand}");
+    let bank = run.after("show bank", 0).join("\n");
+    assert!(bank.contains("development deck: 25 cards"), "{bank}");
+    assert!(bank.contains("progress cards played: empty"), "{bank}");
+    let hand = run.after("show hand", 1).join("\n");
+    assert!(hand.contains("bought this turn"), "{hand}");
+    for internal in ["dev_new", "box:", "hand:", "dev:", "(s)"] {
+        assert!(!run.out.contains(internal), "{internal:?} shown to a player:\n{}", run.out);
+    }
+    assert!(run.out.contains("red wins the game"), "{}", tail(&run.out));
+    for (command, n) in [("roll", 1), ("legal", 0), ("hint", 0)] {
+        assert_eq!(run.after(command, n), ["error: the game is over (save, show, or quit)"], "{command}");
+    }
+    for line in run.out.lines().filter(|l| l.contains("nothing to undo") || l.contains("cannot ")) {
+        assert!(line.starts_with("error: "), "{line}");
+    }
+}
+
+/// A mistyped command or action gets the closest name; `help WORDS` explains one command
+/// or action in full, `help CARD` gives the card's text; `legal --json` is for programs.
+#[test]
+fn did_you_mean_help_topics_and_legal_json() {
+    let input = "rol\nsetlement 12\nplay knigt\nroad nowhere\nhelp road\nhelp trde\nhelp knight\nhelp save\n\
+                 help play monopoly\nlegal --json\n";
+    let run = play(&[], input);
+    run.ok();
+    assert!(run.after("rol", 0)[0].ends_with("did you mean `roll`?"), "{:?}", run.after("rol", 0));
+    assert!(run.after("setlement 12", 0)[0].ends_with("did you mean `settlement`?"));
+    assert!(run.after("play knigt", 0)[0].ends_with("did you mean `play knight`?"));
+    assert!(!run.after("road nowhere", 0)[0].contains("did you mean"), "the command was typed right");
+    assert_eq!(
+        run.after("help road", 0),
+        ["road <path>", "  build a road; free in the set-up phase and with Road Building (costs brick, lumber)"]
+    );
+    assert_eq!(run.after("help trde", 0), ["error: no command, action or card 'trde'; did you mean `help trade`?"]);
+    assert!(run.after("help knight", 0)[0].starts_with("Knight (development card, 14): "));
+    assert!(run.after("help save", 0).join("\n").contains("--force replaces a save"));
+    let monopoly = run.after("help play monopoly", 0).join("\n");
+    assert!(
+        monopoly.contains("play monopoly <resource>") && monopoly.contains("Monopoly (progress card"),
+        "{monopoly}"
+    );
+    let legal: J = serde_json::from_str(&run.after("legal --json", 0).join("\n")).expect("legal --json is JSON");
+    assert_eq!(legal["seat"], "red");
+    assert_eq!(legal["actions"], serde_json::json!(["roll"]));
+    assert_eq!(legal["notes"]["road"], "costs brick, lumber");
+}
+
+/// Issue 14, assigned here: `help` and `legal` show what an action costs after the
+/// variant's filters (docs/examples/cheap_roads.lua: a road costs one lumber), and the
+/// refusal names that price, not the printed one.
+#[test]
+fn help_and_legal_show_costs_after_the_house_rules() {
+    let input = "help\nroll\nlegal\nroad 16-21\nroad 20-26\n";
+    let run = play(&["--variant", "docs/examples/cheap_roads.lua"], input);
+    run.ok();
+    let help = run.after("help", 0).join("\n");
+    assert!(help.contains("free in the set-up phase and with Road Building (costs lumber)"), "{help}");
+    assert!(
+        help.contains("build a settlement; in the set-up phase, place one for free (costs brick, lumber, wool, grain)")
+    );
+    let legal = run.after("legal", 0);
+    assert_eq!(legal[1], "  road 16-21   # costs lumber", "{legal:?}");
+    assert_eq!(run.after("road 20-26", 0), ["error: you cannot pay lumber"]);
+    // The noted line is typed back as it is printed: the note is a comment.
+    let run = play(&["--strict"], "roll\nroad 16-21   # costs brick, lumber\n");
+    run.ok();
+}
+
+/// Test-only actions (Rivals' `edit ...`, option test_edits) are not in a player's help;
+/// `--debug` lists them.
+#[test]
+fn test_only_actions_are_hidden_from_a_players_help() {
+    let run = play(&["--variant", "rivals"], "help\nhelp build road\n");
+    let help = run.ok().after("help", 0).join("\n");
+    assert!(help.contains("actions of this game:"), "{help}");
+    // Rivals notes its centre cards' costs the same way (after its cost filters).
+    let road = run.after("help build road", 0).join("\n");
+    assert!(road.contains("build a road at an open end of your centre row (costs 2 brick, 1 lumber)"), "{road}");
+    assert!(!help.contains("edit ") && !help.contains("test_edits"), "{help}");
+    let run = play(&["--variant", "rivals", "--debug"], "help\n");
+    assert!(run.ok().after("help", 0).join("\n").contains("edit hand <player> <word>"));
+}
+
+/// `quit` and `load` keep unsaved progress (and say where); `catan play --resume`
+/// continues the last game; a game with nothing unsaved is not saved again.
+#[test]
+fn quit_and_load_autosave_and_resume_continues() {
+    let home = scratch_home("autosave");
+    let run = catan_in(&home, PLAY, "roll\nend\nstate --json\nquit\n", 120);
+    run.ok();
+    let said = run.after("quit", 0).join("\n");
+    assert!(said.starts_with(&format!("autosaved the game to {}", home.join("autosave").display())), "{said}");
+    assert!(said.contains("(2 actions); `catan play --resume` continues it"), "{said}");
+    let resumed = catan_in(&home, &["play", "--resume", "--bots", "none", "--no-color"], "state --json\nquit\n", 120);
+    resumed.ok();
+    assert_eq!(resumed.json("state --json", 0), run.json("state --json", 0));
+    assert!(resumed.after("quit", 0).is_empty(), "nothing new to save: {:?}", resumed.after("quit", 0));
+
+    // `load` over unsaved progress keeps it first.
+    let other = scratch("autosave-other.json");
+    catan_in(&home, PLAY, format!("roll\nsave {}\n", other.display()), 120).ok();
+    let run = catan_in(&home, PLAY, format!("roll\nend\nroll\nload {}\n", other.display()), 120);
+    let said = run.ok().after(&format!("load {}", other.display()), 0).join("\n");
+    assert!(said.contains("autosaved the game to ") && said.contains("(3 actions)"), "{said}");
+    assert!(said.contains(&format!("loaded {} (1 action)", other.display())), "{said}");
+    // That game continued the first autosave: it replaced it. One that does not (its
+    // first actions differ) goes to a file of its own.
+    let saves = || std::fs::read_dir(home.join("autosave")).unwrap().count();
+    assert_eq!(saves(), 1);
+    catan_in(&home, PLAY, "end\nquit\n", 120).ok();
+    assert_eq!(saves(), 1, "`end` before the roll was refused: nothing to save");
+    catan_in(&home, &[PLAY, &["--sandbox"]].concat(), "dice 1 1\nquit\n", 120).ok();
+    assert_eq!(saves(), 2, "a sandbox game is another game");
+
+    let empty = scratch_home("no-autosave");
+    let run = catan_in(&empty, &["play", "--resume"], "", 120);
+    assert_eq!(run.code, Some(1));
+    assert!(run.err.contains("--resume: no autosaved game"), "{}", run.err);
+}
+
+/// `--jsonl`: one JSON object per command line (and one for the start), with ok/error,
+/// the messages, the JSON a command printed as `data`, and a version that grows exactly
+/// when the game changed; a program never has to guess where an answer ends.
+#[test]
+fn jsonl_answers_each_command_with_one_json_object() {
+    let input = "roll\nshow hand\nbogus\nlegal --json\nend\nstate --json\nquit\n";
+    let run = play(&["--jsonl"], input);
+    run.ok();
+    let answers: Vec<J> = run.out.lines().map(|l| serde_json::from_str(l).expect("a JSON line")).collect();
+    assert_eq!(answers.len(), 1 + input.lines().count(), "{}", run.out);
+    assert!(answers.iter().all(|a| a["format"] == 1), "every answer names its format");
+    assert_eq!(answers[0]["command"], J::Null);
+    assert!(answers[0]["messages"][0].as_str().unwrap().starts_with("catan-engine: base with 4 players"));
+    let commands: Vec<&str> = answers[1..].iter().map(|a| a["command"].as_str().unwrap()).collect();
+    assert_eq!(commands, input.lines().collect::<Vec<_>>());
+    let version = |i: usize| answers[i]["version"].as_u64().unwrap();
+    assert_eq!(answers[1]["ok"], true);
+    assert!(answers[1]["messages"][0].as_str().unwrap().contains("red rolls"));
+    assert_eq!(version(1), version(0) + 1, "roll changed the game");
+    assert_eq!(version(2), version(1), "show hand did not");
+    assert_eq!(answers[3]["ok"], false);
+    assert_eq!(answers[3]["error"], "unknown command 'bogus' (type `help` or `legal`)");
+    assert_eq!(answers[4]["data"]["seat"], "red");
+    assert_eq!(answers[5]["to_act"], "blue");
+    assert_eq!(version(5), version(4) + 1);
+    assert_eq!(answers[6]["data"]["current"], "blue", "state --json as data");
+    assert_eq!(answers[6]["actions"], 2);
+
+    // A game that cannot start answers once too.
+    let run = play(&["--jsonl", "--option", "no_such=1"], "roll\n");
+    assert_eq!(run.code, Some(1));
+    let answer: J = serde_json::from_str(run.out.trim()).expect("one JSON line");
+    assert_eq!(answer["ok"], false);
+    assert!(answer["error"].as_str().unwrap().contains("unknown option 'no_such'"), "{answer}");
+}
+
+/// The default game starts from fixed pieces: the welcome says so and how to play the
+/// set-up rounds instead; a game with the set-up rounds does not say it.
+#[test]
+fn the_welcome_says_how_to_place_your_own_first_settlements() {
+    let run = play(&[], "");
+    assert!(run.ok().out.contains("fixed starting pieces"), "{}", run.out);
+    assert!(run.out.contains("`--option starting_pieces=false`"), "{}", run.out);
+    let run = play(&["--option", "starting_pieces=false"], "");
+    assert!(!run.ok().out.contains("fixed starting pieces"), "{}", run.out);
 }

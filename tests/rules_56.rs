@@ -673,7 +673,7 @@ fn paired_player_two_may_not_trade_with_players() {
         act_as(&mut g, "orange", "buy");
     }
     let why = reject(&mut g, "orange", "offer ore for brick");
-    assert!(why.contains("not possible now"), "{why}");
+    assert!(why.contains("player 2 of a paired turn may not trade with other players"), "{why}");
     assert!(!legal_of(&g, "orange").iter().any(|a| a.starts_with("offer")));
     act_as(&mut g, "orange", "trade 4 brick for lumber");
     let road = some_road(&g, "orange");

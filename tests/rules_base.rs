@@ -10,6 +10,7 @@
 mod common;
 
 use catan_engine::engine::Observer;
+use catan_engine::value::Value;
 use catan_engine::view::view;
 use common::*;
 
@@ -1241,4 +1242,64 @@ fn refused_actions_change_nothing_and_name_their_rule() {
     for (who, cmd) in [("red", "end"), ("red", "roll"), ("red", "buy"), ("blue", "robber H1")] {
         reject(&mut g, who, cmd);
     }
+}
+
+/// 003, Maritime Trade: "The 4:1 trade is always possible, even if you do not have a
+/// settlement on a harbor" — a harbor improves the rate, it does not take 4:1 away: any
+/// ratio from the player's best up to 4:1 is a legal maritime trade.
+#[test]
+fn maritime_trade_four_to_one_stays_possible_at_a_harbor() {
+    let mut g = standard();
+    let generic = harbor_spot(&g, None, 3);
+    sb(&mut g, &format!("place settlement {generic} red"));
+    let ore = harbor_spot(&g, Some("ore"), 2);
+    sb(&mut g, &format!("place settlement {ore} red"));
+    main_phase_of(&mut g, "red");
+    let red = seat(&g, "red");
+    sb(&mut g, "give red 11 wool 8 ore");
+    act_as(&mut g, "red", "trade 4 wool for brick");
+    act_as(&mut g, "red", "trade 4 ore for brick");
+    act_as(&mut g, "red", "trade 3 ore for lumber");
+    // 7 wool at 3:1 and 4:1 buy 2 cards; 5 do not make whole trades.
+    act_as(&mut g, "red", "trade 7 wool for grain lumber");
+    assert_eq!(hand(&g, red, "wool"), 0);
+    sb(&mut g, "give red 5 wool");
+    let why = reject(&mut g, "red", "trade 5 wool for brick");
+    assert!(why.contains("3:1 to 4:1"), "{why}");
+    // Never beyond 4:1, never more than the best rate gives.
+    let why = reject(&mut g, "red", "trade 1 ore for grain");
+    assert!(why.contains("2:1"), "{why}");
+    reject(&mut g, "red", "trade 3 wool for 2 grain");
+}
+
+/// Almanac: Development Cards — a refusal says which rule refused: bought this turn, one
+/// card per turn, only in your own turn, no such card.
+#[test]
+fn development_card_refusals_say_why() {
+    let mut g = standard();
+    main_phase_of(&mut g, "red");
+    let why = reject(&mut g, "red", "play knight");
+    assert_eq!(why, "you have no knight card");
+    buy_until(&mut g, "red", "knight", 2);
+    let why = reject(&mut g, "red", "play knight");
+    assert_eq!(why, "a development card cannot be played in the turn you bought it");
+    act_as(&mut g, "red", "end");
+    let why = reject(&mut g, "red", "play knight");
+    assert_eq!(why, "you may play a development card only in your own turn");
+    roll_phase_of(&mut g, "red");
+    play_knight_quietly(&mut g, "red");
+    let why = reject(&mut g, "red", "play knight");
+    assert_eq!(why, "you have already played a development card this turn (one per turn)");
+    // `show players` counts in words: one knight, not "1 knights".
+    let summary = match g.describe(seat(&g, "red")).expect("describe") {
+        Value::Map(m) => m.get("summary").map(|v| v.to_string()).unwrap_or_default(),
+        other => panic!("{other:?}"),
+    };
+    assert!(summary.contains(" 1 knight ") && !summary.contains("knights"), "{summary}");
+    // Actions of the turn: roll first, once.
+    let why = reject(&mut g, "red", "end");
+    assert_eq!(why, "roll the dice first");
+    roll(&mut g, 6, 6);
+    let why = reject(&mut g, "red", "roll");
+    assert_eq!(why, "you have already rolled the dice this turn");
 }

@@ -403,7 +403,8 @@ fn trade_three_for_one() {
 }
 
 /// Common trade ships (Card Index): with a trade ship, 2 of its resource for 1 of choice,
-/// as often as you like; the other resources stay at 3:1.
+/// as often as you like; the other resources stay at 3:1. Trading: "You can always trade
+/// 3 for 1", with a ship too; never more than 3.
 #[test]
 fn each_trade_ship_trades_its_resource_two_for_one() {
     for (ship, region) in [
@@ -421,10 +422,15 @@ fn each_trade_ship_trades_its_resource_two_for_one() {
         let get = if r == "grain" { "ore" } else { "grain" };
         let to = if r == "grain" { "O4" } else { "O2" };
         let before = store(&g, to);
-        reject(&mut g, "red", &format!("trade 3 {r} for {get}"));
+        reject(&mut g, "red", &format!("trade 1 {r} for {get}"));
         act(&mut g, "red", &format!("trade 2 {r} for {get}"));
         assert_eq!(store(&g, region), 1, "{ship}");
         assert_eq!(store(&g, to), (before + 1).min(3), "{ship}");
+        edit(&mut g, &format!("store {region} 3"));
+        reject(&mut g, "red", &format!("trade 4 {r} for {get}"));
+        act(&mut g, "red", &format!("trade 3 {r} for {get}"));
+        assert_eq!(store(&g, region), 0, "{ship}: 3:1 is always possible");
+        edit(&mut g, &format!("store {region} 1"));
         let other = if r == "brick" { "wool" } else { "brick" };
         reject(&mut g, "red", &format!("trade 2 {other} for {get}"));
     }

@@ -21,15 +21,15 @@ variant {
   },
   zones = {
     { name = "bank", owner = "game", visibility = "public" },
-    { name = "deck", owner = "game", stack = true, visibility = "hidden" },
+    { name = "deck", owner = "game", stack = true, visibility = "hidden", title = "development deck" },
     -- Played progress cards leave the game ("toss it in the box").
-    { name = "box", owner = "game", visibility = "public" },
-    { name = "hand", owner = "player", visibility = "count" },
+    { name = "box", owner = "game", visibility = "public", title = "progress cards played" },
+    { name = "hand", owner = "player", visibility = "count", title = "resource cards" },
     -- Development cards in hand; bought this turn ones wait in dev_new.
-    { name = "dev", owner = "player", visibility = "owner" },
-    { name = "dev_new", owner = "player", visibility = "owner" },
+    { name = "dev", owner = "player", visibility = "owner", title = "development cards" },
+    { name = "dev_new", owner = "player", visibility = "owner", title = "bought this turn (playable from your next turn)" },
     -- Knights played stay face up in front of their owner.
-    { name = "played", owner = "player", visibility = "public" },
+    { name = "played", owner = "player", visibility = "public", title = "knights played" },
   },
   pieces = {
     { name = "road", on = "path", supply = 15 },
@@ -249,6 +249,9 @@ local function cards_text(cards)
   return table.concat(parts, " ")
 end
 
+-- "1 card", "2 cards": `word` is the singular.
+local function plural(n, word) return n == 1 and word or (word .. "s") end
+
 local function total(cards)
   local n = 0
   for _, v in next, cards do n = n + v end
@@ -281,6 +284,22 @@ filter("cost", "base.cost", function(g, cards, what)
 end, { priority = -1000 })
 
 local function cost(g, what, p) return g:filter("cost", {}, what, p) end
+
+-- What `help` and `legal` say an action costs the seat now, after every variant's cost
+-- filter (a house rule's price, not the printed one).
+local COST_OF = { settlement = "settlement", road = "road", city = "city", buy = "development" }
+filter("action_note", "base.costs", function(g, text, p, action)
+  local what = COST_OF[action]
+  if not what then return text end
+  local ph = g:phase()
+  if ph == "setup" or (action == "road" and ph == "road_building") then return "free now" end
+  local c, parts = cost(g, what, p), {}
+  for _, r in ipairs(RESOURCES) do
+    local n = c[r]
+    if n and n > 0 then parts[#parts + 1] = n == 1 and r or (n .. " " .. r) end
+  end
+  return "costs " .. (#parts == 0 and "nothing" or table.concat(parts, ", "))
+end)
 
 local function opt(g, name) return g:option(name) end
 
@@ -438,6 +457,15 @@ local function chosen_first(g)
   return first
 end
 
+-- Many players expect to place their own first settlements: say how.
+filter("welcome", "base.welcome", function(g, text)
+  local fixed = opt(g, "board") == "beginner" and opt(g, "starting_pieces") and BEGINNER_PIECES or nil
+  if g:turn() > 1 or g:phase() == "setup" or not g:filter("starting_pieces", fixed) then return text end
+  return (text and (text .. "\n") or "") .. "this game starts from fixed starting pieces (the rulebook's first-game "
+    .. "set-up); to place your own in the two set-up rounds, start it with `--option starting_pieces=false`"
+    .. " (and `--option board=variable` for a new map)"
+end)
+
 sequence("setup", "base.start", function(g)
   local n = g:players()
   -- Fixed starting pieces by colour ({ red = { settlements = { 37, 26 }, roads = { "31-37", ... } } },
@@ -549,9 +577,13 @@ filter("describe", "base.summary", function(g, info, p)
   local tags = {}
   if info.longest_road then tags[#tags + 1] = "Longest Road" end
   if info.largest_army then tags[#tags + 1] = "Largest Army" end
-  info.summary = string.format("%2d resource cards  %2d development cards  %d %s  road %d%s",
-    info.resource_cards or 0, info.development_cards or 0, info.army or info.knights or 0,
-    info.army_name or "knights", info.road_length or 0,
+  local res, dev, army = info.resource_cards or 0, info.development_cards or 0, info.army or info.knights or 0
+  -- The army's name is plural ("knights", "soldiers"); one is said without the s.
+  local army_name = info.army_name or "knights"
+  if army == 1 then army_name = army_name:gsub("s$", "") end
+  info.summary = string.format("%2d %-14s  %2d %-17s  %d %s  road %d%s",
+    res, plural(res, "resource card"), dev, plural(dev, "development card"), army,
+    army_name, info.road_length or 0,
     #tags > 0 and ("  [" .. table.concat(tags, ", ") .. "]") or "")
   return info
 end, { priority = 100 })
@@ -629,6 +661,33 @@ local function setup_turn(g, p)
   return g:phase() == "setup" and g:get("setup_order")[g:get("setup_index")] == p
 end
 
+-- Why an action of the turn is refused now, in the rulebook's words: the `why_not` of the
+-- actions below, asked only when a player is refused (listing never calls it).
+local WAIT_FOR = {
+  roll = "roll the dice first",
+  discard = "on a 7, the players with too many cards discard half first",
+  robber = "move the robber first",
+  steal = "choose whom to rob first",
+  road_building = "place your free roads first (or `done`)",
+  offer = "a trade offer is waiting for answers: confirm a partner or `cancel`",
+  special_building = "only building is allowed in the Special Building Phase",
+  build = "the trade phase is over: build, or end your turn",
+}
+local function why_not_turn(g, p)
+  local ph = g:phase()
+  if ph == "setup" then
+    local order = g:get("setup_order") or {}
+    local who = order[g:get("setup_index")]
+    if who and who ~= p then return "it is " .. g:color(who) .. "'s turn to place" end
+    return "in the set-up rounds, place your " .. (g:get("setup_step") or "pieces") .. " first"
+  end
+  if p ~= g:current() and ph ~= "special_building" and ph ~= "discard" and ph ~= "offer" then
+    return "it is not your turn: " .. g:color(g:current()) .. " is playing"
+  end
+  if ph == "main" or ph == "trade" then return "you have already rolled the dice this turn" end
+  return WAIT_FOR[ph]
+end
+
 local function settlement_sites(g, p)
   -- Distance Rule: no settlement or city on any adjacent intersection.
   return g:open_intersections(2, p)
@@ -659,7 +718,8 @@ action {
   name = "settlement",
   phases = { "setup", "main", "trade", "build", "special_building" },
   syntax = "settlement <intersection>",
-  help = "build a settlement (brick, lumber, wool, grain); in the set-up phase, place one for free",
+  help = "build a settlement; in the set-up phase, place one for free",
+  why_not = why_not_turn,
   when = function(g, p)
     if g:phase() == "setup" then return setup_turn(g, p) and g:get("setup_step") == "settlement" end
     return p == g:current() and may_build(g)
@@ -683,7 +743,7 @@ action {
       if owner == p then connected = true end
     end
     if not connected then return deny("a settlement must connect to one of your roads") end
-    if not has(g, p, cost(g, "settlement", p)) then return deny("you cannot pay brick, lumber, wool and grain") end
+    if not has(g, p, cost(g, "settlement", p)) then return deny("you cannot pay " .. cards_text(cost(g, "settlement", p))) end
     return true
   end,
   apply = function(g, p, node)
@@ -717,7 +777,8 @@ action {
   name = "road",
   phases = { "setup", "road_building", "main", "trade", "build", "special_building" },
   syntax = "road <path>",
-  help = "build a road (brick, lumber); free in the set-up phase and with Road Building",
+  help = "build a road; free in the set-up phase and with Road Building",
+  why_not = why_not_turn,
   when = function(g, p)
     local ph = g:phase()
     if ph == "setup" then return setup_turn(g, p) and g:get("setup_step") == "road" end
@@ -750,7 +811,9 @@ action {
     if not contains(g:open_paths(p), path) then
       return deny("a road must connect to your road, settlement or city (and not through another player's building)")
     end
-    if ph ~= "road_building" and not has(g, p, cost(g, "road", p)) then return deny("you cannot pay brick and lumber") end
+    if ph ~= "road_building" and not has(g, p, cost(g, "road", p)) then
+      return deny("you cannot pay " .. cards_text(cost(g, "road", p)))
+    end
     return true
   end,
   apply = function(g, p, path)
@@ -791,7 +854,8 @@ action {
   name = "city",
   phases = { "main", "trade", "build", "special_building" },
   syntax = "city <intersection>",
-  help = "upgrade one of your settlements to a city (3 ore, 2 grain)",
+  help = "upgrade one of your settlements to a city",
+  why_not = why_not_turn,
   when = function(g, p) return p == g:current() and may_build(g) end,
   options = function(g, p)
     if g:supply(p, "city") == 0 or not has(g, p, cost(g, "city", p)) then return {} end
@@ -801,7 +865,7 @@ action {
     local kind, owner = g:at("intersection", node)
     if kind ~= "settlement" or owner ~= p then return deny("a city replaces one of your own settlements") end
     if g:supply(p, "city") == 0 then return deny("you have no city left") end
-    if not has(g, p, cost(g, "city", p)) then return deny("you cannot pay 3 ore and 2 grain") end
+    if not has(g, p, cost(g, "city", p)) then return deny("you cannot pay " .. cards_text(cost(g, "city", p))) end
     return true
   end,
   apply = function(g, p, node)
@@ -818,12 +882,13 @@ action {
   name = "buy",
   phases = { "main", "trade", "build", "special_building" },
   syntax = "buy",
-  help = "buy a development card (ore, wool, grain)",
+  help = "buy a development card",
+  why_not = why_not_turn,
   when = function(g, p) return p == g:current() and may_build(g) end,
   legal = function(g, p)
     -- Development cards: none can be bought once the deck is empty.
     if g:count(nil, "deck") == 0 then return deny("the development card deck is empty") end
-    if not has(g, p, cost(g, "development", p)) then return deny("you cannot pay ore, wool and grain") end
+    if not has(g, p, cost(g, "development", p)) then return deny("you cannot pay " .. cards_text(cost(g, "development", p))) end
     return true
   end,
   apply = function(g, p)
@@ -916,6 +981,7 @@ action {
   phases = { "roll" },
   syntax = "roll",
   help = "roll the dice for resource production",
+  why_not = why_not_turn,
   when = function(g, p) return p == g:current() and g:phase() == "roll" end,
   apply = function(g, p)
     local d = g:roll(2)
@@ -965,7 +1031,7 @@ action {
     for k in pairs(cards) do
       if not IS_RESOURCE[k] then return deny("only resource cards are discarded") end
     end
-    if total(cards) ~= owed then return deny("you must discard exactly " .. owed .. " cards") end
+    if total(cards) ~= owed then return deny("you must discard exactly " .. owed .. " " .. plural(owed, "card")) end
     if not has(g, p, cards) then return deny("you do not hold those cards") end
     return true
   end,
@@ -1025,6 +1091,7 @@ action {
   phases = { "robber" },
   syntax = "robber <hex>",
   help = "move the robber to another hex",
+  why_not = why_not_turn,
   when = function(g, p) return g:phase() == "robber" and p == g:current() end,
   options = function(g, p) return robber_targets(g) end,
   legal = function(g, p, hex)
@@ -1080,6 +1147,45 @@ local function may_play(g, p, card)
   return g:count(p, "dev", card) > 0
 end
 
+-- `help knight` and the like: the development cards in the rulebook's words (Almanac:
+-- Development Cards, Knight Cards, Progress Cards, Victory Point Cards).
+local DEV_TEXT = {
+  knight = "Knight (development card, 14): when you play it, you must immediately move the robber and "
+    .. "steal 1 resource card from an owner of a settlement or city next to its new hex. Played knights "
+    .. "stay face up in front of you; the first player with 3 takes Largest Army (2 victory points), "
+    .. "and whoever has more afterwards takes it over.",
+  road_building = "Road Building (progress card, 2): place 2 free roads on the board, by the normal building rules.",
+  year_of_plenty = "Year of Plenty (progress card, 2): take any 2 resource cards from the bank; you may "
+    .. "use them to build in the same turn.",
+  monopoly = "Monopoly (progress card, 2): name 1 type of resource; all the other players must give you "
+    .. "all of their resource cards of that type.",
+  victory_point = "Victory Point (development card, 5): 1 victory point, kept hidden until you reach the "
+    .. "points to win in your turn (or the game ends).",
+}
+local PLAY_RULE = "\nYou may play 1 development card in your turn (any time, even before the roll), "
+  .. "never one bought in the same turn."
+filter("card_text", "base.development_cards", function(g, text, kind)
+  if text or not DEV_TEXT[kind] then return text end
+  return DEV_TEXT[kind] .. (kind == "victory_point" and "" or PLAY_RULE)
+end)
+
+-- Why `play CARD` is refused (Almanac: Development Cards): asked only on a refusal.
+local function why_not_play(card)
+  local title = card:gsub("_", " ")
+  return function(g, p)
+    if p ~= g:current() then return "you may play a development card only in your own turn" end
+    if g:get("played_dev") then return "you have already played a development card this turn (one per turn)" end
+    local ph = g:phase()
+    if ph ~= "roll" and not in_turn(g) then return WAIT_FOR[ph] or why_not_turn(g, p) end
+    if g:count(p, "dev", card) == 0 then
+      if g:count(p, "dev_new", card) > 0 then
+        return "a development card cannot be played in the turn you bought it"
+      end
+      return "you have no " .. title .. " card"
+    end
+  end
+end
+
 local function use_card(g, p, card)
   g:set("played_dev", true)
   if card == "knight" then
@@ -1096,6 +1202,7 @@ action {
   syntax = "play knight",
   help = "play a knight: move the robber and steal",
   when = function(g, p) return may_play(g, p, "knight") end,
+  why_not = why_not_play("knight"),
   apply = function(g, p)
     use_card(g, p, "knight")
     g:log(name(g, p) .. " plays a knight")
@@ -1121,6 +1228,7 @@ action {
   syntax = "play road_building",
   help = "play Road Building: place 2 free roads",
   when = function(g, p) return may_play(g, p, "road_building") end,
+  why_not = why_not_play("road_building"),
   apply = function(g, p)
     use_card(g, p, "road_building")
     g:log(name(g, p) .. " plays Road Building")
@@ -1147,6 +1255,7 @@ action {
   syntax = "play year_of_plenty <resource> <resource>",
   help = "play Year of Plenty: take any 2 resource cards from the bank",
   when = function(g, p) return may_play(g, p, "year_of_plenty") end,
+  why_not = why_not_play("year_of_plenty"),
   options = function(g, p)
     local out = {}
     for i, a in ipairs(RESOURCES) do
@@ -1178,6 +1287,7 @@ action {
   syntax = "play monopoly <resource>",
   help = "play Monopoly: every other player gives you all their cards of one resource",
   when = function(g, p) return may_play(g, p, "monopoly") end,
+  why_not = why_not_play("monopoly"),
   options = function(g, p) return RESOURCES end,
   apply = function(g, p, r)
     use_card(g, p, "monopoly")
@@ -1208,7 +1318,8 @@ action {
   name = "trade",
   phases = { "main", "trade" },
   syntax = "trade <cards> for <cards>",
-  help = "maritime trade with the bank, e.g. `trade 4 ore for brick` (4:1, 3:1 or 2:1 at your harbors)",
+  help = "maritime trade with the bank, e.g. `trade 4 ore for brick` (4:1 always; 3:1 or 2:1 at your harbors)",
+  why_not = why_not_turn,
   when = function(g, p) return p == g:current() and may_trade(g) end,
   options = function(g, p)
     local out = {}
@@ -1223,21 +1334,38 @@ action {
     end
     return out
   end,
+  -- "The 4:1 trade is always possible, even if you do not have a settlement on a harbor":
+  -- each card taken is paid with a group of one resource at any ratio from the player's
+  -- best for it up to 4:1 (Almanac: 4 ore at a 2:1 ore harbor buy 1 card or 2).
   legal = function(g, p, give, get)
-    local owed = 0
-    for r, n in pairs(give) do
+    local least, most, rates = 0, 0, {}
+    for _, r in ipairs(RESOURCES) do
+      local n = give[r]
+      if n then
+        local k = ratio(g, p, r)
+        local worst = math.max(4, k)
+        local lo, hi = (n + worst - 1) // worst, n // k
+        if lo > hi then
+          return deny(n .. " " .. r .. " cannot be traded: you trade " .. r .. " at "
+            .. (k == worst and (k .. ":1") or (k .. ":1 to " .. worst .. ":1")))
+        end
+        least, most = least + lo, most + hi
+        rates[#rates + 1] = r .. " at " .. k .. ":1"
+      end
+    end
+    for r in pairs(give) do
       if not IS_RESOURCE[r] then return deny("only resource cards can be traded") end
-      local k = ratio(g, p, r)
-      if n % k ~= 0 then return deny("you trade " .. r .. " at " .. k .. ":1") end
-      owed = owed + n // k
     end
     for r, n in pairs(get) do
       if not IS_RESOURCE[r] then return deny("only resource cards can be traded") end
       if give[r] then return deny("you may not trade like for like") end
       if g:count(nil, "bank", r) < n then return deny("the bank has too few " .. r) end
     end
-    if owed == 0 or total(get) ~= owed then
-      return deny("that trade gives " .. owed .. " card(s) for " .. total(get))
+    local want = total(get)
+    if most == 0 or want < least or want > most then
+      local range = least == most and tostring(least) or (least .. " to " .. most)
+      return deny("you trade " .. table.concat(rates, ", ") .. " (4:1 always): " .. cards_text(give)
+        .. " buy " .. range .. " " .. plural(most, "card") .. ", not " .. want)
     end
     if not has(g, p, give) then return deny("you do not hold those cards") end
     return true
@@ -1271,6 +1399,12 @@ action {
   help = "offer the other players a trade, e.g. `offer ore for brick`",
   -- 5-6 Player Expansion: player 2 of a paired turn may not trade with other players.
   when = function(g, p) return p == g:current() and may_trade(g) and not g:get("paired") end,
+  why_not = function(g, p)
+    if p == g:current() and may_trade(g) and g:get("paired") then
+      return "player 2 of a paired turn may not trade with other players, only with the bank"
+    end
+    return why_not_turn(g, p)
+  end,
   legal = function(g, p, give, get)
     local bad = check_offer(give, get)
     if bad then return deny(bad) end
@@ -1431,6 +1565,7 @@ action {
   phases = { "main", "trade", "build" },
   syntax = "end",
   help = "end your turn and pass the dice to the left",
+  why_not = why_not_turn,
   when = function(g, p) return p == g:current() and in_turn(g) end,
   apply = function(g, p)
     g:run("turn_end", p)

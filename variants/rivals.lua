@@ -1352,11 +1352,18 @@ end
 
 local function in_action(g, p) return my_turn(g, p) end
 
+-- What `help` and `legal` say the centre cards cost the seat now, after every cost filter.
+local PRICED = { build_road = "road", build_settlement = "settlement", build_city = "city" }
+filter("action_note", "rivals.costs", function(g, text, p, action)
+  if not PRICED[action] then return text end
+  return "costs " .. cost_text(cost(g, PRICED[action], p))
+end)
+
 action {
   name = "build_road",
   phases = { "action" },
   syntax = "build road <slot>",
-  help = "build a road (2 brick, 1 lumber) at an open end of your centre row",
+  help = "build a road at an open end of your centre row",
   when = in_action,
   options = function(g, p)
     if g:count(nil, "roads") == 0 or not can_pay(g, p, cost(g, "road", p)) then return {} end
@@ -1424,7 +1431,7 @@ action {
   name = "build_settlement",
   phases = { "action" },
   syntax = "build settlement <slot>",
-  help = "build a settlement (brick, grain, wool, lumber) at the open end of a road; it takes 2 regions",
+  help = "build a settlement at the open end of a road; it takes 2 regions",
   when = in_action,
   options = settlement_options,
   legal = settlement_legal,
@@ -1513,7 +1520,7 @@ action {
   name = "build_city",
   phases = { "action" },
   syntax = "build city <slot>",
-  help = "upgrade one of your settlements to a city (2 grain, 3 ore): 2 points, 2 more building sites",
+  help = "upgrade one of your settlements to a city: 2 points, 2 more building sites",
   when = in_action,
   options = function(g, p)
     if g:count(nil, "cities") == 0 or not can_pay(g, p, cost(g, "city", p)) then return {} end
@@ -1767,8 +1774,14 @@ action {
     local kinds, r = 0, nil
     for k in pairs(give) do kinds, r = kinds + 1, k end
     if kinds ~= 1 or not IS_RESOURCE[r] then return deny("give resources of one type, e.g. `trade 3 ore for wool`") end
+    -- "You can always trade 3 for 1": a trade ship improves the rate, it does not
+    -- take the regular one away.
     local k = ratio(g, p, r)
-    if give[r] ~= k then return deny("you trade " .. r .. " at " .. k .. ":1") end
+    local worst = math.max(3, k)
+    if give[r] < k or give[r] > worst then
+      return deny("you trade " .. r .. " at " .. (k == worst and (k .. ":1") or (k .. ":1 or " .. worst .. ":1"))
+        .. " for 1 resource")
+    end
     if get == r then return deny("take a different resource") end
     if not can_pay(g, p, give) then return deny("you do not have " .. cards_text(give)) end
     return true
@@ -2004,7 +2017,7 @@ action {
     if not s then return deny("the draw stacks are 1 to " .. #STACKS) end
     if g:count(nil, s) == 0 then return deny("draw stack " .. n .. " is empty") end
     local k = search_cost(g, p)
-    if not resources_only(paying) or total(paying) ~= k then return deny("searching a stack costs " .. k .. " resource(s)") end
+    if not resources_only(paying) or total(paying) ~= k then return deny("searching a stack costs " .. k .. (k == 1 and " resource" or " resources")) end
     if not can_pay(g, p, paying) then return deny("you do not have " .. cards_text(paying)) end
     return true
   end,
@@ -2104,6 +2117,7 @@ end
 action {
   name = "edit_hand",
   syntax = "edit hand <player> <word>",
+  debug = true,
   help = "(test_edits) move a card into a player's hand",
   when = editing,
   legal = function(g, p, who, kind)
@@ -2120,6 +2134,7 @@ action {
 action {
   name = "edit_drop",
   syntax = "edit drop <player> <word>",
+  debug = true,
   help = "(test_edits) move a card of a player's hand to the discard pile",
   when = editing,
   apply = function(g, p, who, kind) g:move(who, "hand", nil, "discard", kind) end,
@@ -2128,6 +2143,7 @@ action {
 action {
   name = "edit_place",
   syntax = "edit place <slot> <word>",
+  debug = true,
   help = "(test_edits) put a card on a position of a principality",
   when = editing,
   legal = function(g, p, lbl, kind)
@@ -2145,6 +2161,7 @@ action {
 action {
   name = "edit_clear",
   syntax = "edit clear <slot>",
+  debug = true,
   help = "(test_edits) move the top card of a position to the discard pile",
   when = editing,
   apply = function(g, p, lbl)
@@ -2156,6 +2173,7 @@ action {
 action {
   name = "edit_store",
   syntax = "edit store <slot> <int>",
+  debug = true,
   help = "(test_edits) set what a position stores",
   when = editing,
   apply = function(g, p, lbl, n)
@@ -2167,6 +2185,7 @@ action {
 action {
   name = "edit_event",
   syntax = "edit event <word>",
+  debug = true,
   help = "(test_edits) put an event card on top of the event deck",
   when = editing,
   apply = function(g, p, kind) g:move(nil, "events", nil, "events", kind) end,
@@ -2175,6 +2194,7 @@ action {
 action {
   name = "edit_top",
   syntax = "edit top <int> <word>",
+  debug = true,
   help = "(test_edits) put a card on top of a draw stack",
   when = editing,
   apply = function(g, p, n, kind)

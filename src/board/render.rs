@@ -18,8 +18,9 @@
 //!       6
 //! ```
 //!
-//! Pieces replace the intersection label: the owner's tag (its colour's shortest unique
-//! prefix, "r" for red) in lower case for a settlement, upper case for a city. A road
+//! A piece on an intersection is drawn before its label, so a player can still read the
+//! number to type (`city 26`): the owner's tag (its colour's shortest unique prefix, "r"
+//! for red) in lower case for a settlement ("r26"), upper case for a city ("R26"). A road
 //! shows the owner's tag on its path, between doubled line characters. Harbors are drawn
 //! off the coast beside their path and listed under the map by path label.
 
@@ -206,15 +207,16 @@ fn terrain_style(name: &str) -> Option<&'static str> {
     })
 }
 
-/// What stands on an intersection, as text: the owner tag, lower case for a settlement,
-/// upper case for a city, "tag/k" for any other kind (k = the kind's initial).
-fn intersection_piece(piece: Piece, spec: &Spec, tags: &[String]) -> String {
+/// What stands on an intersection, as text, followed by the intersection's label: the
+/// owner tag, lower case for a settlement ("r26"), upper case for a city ("R26"),
+/// "tag/k" for any other kind (k = the kind's initial).
+fn intersection_piece(piece: Piece, spec: &Spec, tags: &[String], label: &str) -> String {
     let tag = owner_tag(piece, tags);
     match spec.pieces.get(piece.kind as usize).map(|k| k.name.as_str()) {
-        Some("settlement") => tag.to_lowercase(),
-        Some("city") => tag.to_uppercase(),
-        Some(other) => format!("{tag}/{}", other.chars().next().unwrap_or('?')),
-        None => format!("{tag}/?"),
+        Some("settlement") => format!("{}{label}", tag.to_lowercase()),
+        Some("city") => format!("{}{label}", tag.to_uppercase()),
+        Some(other) => format!("{tag}/{}{label}", other.chars().next().unwrap_or('?')),
+        None => format!("{tag}/?{label}"),
     }
 }
 
@@ -320,7 +322,7 @@ fn draw(topo: &Topology, state: &GameState, spec: &Spec) -> Canvas {
         let (row, col) = point(n);
         match state.intersections.get(n).copied().flatten() {
             Some(piece) => {
-                let text = intersection_piece(piece, spec, &tags);
+                let text = intersection_piece(piece, spec, &tags, &info.label);
                 canvas.put_centred(row, col, &text, owner_style(piece, state));
             }
             None => canvas.put_centred(row, col, &info.label, None),
@@ -450,10 +452,10 @@ fn legend(state: &GameState, spec: &Spec, color: bool) -> Vec<String> {
     let mut lines = wrap("players: ", &players, ", ");
     let mut kinds = vec![];
     if spec.piece("settlement").is_some() {
-        kinds.push("r settlement".to_string());
+        kinds.push("r26 settlement on 26".to_string());
     }
     if spec.piece("city").is_some() {
-        kinds.push("R city".to_string());
+        kinds.push("R26 city".to_string());
     }
     if spec.piece("road").is_some() {
         kinds.push("\\r\\ /r/ or r between || road".to_string());
@@ -501,7 +503,7 @@ mod tests {
         let tags = player_tags(st);
         for (n, info) in topo.intersections.iter().enumerate() {
             let want = match st.intersections[n] {
-                Some(p) => intersection_piece(p, spec, &tags),
+                Some(p) => intersection_piece(p, spec, &tags, &info.label),
                 None => info.label.clone(),
             };
             let w = want.chars().count() as i32;
@@ -579,7 +581,7 @@ mod tests {
         assert_intersections_shown(&canvas, &st, spec);
         let plain = render(&st, spec, &RenderOptions { color: false });
         let n1 = &topo.intersections[0];
-        assert_eq!(canvas.text_at(n1.y * KY, n1.x * KX, 1), "B");
+        assert_eq!(canvas.text_at(n1.y * KY, n1.x * KX, 2), "B1", "the city, and its label still readable");
         assert!(plain.contains("/b/") || plain.contains("\\b\\"));
         println!("{plain}");
         // The vertical road 12-17: a doubled bar, the owner's tag in the middle.
@@ -588,7 +590,7 @@ mod tests {
         let rows: Vec<String> = (a.y * KY + 1..b.y * KY).map(|r| canvas.text_at(r, a.x * KX, 2)).collect();
         assert_eq!(rows, ["||", "r ", "||"]);
         let coloured = render(&st, spec, &RenderOptions { color: true });
-        assert!(coloured.contains("\x1b[1;34mB\x1b[0m"), "a blue city");
+        assert!(coloured.contains("\x1b[1;34mB1\x1b[0m"), "a blue city");
         assert!(coloured.contains("\x1b[1;31m6\x1b[0m") || coloured.contains("\x1b[1;31m8"));
         assert!(coloured.contains("\x1b[32mforest\x1b[0m"));
         let strip = |s: &str| {
@@ -646,7 +648,8 @@ mod tests {
             let text = render(&st, spec, &RenderOptions { color: false });
             println!("{text}");
             assert!(text.contains("br=brown") && text.contains("bl=blue"));
-            assert_eq!(canvas.text_at(topo.intersections[0].y * KY, topo.intersections[0].x * KX, 2), "br");
+            let n0 = &topo.intersections[0];
+            assert_eq!(canvas.text_at(n0.y * KY, n0.x * KX - 1, 3), "br1", "brown's settlement on 1");
             for h in &topo.hexes {
                 assert!(text.contains(&h.label));
             }

@@ -4,12 +4,17 @@
 
 mod line;
 
+mod text;
+
 use crate::board::render::{render, RenderOptions};
 use crate::bot::{Bot, BotKind, Budget, RandomBot};
-use crate::engine::{Game, GameError, Header, Observer};
-use crate::script::Message;
+use crate::engine::{Game, GameError, Header, LogEntry, Observer};
+use crate::script::{Message, ScriptErrorKind};
+use crate::state::Piece;
 use crate::view::view;
 use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+pub use text::{closest, group_legal};
 
 pub struct ReplConfig {
     pub header: Header,
@@ -23,20 +28,31 @@ pub struct ReplConfig {
     pub color: bool,
     /// A game to load instead of starting a new one.
     pub load: Option<String>,
+    /// For modders: rule refusals with the variant and file:line that refused, and the
+    /// test-only actions in `help` (a sandbox game shows the file:line too).
+    pub debug: bool,
+    /// Script mode for programs: one JSON object per command (`--jsonl`).
+    pub jsonl: bool,
+    /// Where `quit` and `load` autosave a game with unsaved progress (None: the default,
+    /// see [`autosave_dir`]).
+    pub autosave_dir: Option<PathBuf>,
 }
 
 const COMMANDS: &[(&str, &str)] = &[
-    ("help", "this list, and every action of the game"),
-    ("legal [WORDS]", "every action you may take now (long lists grouped; WORDS: only those starting so)"),
+    ("help [COMMAND|CARD]", "this list; one command or action in full; the rules text of a card"),
+    (
+        "legal [WORDS|--json]",
+        "every action you may take now (long lists grouped; WORDS: only those starting so; --json for programs)",
+    ),
     ("show [board|hand|players|bank|log]", "the board (default), your cards, the players, the bank, the log"),
-    ("help CARD / show card CARD", "the rules text of a card, if the game gives one"),
+    ("show card CARD", "the rules text of a card, if the game gives one"),
     ("state --json", "the whole referee state as JSON (shows every hidden card)"),
     ("view --json", "what the player to act may see, as JSON"),
     ("hint", "what the strongest bot would do in your place, and why"),
     ("undo", "take back your last action (and the bots' actions after it)"),
     ("save FILE [--force]", "save the game (header and log) as JSON; --force replaces a save with more actions"),
-    ("load FILE", "load a saved game, replaying its log"),
-    ("quit", "leave"),
+    ("load FILE", "load a saved game, replaying its log (unsaved progress is autosaved first)"),
+    ("quit", "leave (unsaved progress is autosaved; `catan play --resume` continues it)"),
 ];
 
 const SANDBOX_COMMANDS: &[(&str, &str)] = &[
@@ -44,6 +60,35 @@ const SANDBOX_COMMANDS: &[(&str, &str)] = &[
     ("give PLAYER CARDS", "give cards from the bank"),
     ("place PIECE LABEL PLAYER", "put a piece on the board"),
 ];
+
+impl ReplConfig {
+    /// A hot-seat game of `header` (no bots), as typed: no colours, not strict, no
+    /// debugging, autosaves to the default folder.
+    pub fn new(header: Header) -> ReplConfig {
+        ReplConfig {
+            header,
+            bots: "none".into(),
+            budget: Budget::default(),
+            strict: false,
+            color: false,
+            load: None,
+            debug: false,
+            jsonl: false,
+            autosave_dir: None,
+        }
+    }
+}
+
+/// The version of the `--jsonl` answers.
+const JSONL_FORMAT: u32 = 1;
+
+/// The one `--jsonl` answer of a game that could not start.
+pub fn jsonl_failure(error: &str) -> String {
+    serde_json::json!({ "format": JSONL_FORMAT, "command": null, "ok": false, "error": error }).to_string()
+}
+
+/// What stands on the intersections and the paths of a board.
+type BoardPieces = (Vec<Option<Piece>>, Vec<Option<Piece>>);
 
 /// What a line did, for script mode's exit status.
 #[derive(PartialEq, Eq)]
@@ -62,14 +107,24 @@ pub struct Repl<'w> {
     out: &'w mut dyn Write,
     /// Messages already printed (index into game.messages()).
     shown: usize,
-    /// (turn, current seat) when the board was last drawn for a human.
-    last_turn: Option<(u32, usize)>,
+    /// (turn, current seat, seat to act) when the board was last drawn for a human.
+    last_turn: Option<(u32, usize, usize)>,
     winner_announced: bool,
     /// (log length, seat) when the status was last printed: print it again only after
     /// something happened or another seat is to act.
     last_status: Option<(usize, usize)>,
     /// Where a loaded save stopped agreeing with its replay, told in the welcome.
     divergence: Option<String>,
+    /// The log when the game was last saved or loaded: progress beyond it is unsaved.
+    saved: Vec<LogEntry>,
+    /// `quit` was refused once because the autosave failed: the next one leaves.
+    quit_warned: bool,
+    /// The board's pieces when it was last drawn for a human, to draw it again once they
+    /// changed (each placement of the set-up rounds).
+    last_board: Option<BoardPieces>,
+    /// Script mode for programs: the lines of the command being answered, and its data.
+    capture: Option<Vec<String>>,
+    data: Option<serde_json::Value>,
 }
 
 fn seat_name(game: &Game, seat: usize) -> String {
@@ -100,6 +155,8 @@ impl<'w> Repl<'w> {
                 })
             })
             .collect();
+        let saved = if config.load.is_some() { game.log().to_vec() } else { vec![] };
+        let capture = config.jsonl.then(Vec::new);
         Ok(Repl {
             game,
             config,
@@ -111,6 +168,11 @@ impl<'w> Repl<'w> {
             winner_announced: false,
             last_status: None,
             divergence,
+            saved,
+            quit_warned: false,
+            last_board: None,
+            capture,
+            data: None,
         })
     }
 
@@ -119,7 +181,32 @@ impl<'w> Repl<'w> {
     }
 
     fn say(&mut self, text: &str) {
-        let _ = writeln!(self.out, "{text}");
+        match &mut self.capture {
+            Some(lines) => lines.extend(text.lines().map(str::to_string)),
+            None => {
+                let _ = writeln!(self.out, "{text}");
+            }
+        }
+    }
+
+    /// A refusal or failure, always with the same prefix.
+    fn error(&mut self, text: &str) {
+        self.say(&format!("error: {text}"));
+    }
+
+    /// An error as a player reads it: a rule's refusal in the rulebook's words only; the
+    /// variant and file:line that refused with `--debug` or in a sandbox game, and always
+    /// for script errors (a modder has to fix those).
+    fn error_text(&self, e: &GameError) -> String {
+        match e {
+            GameError::Script(se)
+                if se.kind == ScriptErrorKind::Rejected && !self.config.debug && !self.game.header().sandbox =>
+            {
+                se.message.clone()
+            }
+            GameError::Script(se) if se.kind == ScriptErrorKind::Rejected => format!("{se}"),
+            e => e.to_string(),
+        }
     }
 
     /// Prints new log messages a human at `seat` may read.
@@ -157,6 +244,15 @@ impl<'w> Repl<'w> {
             if bots.is_empty() { "none".into() } else { bots.join(", ") }
         ));
         self.say("  type `help` for commands, `legal` for your possible actions.");
+        match self.game.welcome_text() {
+            Ok(Some(note)) => {
+                for line in note.lines() {
+                    self.say(&format!("  {line}"));
+                }
+            }
+            Ok(None) => {}
+            Err(e) => self.error(&format!("the variant's welcome note failed: {e}")),
+        }
         if let Some(d) = self.divergence.take() {
             self.say(&d);
         }
@@ -173,7 +269,7 @@ impl<'w> Repl<'w> {
             }
             let Some(bot) = self.bots.get_mut(seat).and_then(Option::as_mut) else { break };
             let Some(action) = bot.choose(&mut self.game, seat)? else {
-                self.say(&format!("{} (bot) has no legal action; stopping the bots", seat_name(&self.game, seat)));
+                self.error(&format!("{} (bot) has no legal action; stopping the bots", seat_name(&self.game, seat)));
                 break;
             };
             let text = self.game.action_text(&action);
@@ -185,13 +281,13 @@ impl<'w> Repl<'w> {
                     self.flush_messages(None);
                 }
                 Err(e) => {
-                    self.say(&format!("bot action '{text}' was refused: {e}"));
+                    self.error(&format!("bot action '{text}' was refused: {e}"));
                     break;
                 }
             }
             guard += 1;
             if guard > 100_000 {
-                self.say("the bots played 100000 actions without a winner; stopping");
+                self.error("the bots played 100000 actions without a winner; stopping");
                 break;
             }
         }
@@ -237,6 +333,9 @@ impl<'w> Repl<'w> {
         let mut out = String::new();
         // A failing points or describe hook is shown, not swallowed.
         let mut errors = vec![];
+        // The marker points at whoever is asked to act (a set-up placement, a discard),
+        // not only at the seat whose turn it is.
+        let acting = self.game.to_act().unwrap_or(st.current);
         for (i, p) in st.players.iter().enumerate() {
             let pts = self.game.points(i, false).map_err(|e| errors.push(format!("points of {}: {e}", p.color)));
             let pts = pts.map_or("?".to_string(), |n| n.to_string());
@@ -257,7 +356,7 @@ impl<'w> Repl<'w> {
                 pts,
                 if marker.is_empty() { String::new() } else { format!("  ({marker})") },
                 if self.is_bot(i) { "  (bot)" } else { "" },
-                if st.current == i { "  <- turn" } else { "" },
+                if acting == i && self.game.winner().is_none() { "  <- turn" } else { "" },
             ));
         }
         for e in errors {
@@ -277,7 +376,7 @@ impl<'w> Repl<'w> {
                         continue;
                     }
                     let list: Vec<String> = c.iter().map(|(k, n)| format!("{n} {k}")).collect();
-                    out.push_str(&format!("\n    {zone}: {}", list.join(", ")));
+                    out.push_str(&format!("\n    {}: {}", self.zone_title(zone), list.join(", ")));
                 }
             }
         }
@@ -291,10 +390,10 @@ impl<'w> Repl<'w> {
     fn bank_text_zone(cards: &serde_json::Value) -> String {
         match cards.as_object() {
             Some(c) if c.contains_key("top") => match c["top"].as_str() {
-                Some(top) => format!("{} cards, {top} on top", c["count"]),
+                Some(top) => format!("{}, {top} on top", text::count(c["count"].as_u64().unwrap_or(0), "card")),
                 None => "empty".to_string(),
             },
-            Some(c) if c.contains_key("count") && c.len() == 1 => format!("{} cards", c["count"]),
+            Some(c) if c.contains_key("count") && c.len() == 1 => text::count(c["count"].as_u64().unwrap_or(0), "card"),
             Some(c) => {
                 let list: Vec<String> = c.iter().map(|(k, n)| format!("{n} {k}")).collect();
                 if list.is_empty() {
@@ -310,12 +409,18 @@ impl<'w> Repl<'w> {
         }
     }
 
+    /// What players call a zone (its `title`), never the variant's internal name.
+    fn zone_title(&self, zone: &str) -> String {
+        let spec = self.game.spec();
+        spec.zones.iter().find(|z| z.name == zone).map_or_else(|| zone.replace('_', " "), |z| z.title.clone())
+    }
+
     fn bank_text(&self) -> String {
         let v = view(&self.game, Observer::Spectator);
         let mut out = String::new();
         if let Some(obj) = v["zones"].as_object() {
             for (zone, cards) in obj {
-                out.push_str(&format!("  {zone}: {}\n", Self::bank_text_zone(cards)));
+                out.push_str(&format!("  {}: {}\n", self.zone_title(zone), Self::bank_text_zone(cards)));
             }
         }
         out.trim_end().to_string()
@@ -342,6 +447,22 @@ impl<'w> Repl<'w> {
         msgs[start..].iter().map(|m| format!("  {}", m.text)).collect::<Vec<_>>().join("\n")
     }
 
+    /// An action's help with the variant's note for the seat to act (what it costs now,
+    /// after every house rule), and an error if the note failed.
+    fn action_help(&self, a: &crate::spec::ActionSpec) -> String {
+        let seat = self.game.to_act().unwrap_or(0);
+        match self.game.action_note(seat, &a.name) {
+            Ok(Some(note)) => format!("{} ({note})", a.help),
+            Ok(None) => a.help.clone(),
+            Err(e) => format!("{} (error: {e})", a.help),
+        }
+    }
+
+    /// The actions a player is shown: test-only ones (`debug = true`) only with --debug.
+    fn shown_actions(&self) -> Vec<crate::spec::ActionSpec> {
+        self.game.spec().actions.iter().filter(|a| !a.debug || self.config.debug).cloned().collect()
+    }
+
     fn help_text(&self) -> String {
         let mut out = String::from("commands:\n");
         for (c, d) in COMMANDS {
@@ -354,8 +475,8 @@ impl<'w> Repl<'w> {
             }
         }
         out.push_str("actions of this game:\n");
-        for a in &self.game.spec().actions {
-            out.push_str(&format!("  {:<36} {}\n", a.template(), a.help));
+        for a in self.shown_actions() {
+            out.push_str(&format!("  {:<36} {}\n", a.template(), self.action_help(&a)));
         }
         if self.game.state().grids.is_empty() {
             out.push_str("labels: hexes H1.., intersections 1.., paths by their ends (12-13); cards as `2 ore brick`");
@@ -365,36 +486,132 @@ impl<'w> Repl<'w> {
         out
     }
 
-    /// Handles one line typed by the human at the seat to act.
+    /// `help WORD...`: the commands and actions that start with those words, in full; else
+    /// the rules text of a card of that name; else the closest names.
+    fn help_topic(&self, words: &[&str]) -> Result<String, String> {
+        let want = words.join(" ").to_ascii_lowercase();
+        let mut out = vec![];
+        let starts = |template: &str| {
+            let t = template.to_ascii_lowercase();
+            t == want || t.starts_with(&format!("{want} "))
+        };
+        let mut commands: Vec<(&str, &str)> = COMMANDS.to_vec();
+        if self.game.header().sandbox {
+            commands.extend_from_slice(SANDBOX_COMMANDS);
+        }
+        for (c, d) in commands {
+            if c.split(" / ").any(starts) {
+                out.push(format!("{c}\n  {d}"));
+            }
+        }
+        for a in self.shown_actions() {
+            let template = a.template();
+            if starts(&template) {
+                out.push(format!("{template}\n  {}", self.action_help(&a)));
+            }
+        }
+        // The card too: `help knight`, `help play monopoly`, `help year of plenty`.
+        let mut kinds = vec![want.replace(' ', "_")];
+        kinds.extend(words.last().filter(|_| words.len() > 1).map(|w| w.to_ascii_lowercase()));
+        if let Some(t) = kinds.iter().find_map(|k| self.game.card_text(k).ok().flatten()) {
+            out.push(t);
+        }
+        if !out.is_empty() {
+            return Ok(out.join("\n"));
+        }
+        if let Err(e) = self.game.card_text(&want) {
+            return Err(e.to_string());
+        }
+        let mut names = self.command_names();
+        names.extend(self.game.spec().cards.iter().map(|c| c.name.clone()));
+        Err(match closest(&want, &names) {
+            Some(near) => format!("no command, action or card '{want}'; did you mean `help {near}`?"),
+            None => format!("no command, action or card '{want}' (type `help` for the list)"),
+        })
+    }
+
+    /// Every command word and action's leading words a player may type.
+    fn command_names(&self) -> Vec<String> {
+        let mut names: Vec<String> =
+            COMMANDS.iter().map(|(c, _)| c.split_whitespace().next().unwrap_or("").to_string()).collect();
+        names.extend(["show board", "show hand", "show players", "show bank", "show log"].map(String::from));
+        if self.game.header().sandbox {
+            names.extend(["dice", "give", "place"].map(String::from));
+        }
+        names.extend(self.shown_actions().iter().map(|a| a.leading_words()));
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    /// The text of an error (`msg`), with the closest command when the first words of a
+    /// line that did not parse were mistyped.
+    fn parse_error_text(&self, line: &str, e: &GameError, msg: String) -> String {
+        if !matches!(e, GameError::Parse(_)) {
+            return msg;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let names = self.command_names();
+        // Each name against as many leading words as it has; a name typed right means the
+        // arguments are wrong, and the parse error already says how.
+        let mut typed_right = false;
+        let mut near: Option<(usize, &String)> = None;
+        for n in &names {
+            let k = n.split_whitespace().count().min(words.len());
+            let typed = words[..k].join(" ").to_ascii_lowercase();
+            if typed == *n {
+                typed_right = true;
+            }
+            let d = text::distance(&typed, n);
+            if d <= (n.len() / 3).max(1) && near.is_none_or(|(best, _)| d < best) {
+                near = Some((d, n));
+            }
+        }
+        match near {
+            Some((_, n)) if !typed_right => format!("{msg}; did you mean `{n}`?"),
+            _ => msg,
+        }
+    }
+
+    /// Handles one line typed by the human at the seat to act. Text after `#` is a
+    /// comment (`legal` notes costs so).
     fn handle(&mut self, line: &str) -> Step {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
             return Step::Ok;
         }
         let seat = match self.game.to_act() {
             Ok(s) => s,
             Err(e) => {
-                self.say(&format!("error: {e}"));
+                self.error(&e.to_string());
                 return Step::Rejected;
             }
         };
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.as_slice() {
-            ["quit"] | ["exit"] => return Step::Quit,
+            ["quit"] | ["exit"] => return self.quit(),
             ["help"] | ["?"] => {
                 let t = self.help_text();
                 self.say(&t);
             }
+            ["help", topic @ ..] => match self.help_topic(topic) {
+                Ok(t) => self.say(&t),
+                Err(e) => {
+                    self.error(&e);
+                    return Step::Rejected;
+                }
+            },
+            ["legal", "--json"] => return self.legal_json(seat),
             ["legal", prefix @ ..] => {
                 if self.game.winner().is_some() {
-                    self.say("the game is over");
-                    return Step::Ok;
+                    self.error("the game is over (save, show, or quit)");
+                    return Step::Rejected;
                 }
                 let name = seat_name(&self.game, seat);
                 let texts = match self.legal_texts() {
                     Ok(texts) => texts,
                     Err(e) => {
-                        self.say(&format!("error: cannot list {name}'s actions: {e}"));
+                        self.error(&format!("cannot list {name}'s actions: {e}"));
                         return Step::Rejected;
                     }
                 };
@@ -405,18 +622,36 @@ impl<'w> Repl<'w> {
                     let want = prefix.join(" ").to_ascii_lowercase();
                     texts.into_iter().filter(|t| t.to_ascii_lowercase().starts_with(&want)).collect()
                 };
+                let notes = self.notes(seat);
+                let mut noted = std::collections::HashSet::new();
                 for t in lines {
-                    self.say(&format!("  {t}"));
+                    // The cost of a kind of action once, on its first line, as a comment
+                    // the line can be typed back with; the kind with the most leading
+                    // words that fit (`build road`, not `build`).
+                    let kind = notes
+                        .keys()
+                        .filter(|k| t == **k || t.starts_with(&format!("{k} ")))
+                        .max_by_key(|k| k.len())
+                        .cloned();
+                    match kind {
+                        Some(kind) if noted.insert(kind.clone()) => self.say(&format!("  {t}   # {}", notes[&kind])),
+                        _ => self.say(&format!("  {t}")),
+                    }
                 }
             }
-            ["help", card] | ["show", "card", card] => {
+            ["show", "card", card] => {
                 let kind = card.to_ascii_lowercase();
-                let t = match self.game.card_text(&kind) {
-                    Ok(Some(t)) => t,
-                    Ok(None) => format!("no card text for '{kind}' (type `help` for the commands)"),
-                    Err(e) => format!("error: {e}"),
-                };
-                self.say(&t);
+                match self.game.card_text(&kind) {
+                    Ok(Some(t)) => self.say(&t),
+                    Ok(None) => {
+                        self.error(&format!("no card text for '{kind}' (type `help` for the commands)"));
+                        return Step::Rejected;
+                    }
+                    Err(e) => {
+                        self.error(&e.to_string());
+                        return Step::Rejected;
+                    }
+                }
             }
             ["show"] | ["show", "board"] | ["board"] => {
                 let t = self.board_text();
@@ -450,65 +685,53 @@ impl<'w> Repl<'w> {
             }
             ["state", "--json"] => {
                 let v = view(&self.game, Observer::Referee);
-                self.say(&serde_json::to_string_pretty(&v).unwrap_or_default());
+                self.say_json(v);
             }
             ["view", "--json"] => {
                 let v = view(&self.game, Observer::Seat(seat));
-                self.say(&serde_json::to_string_pretty(&v).unwrap_or_default());
+                self.say_json(v);
             }
             ["undo"] => return self.undo(),
             ["hint"] => return self.hint(seat),
             ["save", path] | ["save", path, "--force"] => {
                 if words.len() == 2 {
                     if let Some(why) = would_lose(path, &self.game) {
-                        self.say(&format!("not saved: {why}; `save {path} --force` replaces it, or save elsewhere"));
+                        self.error(&format!("not saved: {why}; `save {path} --force` replaces it, or save elsewhere"));
                         return Step::Rejected;
                     }
                 }
                 match std::fs::write(path, self.game.save_json()) {
-                    Ok(()) => self.say(&format!("saved to {path} ({} actions)", self.game.log().len())),
+                    Ok(()) => {
+                        self.saved = self.game.log().to_vec();
+                        self.say(&format!("saved to {path} ({})", text::count(self.game.log().len() as u64, "action")));
+                    }
                     Err(e) => {
-                        self.say(&format!("cannot save to {path}: {e}"));
+                        self.error(&format!("cannot save to {path}: {e}"));
                         return Step::Rejected;
                     }
                 }
             }
-            ["load", path] => match load_game(path) {
-                Ok((game, div)) => {
-                    self.game = game;
-                    self.winner_announced = false;
-                    self.shown = self.game.messages().len();
-                    self.is_bot.resize(self.game.header().players, false);
-                    self.bots.resize_with(self.game.header().players, || None);
-                    if let Some(d) = div {
-                        let text = diverged(path, &d, &self.game);
-                        self.say(&text);
-                    }
-                    self.say(&format!("loaded {path} ({} actions)", self.game.log().len()));
-                }
-                Err(e) => {
-                    self.say(&format!("cannot load {path}: {e}"));
-                    return Step::Rejected;
-                }
-            },
+            ["load", path] => return self.load(path),
             ["dice", ..] | ["give", ..] | ["place", ..] if self.game.header().sandbox => {
                 match self.game.sandbox(seat, line) {
                     Ok(_) => self.flush_messages(Some(seat)),
                     Err(e) => {
-                        self.say(&format!("error: {e}"));
+                        self.error(&e.to_string());
                         return Step::Rejected;
                     }
                 }
             }
             _ => {
                 if self.game.winner().is_some() {
-                    self.say("the game is over (save, show, or quit)");
+                    self.error("the game is over (save, show, or quit)");
                     return Step::Rejected;
                 }
                 match self.game.act(seat, line) {
                     Ok(_) => self.flush_messages(Some(seat)),
                     Err(e) => {
-                        self.say(&format!("error: {e}"));
+                        let text = self.error_text(&e);
+                        let text = self.parse_error_text(line, &e, text);
+                        self.error(&text);
                         return Step::Rejected;
                     }
                 }
@@ -517,10 +740,142 @@ impl<'w> Repl<'w> {
         Step::Ok
     }
 
+    /// Prints JSON for a person, or hands it to the JSON Lines answer whole.
+    fn say_json(&mut self, v: serde_json::Value) {
+        if self.capture.is_some() {
+            self.data = Some(v);
+        } else {
+            let text = serde_json::to_string_pretty(&v).unwrap_or_default();
+            self.say(&text);
+        }
+    }
+
+    /// The variant's note for each kind of action the seat may take, by its leading
+    /// words (`road`, `build city`).
+    fn notes(&self, seat: usize) -> std::collections::BTreeMap<String, String> {
+        let mut out = std::collections::BTreeMap::new();
+        for a in self.shown_actions() {
+            if let Ok(Some(note)) = self.game.action_note(seat, &a.name) {
+                out.entry(a.leading_words()).or_insert(note);
+            }
+        }
+        out
+    }
+
+    /// `legal --json`: the seat, every legal action as typed, the templates that cannot be
+    /// listed, and the notes (costs) of the kinds of action.
+    fn legal_json(&mut self, seat: usize) -> Step {
+        let texts = if self.game.winner().is_some() { Ok((vec![], vec![])) } else { self.legal_with_templates(seat) };
+        match texts {
+            Ok((actions, templates)) => {
+                let notes: serde_json::Map<String, serde_json::Value> =
+                    self.notes(seat).into_iter().map(|(k, v)| (k, serde_json::Value::from(v))).collect();
+                let v = serde_json::json!({
+                    "seat": seat_name(&self.game, seat),
+                    "game_over": self.game.winner().is_some(),
+                    "actions": actions,
+                    "templates": templates,
+                    "notes": notes,
+                });
+                let compact = serde_json::to_string(&v).unwrap_or_default();
+                if self.capture.is_some() {
+                    self.data = Some(v);
+                } else {
+                    self.say(&compact);
+                }
+                Step::Ok
+            }
+            Err(e) => {
+                self.error(&format!("cannot list {}'s actions: {e}", seat_name(&self.game, seat)));
+                Step::Rejected
+            }
+        }
+    }
+
+    fn legal_with_templates(&self, seat: usize) -> Result<(Vec<String>, Vec<String>), GameError> {
+        let (actions, templates) = self.game.legal_with_templates(seat)?;
+        Ok((actions.iter().map(|a| self.game.action_text(a)).collect(), templates))
+    }
+
+    /// Whether the game holds actions that no save or load has kept.
+    fn unsaved(&self) -> bool {
+        self.game.log() != self.saved.as_slice()
+    }
+
+    /// Saves unsaved progress where `catan play --resume` finds it; says where. Err: it
+    /// could not be written (said too).
+    fn autosave(&mut self) -> Result<(), ()> {
+        if !self.unsaved() {
+            return Ok(());
+        }
+        let dir = match self.config.autosave_dir.clone().or_else(autosave_dir) {
+            Some(d) => d,
+            None => {
+                self.error("cannot autosave: no home folder (set CATAN_HOME)");
+                return Err(());
+            }
+        };
+        match write_autosave(&dir, &self.game) {
+            Ok(path) => {
+                self.saved = self.game.log().to_vec();
+                self.say(&format!(
+                    "autosaved the game to {} ({}); `catan play --resume` continues it",
+                    path.display(),
+                    text::count(self.game.log().len() as u64, "action")
+                ));
+                Ok(())
+            }
+            Err(e) => {
+                self.error(&format!("cannot autosave to {}: {e}", dir.display()));
+                Err(())
+            }
+        }
+    }
+
+    /// `quit`: autosaves unsaved progress first; if that fails, the first `quit` stays so
+    /// the player can save elsewhere, the second leaves.
+    fn quit(&mut self) -> Step {
+        if self.autosave().is_err() && !self.quit_warned {
+            self.quit_warned = true;
+            self.say("  the game is not saved: `save FILE` somewhere else, or `quit` again to leave without it");
+            return Step::Rejected;
+        }
+        Step::Quit
+    }
+
+    fn load(&mut self, path: &str) -> Step {
+        let (game, div) = match load_game(path) {
+            Ok(loaded) => loaded,
+            Err(e) => {
+                self.error(&format!("cannot load {path}: {e}"));
+                return Step::Rejected;
+            }
+        };
+        // The game being replaced is kept if it has unsaved progress.
+        if self.autosave().is_err() {
+            self.say("  not loaded, so that this game is not lost: `save FILE` it first");
+            return Step::Rejected;
+        }
+        self.game = game;
+        self.saved = self.game.log().to_vec();
+        self.winner_announced = false;
+        self.shown = self.game.messages().len();
+        self.last_turn = None;
+        self.last_board = None;
+        self.is_bot.resize(self.game.header().players, false);
+        self.bots.resize_with(self.game.header().players, || None);
+        if let Some(d) = div {
+            let text = diverged(path, &d, &self.game);
+            self.say(&text);
+        }
+        self.say(&format!("loaded {path} ({})", text::count(self.game.log().len() as u64, "action")));
+        Step::Ok
+    }
+
     /// What the strongest bot would do for `seat`, from that seat's view, and why.
     fn hint(&mut self, seat: usize) -> Step {
         if self.game.winner().is_some() {
-            self.say("the game is over");
+            self.error("the game is over (save, show, or quit)");
             return Step::Rejected;
         }
         // Seeded by the position, so the same game asks the same hint.
@@ -537,7 +892,7 @@ impl<'w> Repl<'w> {
                 Step::Ok
             }
             Err(e) => {
-                self.say(&format!("hint failed: {e}"));
+                self.error(&format!("hint failed: {e}"));
                 Step::Rejected
             }
         }
@@ -547,7 +902,7 @@ impl<'w> Repl<'w> {
     fn undo(&mut self) -> Step {
         let log = self.game.log();
         let Some(pos) = log.iter().rposition(|e| !self.is_bot(e.seat)) else {
-            self.say("nothing to undo");
+            self.error("nothing to undo");
             return Step::Rejected;
         };
         let n = log.len() - pos;
@@ -559,13 +914,15 @@ impl<'w> Repl<'w> {
                 Step::Ok
             }
             Err(e) => {
-                self.say(&format!("cannot undo: {e}"));
+                self.error(&format!("cannot undo: {e}"));
                 Step::Rejected
             }
         }
     }
 
-    /// A short status for the start of a human's decision.
+    /// A short status for the start of a human's decision: the board and the players
+    /// when the turn, the seat asked to act or the pieces on the board changed (each
+    /// placement of the set-up rounds), then the hand and what is possible.
     fn status(&mut self) {
         if self.game.winner().is_some() {
             return;
@@ -576,12 +933,13 @@ impl<'w> Repl<'w> {
             return;
         }
         self.last_status = Some(now);
-        let key = {
+        let (key, pieces) = {
             let st = self.game.state();
-            (st.turn, st.current)
+            ((st.turn, st.current, seat), (st.intersections.clone(), st.paths.clone()))
         };
-        if self.last_turn != Some(key) {
+        if self.last_turn != Some(key) || self.last_board.as_ref() != Some(&pieces) {
             self.last_turn = Some(key);
+            self.last_board = Some(pieces);
             let board = self.board_text();
             self.say(&board);
             let t = self.players_text();
@@ -592,13 +950,12 @@ impl<'w> Repl<'w> {
         let texts = match self.legal_texts() {
             Ok(t) => t,
             Err(e) => {
-                self.say(&format!("error: cannot list {}'s actions: {e}", seat_name(&self.game, seat)));
+                self.error(&format!("cannot list {}'s actions: {e}", seat_name(&self.game, seat)));
                 return;
             }
         };
         let mut names: Vec<String> =
             texts.iter().map(|t| t.split_whitespace().next().unwrap_or("").to_string()).collect();
-        names.dedup();
         names.sort();
         names.dedup();
         self.say(&format!(
@@ -606,6 +963,14 @@ impl<'w> Repl<'w> {
             seat_name(&self.game, seat),
             names.join(", ")
         ));
+    }
+
+    /// What a terminal shows before each prompt: the bots' moves, then the status.
+    fn before_prompt(&mut self) {
+        if let Err(e) = self.run_bots() {
+            self.error(&e.to_string());
+        }
+        self.status();
     }
 }
 
@@ -669,19 +1034,66 @@ fn load_game(path: &str) -> Result<(Game, Option<crate::engine::Divergence>), Ga
     Game::load_json(&text)
 }
 
-/// Script mode: reads commands line by line, echoing each. Returns the exit status.
+/// The folder autosaves go to: `$CATAN_HOME/autosave`, else `~/.catan/autosave`.
+pub fn autosave_dir() -> Option<PathBuf> {
+    let home = std::env::var_os("CATAN_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".catan")))?;
+    Some(home.join("autosave"))
+}
+
+/// Writes `game` to a new file in `dir` named after its variants and seed (never over a
+/// save it does not continue), and returns the path.
+fn write_autosave(dir: &Path, game: &Game) -> std::io::Result<PathBuf> {
+    std::fs::create_dir_all(dir)?;
+    let h = game.header();
+    let stem = format!("{}-seed{}", h.variants.join("+").replace(['/', '\\', '.'], "_"), h.seed);
+    let mut path = dir.join(format!("{stem}.json"));
+    let mut n = 1;
+    while path.exists() && would_lose(&path.to_string_lossy(), game).is_some() {
+        n += 1;
+        path = dir.join(format!("{stem}-{n}.json"));
+    }
+    std::fs::write(&path, game.save_json())?;
+    Ok(path)
+}
+
+/// The most recent autosave (`catan play --resume`).
+pub fn last_autosave(dir: Option<PathBuf>) -> Result<PathBuf, String> {
+    let dir = dir.or_else(autosave_dir).ok_or("no home folder to look for autosaves in (set CATAN_HOME)")?;
+    let entries = std::fs::read_dir(&dir).map_err(|_| format!("no autosaved game in {}", dir.display()))?;
+    entries
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .max()
+        .map(|(_, p)| p)
+        .ok_or_else(|| format!("no autosaved game in {}", dir.display()))
+}
+
+/// Script mode: reads commands line by line, echoing each (or, with `jsonl`, answering
+/// each with one JSON object). Returns the exit status.
 pub fn run_script(config: ReplConfig, input: &mut dyn BufRead, out: &mut dyn Write) -> i32 {
     let strict = config.strict;
-    let mut repl = match Repl::new(config, out) {
+    let jsonl = config.jsonl;
+    let mut repl = match Repl::new(config, &mut *out) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
+            if jsonl {
+                let _ = writeln!(out, "{}", jsonl_failure(&e.to_string()));
+            }
             return 1;
         }
     };
+    let mut version = 0u64;
+    let mut seen = (0usize, None::<LogEntry>);
     repl.welcome();
     // A bot's error stops the bots, not the session: the game is intact and can be saved.
-    let mut bots_failed = repl.run_bots().map_err(|e| repl.say(&format!("error: a bot failed: {e}"))).is_err();
+    let mut bots_failed = repl.run_bots().map_err(|e| repl.error(&format!("a bot failed: {e}"))).is_err();
+    if jsonl {
+        repl.answer(None, true, &mut version, &mut seen);
+    }
     let mut line = Vec::new();
     let mut number = 0;
     loop {
@@ -690,12 +1102,18 @@ pub fn run_script(config: ReplConfig, input: &mut dyn BufRead, out: &mut dyn Wri
             Ok(0) => break,
             Ok(_) => number += 1,
             Err(e) => {
-                repl.say(&format!("error reading input: {e}"));
+                repl.error(&format!("cannot read the input: {e}"));
+                if jsonl {
+                    repl.answer(None, false, &mut version, &mut seen);
+                }
                 return 1;
             }
         }
         let Ok(text) = std::str::from_utf8(&line) else {
-            repl.say(&format!("error: input line {number} is not valid UTF-8; ignored"));
+            repl.error(&format!("input line {number} is not valid UTF-8; ignored"));
+            if jsonl {
+                repl.answer(None, false, &mut version, &mut seen);
+            }
             if strict {
                 return 2;
             }
@@ -705,17 +1123,24 @@ pub fn run_script(config: ReplConfig, input: &mut dyn BufRead, out: &mut dyn Wri
         if text.is_empty() {
             continue;
         }
-        let prompt = repl.prompt();
-        repl.say(&format!("{prompt}{text}"));
+        if !jsonl {
+            let prompt = repl.prompt();
+            repl.say(&format!("{prompt}{text}"));
+        }
         let step = repl.handle(&text);
+        if step != Step::Quit {
+            if let Err(e) = repl.run_bots() {
+                repl.error(&format!("a bot failed: {e}"));
+                bots_failed = true;
+            }
+        }
+        if jsonl {
+            repl.answer(Some(&text), step != Step::Rejected, &mut version, &mut seen);
+        }
         match step {
             Step::Quit => return 0,
             Step::Rejected if strict => return 2,
             _ => {}
-        }
-        if let Err(e) = repl.run_bots() {
-            repl.say(&format!("error: a bot failed: {e}"));
-            bots_failed = true;
         }
     }
     if strict && bots_failed {
@@ -724,18 +1149,46 @@ pub fn run_script(config: ReplConfig, input: &mut dyn BufRead, out: &mut dyn Wri
     0
 }
 
+impl Repl<'_> {
+    /// JSON Lines mode: the answer to one command (`command` None: the welcome, or a line
+    /// that could not be read) as one object: whether it was done, the error, the lines a
+    /// person would have read, the JSON a command printed (`data`), and where the game
+    /// stands: `version` grows by one each time the game changed.
+    fn answer(&mut self, command: Option<&str>, ok: bool, version: &mut u64, seen: &mut (usize, Option<LogEntry>)) {
+        let lines = self.capture.replace(vec![]).unwrap_or_default();
+        let data = self.data.take();
+        let now = (self.game.log().len(), self.game.log().last().cloned());
+        if now != *seen {
+            *version += 1;
+            *seen = now;
+        }
+        let error = if ok { None } else { lines.iter().find_map(|l| l.strip_prefix("error: ")).map(str::to_string) };
+        let messages: Vec<&str> = lines.iter().map(String::as_str).filter(|l| !l.starts_with("error: ")).collect();
+        let mut v = serde_json::json!({
+            // The version of this format: a field's meaning changes only with it.
+            "format": JSONL_FORMAT,
+            "command": command,
+            "ok": ok,
+            "error": error,
+            "messages": messages,
+            "version": *version,
+            "actions": self.game.log().len(),
+            "prompt": self.prompt().trim_end().trim_end_matches('>'),
+            "to_act": self.game.to_act().ok().map(|s| seat_name(&self.game, s)),
+            "winner": self.game.winner().map(|s| seat_name(&self.game, s)),
+        });
+        if let Some(d) = data {
+            v["data"] = d;
+        }
+        let _ = writeln!(self.out, "{}", serde_json::to_string(&v).unwrap_or_default());
+        let _ = self.out.flush();
+    }
+}
+
 /// A secret action as others see it: its first words, without the arguments.
 fn secret_text(game: &Game, action: &crate::action::Action) -> String {
     let Some(spec) = game.spec().action(&action.name) else { return action.name.clone() };
-    let words: Vec<&str> = spec
-        .syntax
-        .iter()
-        .map_while(|p| match p {
-            crate::spec::SyntaxPart::Literal(l) => Some(l.as_str()),
-            crate::spec::SyntaxPart::Arg(_) => None,
-        })
-        .collect();
-    format!("{} (hidden)", words.join(" "))
+    format!("{} (hidden)", spec.leading_words())
 }
 
 /// Every label of a slot grid, for completion.
@@ -762,10 +1215,7 @@ pub fn run_interactive(config: ReplConfig) -> i32 {
         }
     };
     loop {
-        if let Err(e) = repl.run_bots() {
-            repl.say(&format!("error: {e}"));
-        }
-        repl.status();
+        repl.before_prompt();
         let labels: Vec<String> = {
             let st = repl.game.state();
             match st.topology.as_ref() {
@@ -773,59 +1223,46 @@ pub fn run_interactive(config: ReplConfig) -> i32 {
                 None => st.grids.iter().flat_map(grid_labels).collect(),
             }
         };
-        let mut words: Vec<String> =
-            COMMANDS.iter().map(|(c, _)| c.split_whitespace().next().unwrap_or("").to_string()).collect();
-        words.extend(["show board", "show hand", "show players", "show bank", "show log"].map(String::from));
-        if repl.game.header().sandbox {
-            words.extend(["dice", "give", "place"].map(String::from));
-        }
+        let words = repl.command_names();
         editor.set_candidates(repl.legal_texts().unwrap_or_default(), words, labels);
         let prompt = repl.prompt();
-        match editor.read(&prompt) {
-            Ok(Some(text)) => {
-                if repl.handle(&text) == Step::Quit {
-                    break;
-                }
-            }
-            Ok(None) => break,
+        let line = match editor.read(&prompt) {
+            Ok(Some(text)) => text,
+            // End of input (Ctrl-D) leaves like `quit`, keeping unsaved progress.
+            Ok(None) => "quit".to_string(),
             Err(e) => {
                 eprintln!("error: {e}");
-                break;
+                "quit".to_string()
             }
+        };
+        if repl.handle(&line) == Step::Quit {
+            break;
         }
     }
     editor.save_history();
     0
 }
 
-/// Groups a long list of legal actions so that a player can read it: actions that share
-/// their first two words (`play merchant_caravan`, `build abbey`) and are many become one
-/// line with a count and a few examples; `legal WORDS` lists such a group whole.
-pub fn group_legal(texts: &[String]) -> Vec<String> {
-    const SHORT: usize = 24;
-    const GROUP: usize = 6;
-    if texts.len() <= SHORT {
-        return texts.to_vec();
-    }
-    let key = |t: &str| t.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
-    let mut order: Vec<String> = vec![];
-    let mut groups: std::collections::HashMap<String, Vec<&String>> = std::collections::HashMap::new();
-    for t in texts {
-        let k = key(t);
-        if !groups.contains_key(&k) {
-            order.push(k.clone());
+/// A terminal session played from `input` (what `run_interactive` shows, the status
+/// before each prompt included, with each line echoed after its prompt), for tests of
+/// what a player at the terminal sees.
+pub fn run_as_terminal(config: ReplConfig, input: &mut dyn BufRead, out: &mut dyn Write) -> i32 {
+    let mut repl = match Repl::new(config, out) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
         }
-        groups.entry(k).or_default().push(t);
-    }
-    let mut out = vec![];
-    for k in order {
-        let g = &groups[&k];
-        if g.len() <= GROUP {
-            out.extend(g.iter().map(|t| t.to_string()));
-        } else {
-            let eg: Vec<&str> = g.iter().take(3).map(|t| t.as_str()).collect();
-            out.push(format!("{k} ... ({} ways, e.g. `{}`; `legal {k}` lists them)", g.len(), eg.join("`, `")));
+    };
+    repl.welcome();
+    for line in input.lines() {
+        let Ok(line) = line else { return 1 };
+        repl.before_prompt();
+        let prompt = repl.prompt();
+        repl.say(&format!("{prompt}{line}"));
+        if repl.handle(&line) == Step::Quit {
+            return 0;
         }
     }
-    out
+    0
 }

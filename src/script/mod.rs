@@ -153,8 +153,18 @@ pub struct Script {
     rnd: Table,
 }
 
-const DISPATCH: &[&str] =
-    &["setup", "perform", "legal_actions", "sample", "to_act", "points", "describe", "card_text", "evaluate"];
+const DISPATCH: &[&str] = &[
+    "setup",
+    "perform",
+    "legal_actions",
+    "sample",
+    "to_act",
+    "points",
+    "describe",
+    "card_text",
+    "player_text",
+    "evaluate",
+];
 
 /// Where variant files are looked for, in order, before the built-in copies.
 pub fn variant_dirs() -> Vec<PathBuf> {
@@ -407,6 +417,15 @@ impl Script {
     pub fn card_text(&self, kind: &str) -> Result<Option<String>, ScriptError> {
         self.with_ctx(|c| c.read_only = true);
         let r = self.call::<Option<String>>("card_text", (self.g.clone(), kind.to_string()));
+        self.with_ctx(|c| c.read_only = false);
+        r
+    }
+
+    /// Text for a player at the table, from a variant's filter: `welcome` (seat and action
+    /// unused) or `action_note` (what `action` costs `seat` now, say).
+    pub fn player_text(&self, point: &str, seat: usize, action: &str) -> Result<Option<String>, ScriptError> {
+        self.with_ctx(|c| c.read_only = true);
+        let r = self.call::<Option<String>>("player_text", (self.g.clone(), point, seat + 1, action));
         self.with_ctx(|c| c.read_only = false);
         r
     }

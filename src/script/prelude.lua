@@ -175,7 +175,8 @@ function engine.action_specs()
   local out = {}
   for _, name in ipairs(R.order) do
     local def = R.actions[name]
-    out[#out + 1] = { name = name, syntax = def.syntax, help = def.help or "", enumerable = def.options ~= nil or not def.has_args }
+    out[#out + 1] = { name = name, syntax = def.syntax, help = def.help or "", enumerable = def.options ~= nil or not def.has_args,
+      debug = def.debug == true }
   end
   return out
 end
@@ -360,8 +361,11 @@ function engine.perform(g, seat, name, args)
   if g:winner() then return false, "the game is over", nil, nil end
   depth, active[1] = 1, def
   if (def.phase_set and not def.phase_set[g:phase()]) or (def.when and not def.when(g, seat)) then
+    -- `why_not(g, seat)` words the refusal; asked only here, so listing stays cheap.
+    local why = def.why_not and def.why_not(g, seat)
     depth = 0
-    return false, def.not_now or ("'" .. name .. "' is not possible now"), __where_fn(def.when or def.apply), def.variant
+    return false, why or def.not_now or ("`" .. def.syntax:gsub(" <.*", "") .. "` is not possible now"),
+      __where_fn(why and def.why_not or def.when or def.apply), def.variant
   end
   if def.legal then
     local ok, why = def.legal(g, seat, unpack(args))
@@ -386,6 +390,15 @@ function engine.points(g, seat, hidden) return run_filter(g, "victory_points", t
 function engine.describe(g, seat) return g:filter("describe", {}, seat) end
 
 function engine.card_text(g, kind) return g:filter("card_text", nil, kind) end
+
+-- Text for a player at the table: the `welcome` filter (g, text) and the `action_note`
+-- filter (g, text, seat, action), e.g. what an action costs the seat now.
+function engine.player_text(g, point, seat, name)
+  if point ~= "welcome" and point ~= "action_note" then error("no player text '" .. tostring(point) .. "'") end
+  local text = g:filter(point, nil, seat, name)
+  if text ~= nil and type(text) ~= "string" then error("the " .. point .. " filter returned a " .. type(text) .. ", not text", 0) end
+  return text
+end
 
 -- Bots: how good the position is for each seat, in victory points' units. The variant's
 -- `evaluate` filter (g, score, seat, scratch) builds it up from 0; `scratch` is one table

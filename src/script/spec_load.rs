@@ -195,6 +195,7 @@ pub(super) fn finish(lua: &Lua, engine: &Table) -> Result<Spec, ScriptError> {
             syntax: parts,
             help: t.get("help").map_err(lua_err)?,
             enumerable: t.get("enumerable").map_err(lua_err)?,
+            debug: t.get::<Option<bool>>("debug").map_err(lua_err)?.unwrap_or(false),
         });
     }
     if spec.max_players == 0 {
@@ -263,6 +264,7 @@ fn merge(spec: &mut Spec, decl: &Table, variant: &str) -> mlua::Result<()> {
                 },
                 stack: z.get::<Option<bool>>("stack")?.unwrap_or(false),
                 visibility: vis,
+                title: z.get::<Option<String>>("title")?.unwrap_or_else(|| name.replace('_', " ")),
             };
             match spec.zones.iter_mut().find(|x| x.name == name) {
                 Some(x) => *x = zs,

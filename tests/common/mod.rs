@@ -140,12 +140,24 @@ pub fn reject_seat(g: &mut Game, seat: usize, cmd: &str) -> String {
     };
     assert_eq!(e.kind, ScriptErrorKind::Rejected, "'{cmd}': {err}");
     let at = e.location.as_deref().unwrap_or_else(|| panic!("the refusal of '{cmd}' names no location: {err}"));
-    // A rule that does not apply now is named by its `when` function; a rule that applies
-    // but refuses, by its deny(...) line.
-    let marker = if e.message.ends_with("is not possible now") { "function" } else { "deny(" };
-    assert_names_base_line(at, cmd, marker);
+    // A rule that does not apply now is named by its `when` function (or the `why_not`
+    // function that words the refusal); a rule that applies but refuses, by its deny(...)
+    // line.
+    if e.message.ends_with("is not possible now") || !base_line(at).contains("deny(") {
+        assert_names_base_line(at, cmd, "function");
+    } else {
+        assert_names_base_line(at, cmd, "deny(");
+    }
     assert_eq!(e.variant.as_deref(), Some("base"), "'{cmd}': {err}");
     e.message.clone()
+}
+
+/// The text of the line `at` ("variants/base.lua:N") names.
+fn base_line(at: &str) -> String {
+    let n: usize = at.strip_prefix("variants/base.lua:").and_then(|n| n.parse().ok()).unwrap_or(0);
+    let src =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/variants/base.lua")).expect("variants/base.lua");
+    src.lines().nth(n.wrapping_sub(1)).unwrap_or_default().to_string()
 }
 
 /// `at` must be "variants/base.lua:N" with N a line that contains `marker`.
