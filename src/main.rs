@@ -96,6 +96,9 @@ enum Command {
         /// --compare, as SVG (FILE.svg)
         #[arg(long, value_name = "FILE")]
         plot: Option<String>,
+        /// Cut a game off, without a winner, after this many actions (reported with seeds)
+        #[arg(long, default_value_t = sim::MAX_ACTIONS)]
+        max_actions: usize,
         #[command(flatten)]
         budget: BudgetArgs,
     },
@@ -287,21 +290,13 @@ fn play_side(
     r.map_err(|e| e.to_string())
 }
 
-// Each argument is one flag of `catan sim`.
-#[allow(clippy::too_many_arguments)]
-fn run_sim(
-    game: &GameArgs,
-    games: usize,
-    json: bool,
-    jobs: Option<usize>,
+/// Who plays a `catan sim` run, from its flags.
+fn sim_lineup(
     bots: Option<String>,
     seats: &str,
-    compare: Option<Vec<String>>,
-    out: Option<String>,
-    plot: Option<String>,
+    max_actions: usize,
     budget: &BudgetArgs,
-) -> Result<(), String> {
-    let h = header(game, false)?;
+) -> Result<sim::Lineup, String> {
     let kinds: Vec<_> = match &bots {
         Some(list) => list
             .split(',')
@@ -310,12 +305,27 @@ fn run_sim(
             .map_err(|e| format!("--bots: {e}"))?,
         None => vec![],
     };
-    let lineup = sim::Lineup { bots: kinds, budget: budget.budget(), order: sim::SeatOrder::parse(seats)? };
+    Ok(sim::Lineup { bots: kinds, budget: budget.budget(), order: sim::SeatOrder::parse(seats)?, max_actions })
+}
+
+// Each argument is one flag of `catan sim`.
+#[allow(clippy::too_many_arguments)]
+fn run_sim(
+    game: &GameArgs,
+    games: usize,
+    json: bool,
+    jobs: Option<usize>,
+    lineup: &sim::Lineup,
+    compare: Option<Vec<String>>,
+    out: Option<String>,
+    plot: Option<String>,
+) -> Result<(), String> {
+    let h = header(game, false)?;
     let jobs = jobs.unwrap_or_else(sim::default_jobs).max(1);
     let write = |path: &str, text: String| std::fs::write(path, text).map_err(|e| format!("cannot write {path}: {e}"));
     match compare {
         None => {
-            let r = play_side(&h, games, &lineup, jobs, "")?;
+            let r = play_side(&h, games, lineup, jobs, "")?;
             if json {
                 println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
             } else {
@@ -336,7 +346,7 @@ fn run_sim(
                 let spec = script::Script::load(&stack).map_err(|e| e.to_string())?.spec.clone();
                 script::resolve_options(&spec, &opts).map_err(|e| format!("side {label} ({side}): {e}"))?;
                 let hs = Header { variants: stack, options: opts, ..h.clone() };
-                reports.push(play_side(&hs, games, &lineup, jobs, label)?);
+                reports.push(play_side(&hs, games, lineup, jobs, label)?);
             }
             let (b, a) = (reports.pop(), reports.pop());
             let (Some(a), Some(b)) = (a, b) else { return Err("--compare takes two sides".into()) };
@@ -424,8 +434,15 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             }
         }
-        Command::Sim { game, games, json, jobs, bots, seats, compare, out, plot, budget } => {
-            match run_sim(&game, games, json, jobs, bots, &seats, compare, out, plot, &budget) {
+        Command::Sim { game, games, json, jobs, bots, seats, compare, out, plot, max_actions, budget } => {
+            let lineup = match sim_lineup(bots, &seats, max_actions, &budget) {
+                Ok(l) => l,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(1);
+                }
+            };
+            match run_sim(&game, games, json, jobs, &lineup, compare, out, plot) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("error: {e}");

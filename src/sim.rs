@@ -97,7 +97,7 @@ pub struct FailedGame {
 pub enum End {
     /// A seat won.
     Won,
-    /// Cut off by the action cap ([`MAX_ACTIONS`]) without a winner.
+    /// Cut off by the action cap (`Lineup::max_actions`) without a winner.
     ActionCap,
     /// Stopped by a script error (see `SimReport::failed`).
     Error,
@@ -326,11 +326,19 @@ impl SeatOrder {
 /// Who plays in a simulation: one bot kind per seat of the first game, seated in later
 /// games by `order` (rotated one seat further each game by default, so that no bot gains
 /// from its seat). Empty: random bots everywhere.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Lineup {
     pub bots: Vec<BotKind>,
     pub budget: Budget,
     pub order: SeatOrder,
+    /// A game without a winner after this many actions is cut off (see [`End::ActionCap`]).
+    pub max_actions: usize,
+}
+
+impl Default for Lineup {
+    fn default() -> Self {
+        Lineup { bots: vec![], budget: Budget::default(), order: SeatOrder::default(), max_actions: MAX_ACTIONS }
+    }
 }
 
 impl Lineup {
@@ -637,11 +645,10 @@ fn play_index(game: &mut Game, seed: u64, index: usize, lineup: &Lineup) -> Resu
     let seed = seed.wrapping_add(index as u64);
     let players = game.header().players;
     let seats = lineup.seats(players, index);
-    game.restart(seed).and_then(|()| play_with(game, &seats, lineup.budget, |_| Ok(()))).map_err(|e| FailedGame {
-        seed,
-        actions: game.log().len(),
-        error: e.to_string(),
-    })
+    let cap = lineup.max_actions;
+    game.restart(seed)
+        .and_then(|()| play_capped(game, &seats, lineup.budget, cap, |_| Ok(())))
+        .map_err(|e| FailedGame { seed, actions: game.log().len(), error: e.to_string() })
 }
 
 /// The rows for `--out FILE`: JSON Lines if FILE ends in `.jsonl` or `.json`, else CSV.
@@ -768,14 +775,19 @@ pub fn report_text(r: &SimReport, seed: u64, per_bot: bool) -> String {
 pub fn comparison_text(c: &Comparison, seed: u64, sides: &[String]) -> String {
     use std::fmt::Write;
     let mut out = String::new();
-    let name = |i: usize, r: &SimReport| sides.get(i).cloned().unwrap_or_else(|| r.variants.join("+"));
+    // A side as given, and the stack it means when it differs (":victory_points=8").
+    let name = |i: usize, r: &SimReport| {
+        let stack = r.variants.join("+");
+        match sides.get(i) {
+            Some(s) if *s != stack => format!("{s} (stack {stack})"),
+            _ => stack,
+        }
+    };
     let _ = writeln!(
         out,
-        "A: {} ({})\nB: {} ({})\n{} games each with {} players, the same seeds ({seed}..{}); {} pairs without an error",
+        "A: {}\nB: {}\n{} games each with {} players, the same seeds ({seed}..{}); {} pairs without an error",
         name(0, &c.a),
-        c.a.variants.join("+"),
         name(1, &c.b),
-        c.b.variants.join("+"),
         c.a.games,
         c.a.players,
         seed + c.a.games.saturating_sub(1) as u64,
