@@ -249,6 +249,34 @@ pub fn stubs() -> String {
         }
         s.push_str(&format!("function G:{}({}) end\n\n", m.name, args.join(", ")));
     }
+    s.push_str("---base.lua's exports (docs/api.md, Base's exports).\n---@class CatanBase\ncatan = {}\n\n");
+    for c in section_rows(API_MD, "## Base's exports") {
+        for span in code_spans(&c[0]) {
+            let Some(sig) = span.strip_prefix("catan.") else { continue };
+            s.push_str(&format!("---{}\n", plain(&c[1])));
+            match sig.split_once('(') {
+                Some((name, args)) => {
+                    let params: Vec<&str> =
+                        args.trim_end_matches(')').split(',').map(str::trim).filter(|a| !a.is_empty()).collect();
+                    for p in &params {
+                        let (n, q) = p.strip_suffix('?').map_or((*p, ""), |n| (n, "?"));
+                        let ty = match n {
+                            "g" => "G",
+                            "cards" | "hand" | "t" => "table",
+                            "list" => "any[]",
+                            "face_up" => "boolean",
+                            "x" => "any",
+                            other => param_type(other),
+                        };
+                        s.push_str(&format!("---@param {n}{q} {ty}\n"));
+                    }
+                    let names: Vec<&str> = params.iter().map(|p| p.trim_end_matches('?')).collect();
+                    s.push_str(&format!("function catan.{name}({}) end\n\n", names.join(", ")));
+                }
+                None => s.push_str(&format!("---@type string[]\ncatan.{sig} = {{}}\n\n")),
+            }
+        }
+    }
     s.push_str("---The declaration of a variant (docs/modding.md, The declaration).\n---@class CatanVariant\n");
     for (field, form) in declaration_fields() {
         let ty = match field.as_str() {

@@ -93,7 +93,7 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         out: Option<String>,
         /// Draw win rate by seat (95% intervals) and game lengths, A against B with
-        /// --compare, as SVG (FILE.svg)
+        /// --compare: PNG if FILE ends in .png, else SVG
         #[arg(long, value_name = "FILE")]
         plot: Option<String>,
         /// Cut a game off, without a winner, after this many actions (reported with seeds)
@@ -322,7 +322,8 @@ fn run_sim(
 ) -> Result<(), String> {
     let h = header(game, false)?;
     let jobs = jobs.unwrap_or_else(sim::default_jobs).max(1);
-    let write = |path: &str, text: String| std::fs::write(path, text).map_err(|e| format!("cannot write {path}: {e}"));
+    let write =
+        |path: &str, bytes: Vec<u8>| std::fs::write(path, bytes).map_err(|e| format!("cannot write {path}: {e}"));
     match compare {
         None => {
             let r = play_side(&h, games, lineup, jobs, "")?;
@@ -333,10 +334,10 @@ fn run_sim(
             }
             if let Some(path) = &out {
                 let rows: Vec<(&str, &sim::GameRow)> = r.rows.iter().map(|row| ("", row)).collect();
-                write(path, sim::rows_text(path, &rows, r.players))?;
+                write(path, sim::rows_text(path, &rows, r.players).into_bytes())?;
             }
             if let Some(path) = &plot {
-                write(path, plot::svg(&[("", &r)]))?;
+                write(path, plot::figure(path, &[(&r.variants.join("+"), &r)])?)?;
             }
         }
         Some(sides) => {
@@ -359,10 +360,11 @@ fn run_sim(
             if let Some(path) = &out {
                 let mut rows: Vec<(&str, &sim::GameRow)> = c.a.rows.iter().map(|row| ("A", row)).collect();
                 rows.extend(c.b.rows.iter().map(|row| ("B", row)));
-                write(path, sim::rows_text(path, &rows, c.a.players))?;
+                write(path, sim::rows_text(path, &rows, c.a.players).into_bytes())?;
             }
             if let Some(path) = &plot {
-                write(path, plot::svg(&[("A: ", &c.a), ("B: ", &c.b)]))?;
+                let (a, b) = (format!("A: {}", sides[0]), format!("B: {}", sides[1]));
+                write(path, plot::figure(path, &[(&a, &c.a), (&b, &c.b)])?)?;
             }
         }
     }

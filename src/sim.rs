@@ -708,9 +708,8 @@ fn notes(r: &SimReport, out: &mut String) {
         let (hi, lo) = extremes(&r.seat_rates);
         let _ = writeln!(
             out,
-            "  warning: seat win rates differ significantly (chi-squared {:.1}, p = {:.4}): seat {} wins {}, seat {} {}. \
-             The seats of this set-up are not equal (turn order, fixed starting pieces); keep that in mind when \
-             reading rates, or compare rules with --compare on the same seats",
+            "  warning: seat win rates differ significantly (chi-squared {:.1}, p = {:.4}): seat {} wins {}, seat {} {}\n    \
+             (the seats of this set-up are not equal: turn order, starting pieces; compare rules on the same seats)",
             r.seat_balance.chi2,
             r.seat_balance.p_value,
             hi + 1,

@@ -117,6 +117,17 @@ fn the_command_compares_writes_rows_and_plots() {
     assert!(rows.lines().nth(5).is_some_and(|l| l.starts_with("B,0,3,")), "{rows}");
     let plot = std::fs::read_to_string(&svg).unwrap();
     assert!(plot.starts_with("<svg") && plot.contains("Win rate by seat") && plot.contains("Game length"), "{plot}");
+    // A PNG of the same figure, from a single run.
+    let png = dir.join("plot.png");
+    let out = Command::new(BIN)
+        .args(["sim", "--games", "3", "--seed", "3", "--plot", png.to_str().unwrap()])
+        .env_remove("CATAN_VARIANTS")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let bytes = std::fs::read(&png).unwrap();
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n") && bytes.len() > 1000, "{} bytes", bytes.len());
+    assert_eq!(&bytes[16..24], &[0, 0, 3, 0x84, 0, 0, 1, 0x7c], "900 x 380 pixels");
     let bad = Command::new(BIN).args(["sim", "--games", "1", "--compare", "base", ":no_such=1"]).output().unwrap();
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("side B (:no_such=1): unknown option 'no_such'"));

@@ -31,7 +31,15 @@ fn the_stubs_declare_the_whole_api() {
     for m in api_doc::methods() {
         assert!(s.contains(&format!("function G:{}(", m.name)), "g:{}", m.name);
     }
-    for global in ["function variant(decl)", "function action(def)", "function sequence(point, name, fn, opts)", "function filter(point, name, fn, opts)", "function on(event, name, fn, opts)", "function wrap_hook(", "function deny(reason)"] {
+    for global in [
+        "function variant(decl)",
+        "function action(def)",
+        "function sequence(point, name, fn, opts)",
+        "function filter(point, name, fn, opts)",
+        "function on(event, name, fn, opts)",
+        "function wrap_hook(",
+        "function deny(reason)",
+    ] {
         assert!(s.contains(global), "{global}");
     }
     for p in api_doc::points() {

@@ -4,7 +4,7 @@
 -- the docs, then run `catan stubs > variants/types/catan.lua` (tests/stubs.rs checks it).
 
 ---@alias CatanSequencePoint "setup"|"after_action"|"turn_begin"|"turn_end"|"seven"|"free_roads"|string
----@alias CatanFilterPoint "to_act"|"victory_points"|"describe"|"card_text"|"cost"|"production"|"discard_count"|"trade_ratio"|"robber_targets"|"steal_targets"|"evaluate"|"starting_pieces"|string
+---@alias CatanFilterPoint "to_act"|"victory_points"|"describe"|"card_text"|"cost"|"production"|"discard_count"|"trade_ratio"|"robber_targets"|"steal_targets"|"evaluate"|"development_deck"|"starting_pieces"|string
 ---@alias CatanEvent "rolled"|"built"|"bought"|"produced"|"knights_changed"|"discarded"|"robber_moved"|"stole"|"played_development"|"traded"|"longest_road_changed"|"largest_army_changed"|"turn_ended"|"game_won"|string
 
 -- sequence `setup`: —; the engine, once when a game starts
@@ -24,6 +24,7 @@
 -- filter `robber_targets`: list of hexes the robber may go to; mover (the seat moving the robber); base, on a 7 or a knight
 -- filter `steal_targets`: list of seats to steal from; thief, hex; base, after the robber moved
 -- filter `evaluate`: how good the position is for seat, in victory points' units (starts at 0); seat, scratch (scratch: one table shared by the seats of one evaluation, for facts worth computing once); the engine, for the bots' search (read-only, like listing). Without any hook the bots use victory_points (hidden included). Must return a number; base.evaluate, rivals.evaluate (see [bots.md](bots.md))
+-- filter `development_deck`: how many of each development card the deck holds, a fresh table: { knight = 14, victory_point = 5, road_building = 2, year_of_plenty = 2, monopoly = 2 } (5-6 players: 20, 5, 3, 3, 3); —; base's base.supply, once in set-up, before it shuffles the deck: a new card joins with a filter (see [modding.md](modding.md#bounty-a-new-development-card); catan.may_play, catan.use_card and catan.PLAY_PHASES are base's exports for its action)
 -- filter `starting_pieces`: fixed starting pieces by colour, { red = { settlements = { 37, 26 }, roads = { "31-37", "21-26" } }, ... } (the second settlement pays the starting resources), or nil for the two set-up rounds; —; base's base.start, once, after the board is built (family supplies its Starting Set-up here)
 -- event `rolled`: { seat, dice = { a, b }, sum }; end of the roll action, after production (or after a 7's discard/robber phase is set)
 -- event `built`: { seat, piece, site }; a road, settlement or city was placed (also in set-up)
@@ -594,6 +595,71 @@ function G:filter(point, value) end
 ---Returns: —
 ---@param point string
 function G:run(point) end
+
+---base.lua's exports (docs/api.md, Base's exports).
+---@class CatanBase
+catan = {}
+
+---the five resources in printed order: { "brick", "lumber", "wool", "grain", "ore" }
+---@type string[]
+catan.RESOURCES = {}
+
+---a shallow copy of a table
+---@param t table
+function catan.copy(t) end
+
+---how many cards a card table holds
+---@param cards table
+function catan.total(cards) end
+
+---a card table as text: "2 ore grain", "nothing"
+---@param cards table
+function catan.cards_text(cards) end
+
+---whether seat p's hand holds cards (hand: g:cards(p, "hand") when asking many times)
+---@param g G
+---@param p integer
+---@param cards table
+---@param hand? table
+function catan.has(g, p, cards, hand) end
+
+---moves cards from p's hand to the bank
+---@param g G
+---@param p integer
+---@param cards table
+function catan.pay(g, p, cards) end
+
+---resource cards in p's hand
+---@param g G
+---@param p integer
+function catan.hand_size(g, p) end
+
+---whether a list holds x
+---@param list any[]
+---@param x any
+function catan.contains(list, x) end
+
+---the seat's name for log messages
+---@param g G
+---@param p integer
+function catan.name(g, p) end
+
+---the phases a development card may be played in (roll, main, trade, build)
+---@type string[]
+catan.PLAY_PHASES = {}
+
+---whether p may play a development card of kind card now: p's turn, no development card played this turn (played_dev), one held in dev (not bought this turn: those wait in dev_new)
+---@param g G
+---@param p integer
+---@param card string
+function catan.may_play(g, p, card) end
+
+---plays it: marks the turn's card as played, moves it from dev to the game's box (or, with face_up, to p's played zone, as knights go) and emits played_development
+---@param g G
+---@param p integer
+---@param card string
+---@param face_up? boolean
+function catan.use_card(g, p, card, face_up) end
 
 ---The declaration of a variant (docs/modding.md, The declaration).
 ---@class CatanVariant
