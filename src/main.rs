@@ -415,12 +415,13 @@ fn main() -> ExitCode {
                     for f in &r.findings {
                         println!("{f}");
                     }
+                    let played = match r.games_played {
+                        0 => "no game".to_string(),
+                        n => format!("{n} game(s) of seeds {seed}..{}", seed + n as u64 - 1),
+                    };
                     eprintln!(
-                        "{v}: {} file(s), {} game(s) of seeds {}..{} ({} actions): {} finding(s)",
+                        "{v}: {} file(s), {played} ({} actions): {} finding(s)",
                         r.files.len(),
-                        r.games_played,
-                        seed,
-                        seed + games.saturating_sub(1) as u64,
                         r.actions,
                         r.findings.len()
                     );
