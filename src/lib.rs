@@ -3,9 +3,13 @@
 //! Lua script in `variants/`. See `src/README.md` for a map of the tree.
 
 pub mod action;
+pub mod api_doc;
 pub mod board;
 pub mod bot;
+pub mod check;
 pub mod engine;
+pub mod lint;
+pub mod plot;
 pub mod repl;
 pub mod script;
 pub mod sim;

@@ -2,7 +2,7 @@
 
 use catan_engine::engine::{Header, SaveFile};
 use catan_engine::repl::{jsonl_failure, last_autosave, run_interactive, run_script, ReplConfig};
-use catan_engine::{script, sim};
+use catan_engine::{check, plot, script, sim};
 use clap::{Parser, Subcommand};
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -16,7 +16,8 @@ struct Cli {
 
 #[derive(clap::Args, Clone)]
 struct GameArgs {
-    /// Variant stack, e.g. base, or base+helpers, or a path to a .lua file (default: base)
+    /// Variant stack: names and paths joined by '+', e.g. base, base+helpers,
+    /// ./mods/house.lua, base+./mods/house.lua (default: base; search path: `catan variants --help`)
     #[arg(long)]
     variant: Option<String>,
     /// Number of players (default: the variant's own default)
@@ -70,11 +71,12 @@ enum Command {
         #[arg(long)]
         jsonl: bool,
     },
-    /// Play many random-bot games and report wins per seat, mean turns and speed
+    /// Play many bot games and report wins per seat (with 95% intervals), game lengths and
+    /// speed; compare two rule sets on the same seeds; write per-game rows and a plot
     Sim {
         #[command(flatten)]
         game: GameArgs,
-        /// Number of games
+        /// Number of games (per side with --compare)
         #[arg(long, default_value_t = 100)]
         games: usize,
         /// Print the report as JSON
@@ -85,14 +87,70 @@ enum Command {
         #[arg(long, value_name = "N")]
         jobs: Option<usize>,
         /// One bot per seat, e.g. "mcts,random,random,random" (kinds: random, greedy,
-        /// mcts), rotated one seat each game; wins are reported per kind (default: random)
+        /// mcts), seated by --seats; wins are reported per kind (default: random)
         #[arg(long)]
         bots: Option<String>,
+        /// How the --bots lineup is seated from game to game: rotate (one seat further
+        /// each game), shuffle (a seeded random order each game) or fixed
+        #[arg(long, default_value = "rotate")]
+        seats: String,
+        /// Compare two rule sets on the same seeds: each side is a variant stack, options
+        /// after a colon, or both: "base" "base+./mods/house.lua" ":victory_points=8"
+        /// "base+helpers:board=random,victory_points=12" (an empty stack is --variant's)
+        #[arg(long, num_args = 2, value_names = ["A", "B"])]
+        compare: Option<Vec<String>>,
+        /// Write one row per game (seed, winner, points per seat, turns, actions, why it
+        /// ended) to FILE: CSV, or JSON Lines if FILE ends in .jsonl or .json
+        #[arg(long, value_name = "FILE")]
+        out: Option<String>,
+        /// Draw win rate by seat (95% intervals) and game lengths, A against B with
+        /// --compare: PNG if FILE ends in .png, else SVG
+        #[arg(long, value_name = "FILE")]
+        plot: Option<String>,
+        /// Cut a game off, without a winner, after this many actions (reported with seeds)
+        #[arg(long, default_value_t = sim::MAX_ACTIONS)]
+        max_actions: usize,
         #[command(flatten)]
         budget: BudgetArgs,
     },
-    /// List the variants with their descriptions and options
-    Variants,
+    /// Check variant stacks without playing them by hand: load, validate the declarations
+    /// and options, lint, and play seeded random-bot games with the engine's invariants
+    /// checked after every action. Prints findings as file:line: message; exits 1 if any
+    #[command(after_help = script::SEARCH_PATH_HELP)]
+    Check {
+        /// Variant stacks to check, e.g. base ./mods/house.lua base+helpers
+        #[arg(required = true, value_name = "VARIANT")]
+        variants: Vec<String>,
+        /// Games to play per stack (0: load and lint only)
+        #[arg(long, default_value_t = 4)]
+        games: usize,
+        /// Seed of the first game (game i is played with seed + i)
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Number of players (default: the variant's own default)
+        #[arg(long)]
+        players: Option<usize>,
+        /// Set an option, KEY=VALUE (repeatable)
+        #[arg(long = "option", value_name = "KEY=VALUE")]
+        options: Vec<String>,
+        /// A game still running after this many actions is a finding
+        #[arg(long, default_value_t = catan_engine::sim::MAX_ACTIONS)]
+        max_actions: usize,
+        /// Print the reports as JSON
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the LuaLS type annotations of the script API (generated from docs/api.md), as
+    /// kept in variants/types/catan.lua for editors
+    Stubs,
+    /// List the variants with their descriptions and options, or describe the ones named
+    /// (names or paths, e.g. `catan variants ./mods/house.lua`)
+    #[command(after_help = script::SEARCH_PATH_HELP)]
+    Variants {
+        /// Variants to describe (default: every one found)
+        #[arg(value_name = "VARIANT")]
+        variants: Vec<String>,
+    },
 }
 
 #[derive(clap::Args, Clone)]
@@ -190,116 +248,221 @@ fn header(args: &GameArgs, sandbox: bool) -> Result<Header, String> {
     Ok(header)
 }
 
+/// What `catan variants` prints about one variant stack.
+fn describe(name: &str, spec: &catan_engine::spec::Spec) -> String {
+    let mut out = format!("{name}  (stack: {})\n  {}\n", spec.variants.join(" -> "), spec.description);
+    out += &format!("  players: {}-{} (default {})\n", spec.min_players, spec.max_players, spec.default_players);
+    for o in &spec.options {
+        let ty = match &o.kind {
+            catan_engine::spec::OptionType::Bool => "bool".to_string(),
+            catan_engine::spec::OptionType::Int { min, max } => format!("int {min}..{max}"),
+            catan_engine::spec::OptionType::Choice(c) => c.join("|"),
+            catan_engine::spec::OptionType::Text => "text".into(),
+        };
+        out += &format!("    {:<22} {:<26} default {:<10} {}\n", o.name, ty, o.default.to_string(), o.doc);
+    }
+    out
+}
+
+/// The bar `catan sim` shows on a terminal: games done, rate and time left.
+fn progress_bar(total: usize, label: &str) -> Option<indicatif::ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(total as u64);
+    let style = indicatif::ProgressStyle::with_template(
+        "{prefix} [{bar:30}] {pos}/{len} games  {per_sec}  {elapsed} elapsed, ETA {eta}",
+    )
+    .map(|s| s.progress_chars("=> "));
+    if let Ok(style) = style {
+        bar.set_style(style);
+    }
+    bar.set_prefix(label.to_string());
+    Some(bar)
+}
+
+/// One side of a run: its stack, players and options, played with the bar shown.
+fn play_side(
+    h: &Header,
+    games: usize,
+    lineup: &sim::Lineup,
+    jobs: usize,
+    label: &str,
+) -> Result<sim::SimReport, String> {
+    let bar = progress_bar(games, label);
+    let r = sim::run_jobs(&h.variants, h.players, &h.options, games, h.seed, lineup, jobs, |done| {
+        if let Some(b) = &bar {
+            b.set_position(done as u64);
+        }
+    });
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    r.map_err(|e| e.to_string())
+}
+
+/// Who plays a `catan sim` run, from its flags.
+fn sim_lineup(
+    bots: Option<String>,
+    seats: &str,
+    max_actions: usize,
+    budget: &BudgetArgs,
+) -> Result<sim::Lineup, String> {
+    let kinds: Vec<_> = match &bots {
+        Some(list) => list
+            .split(',')
+            .map(catan_engine::bot::BotKind::parse)
+            .collect::<Result<_, _>>()
+            .map_err(|e| format!("--bots: {e}"))?,
+        None => vec![],
+    };
+    Ok(sim::Lineup { bots: kinds, budget: budget.budget(), order: sim::SeatOrder::parse(seats)?, max_actions })
+}
+
+// Each argument is one flag of `catan sim`.
+#[allow(clippy::too_many_arguments)]
+fn run_sim(
+    game: &GameArgs,
+    games: usize,
+    json: bool,
+    jobs: Option<usize>,
+    lineup: &sim::Lineup,
+    compare: Option<Vec<String>>,
+    out: Option<String>,
+    plot: Option<String>,
+) -> Result<(), String> {
+    let h = header(game, false)?;
+    let jobs = jobs.unwrap_or_else(sim::default_jobs).max(1);
+    let write =
+        |path: &str, bytes: Vec<u8>| std::fs::write(path, bytes).map_err(|e| format!("cannot write {path}: {e}"));
+    match compare {
+        None => {
+            let r = play_side(&h, games, lineup, jobs, "")?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
+            } else {
+                print!("{}", sim::report_text(&r, h.seed, !lineup.bots.is_empty()));
+            }
+            if let Some(path) = &out {
+                let rows: Vec<(&str, &sim::GameRow)> = r.rows.iter().map(|row| ("", row)).collect();
+                write(path, sim::rows_text(path, &rows, r.players).into_bytes())?;
+            }
+            if let Some(path) = &plot {
+                write(path, plot::figure(path, &[(&r.variants.join("+"), &r)])?)?;
+            }
+        }
+        Some(sides) => {
+            let mut reports = vec![];
+            for (label, side) in ["A", "B"].iter().zip(&sides) {
+                let (stack, opts) = sim::parse_side(side, &h.variants, &h.options)?;
+                let spec = script::Script::load(&stack).map_err(|e| e.to_string())?.spec.clone();
+                script::resolve_options(&spec, &opts).map_err(|e| format!("side {label} ({side}): {e}"))?;
+                let hs = Header { variants: stack, options: opts, ..h.clone() };
+                reports.push(play_side(&hs, games, lineup, jobs, label)?);
+            }
+            let (b, a) = (reports.pop(), reports.pop());
+            let (Some(a), Some(b)) = (a, b) else { return Err("--compare takes two sides".into()) };
+            let c = sim::compare(a, b)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&c).unwrap_or_default());
+            } else {
+                print!("{}", sim::comparison_text(&c, h.seed, &sides));
+            }
+            if let Some(path) = &out {
+                let mut rows: Vec<(&str, &sim::GameRow)> = c.a.rows.iter().map(|row| ("A", row)).collect();
+                rows.extend(c.b.rows.iter().map(|row| ("B", row)));
+                write(path, sim::rows_text(path, &rows, c.a.players).into_bytes())?;
+            }
+            if let Some(path) = &plot {
+                let (a, b) = (format!("A: {}", sides[0]), format!("B: {}", sides[1]));
+                write(path, plot::figure(path, &[(&a, &c.a), (&b, &c.b)])?)?;
+            }
+        }
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Variants => {
-            for name in script::known_variants() {
-                match script::describe_variant(&name) {
-                    Ok(spec) => {
-                        println!("{name}  (stack: {})", spec.variants.join(" -> "));
-                        println!("  {}", spec.description);
-                        println!(
-                            "  players: {}-{} (default {})",
-                            spec.min_players, spec.max_players, spec.default_players
-                        );
-                        for o in &spec.options {
-                            let ty = match &o.kind {
-                                catan_engine::spec::OptionType::Bool => "bool".to_string(),
-                                catan_engine::spec::OptionType::Int { min, max } => {
-                                    format!("int {min}..{max}")
-                                }
-                                catan_engine::spec::OptionType::Choice(c) => c.join("|"),
-                                catan_engine::spec::OptionType::Text => "text".into(),
-                            };
-                            println!("    {:<22} {:<26} default {:<10} {}", o.name, ty, o.default.to_string(), o.doc);
-                        }
+        Command::Variants { variants } => {
+            let names = if variants.is_empty() { script::known_variants() } else { variants };
+            let mut code = ExitCode::SUCCESS;
+            for name in names {
+                let stack: Vec<String> = name.split('+').map(|s| s.trim().to_string()).collect();
+                match script::Script::load(&stack) {
+                    Ok(s) => print!("{}", describe(&name, &s.spec)),
+                    Err(e) => {
+                        println!("{name}: cannot load: {e}");
+                        code = ExitCode::from(1);
                     }
-                    Err(e) => println!("{name}: cannot load: {e}"),
                 }
             }
+            code
+        }
+        Command::Stubs => {
+            print!("{}", catan_engine::api_doc::stubs());
             ExitCode::SUCCESS
         }
-        Command::Sim { game, games, json, jobs, bots, budget } => {
-            let h = match header(&game, false) {
-                Ok(h) => h,
+        Command::Check { variants, games, seed, players, options: opts, max_actions, json } => {
+            let mut given = vec![];
+            for o in &opts {
+                match o.split_once('=') {
+                    Some((k, v)) => given.push((k.trim().to_string(), v.trim().to_string())),
+                    None => {
+                        eprintln!("error: --option takes KEY=VALUE, not '{o}'");
+                        return ExitCode::from(1);
+                    }
+                }
+            }
+            let o = check::CheckOptions { games, seed, players, options: given, max_actions };
+            let mut any = false;
+            let mut reports = vec![];
+            for v in &variants {
+                let stack: Vec<String> = v.split('+').map(|s| s.trim().to_string()).collect();
+                let r = check::check(&stack, &o);
+                any |= !r.findings.is_empty();
+                if !json {
+                    for f in &r.findings {
+                        println!("{f}");
+                    }
+                    let played = match r.games_played {
+                        0 => "no game".to_string(),
+                        n => format!("{n} game(s) of seeds {seed}..{}", seed + n as u64 - 1),
+                    };
+                    eprintln!(
+                        "{v}: {} file(s), {played} ({} actions): {} finding(s)",
+                        r.files.len(),
+                        r.actions,
+                        r.findings.len()
+                    );
+                }
+                reports.push(r);
+            }
+            if json {
+                println!("{}", serde_json::to_string_pretty(&reports).unwrap_or_default());
+            }
+            if any {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Command::Sim { game, games, json, jobs, bots, seats, compare, out, plot, max_actions, budget } => {
+            let lineup = match sim_lineup(bots, &seats, max_actions, &budget) {
+                Ok(l) => l,
                 Err(e) => {
                     eprintln!("error: {e}");
                     return ExitCode::from(1);
                 }
             };
-            let kinds: Result<Vec<_>, String> = match &bots {
-                Some(list) => list.split(',').map(catan_engine::bot::BotKind::parse).collect(),
-                None => Ok(vec![]),
-            };
-            let lineup = match kinds {
-                Ok(bots) => sim::Lineup { bots, budget: budget.budget() },
-                Err(e) => {
-                    eprintln!("error: --bots: {e}");
-                    return ExitCode::from(1);
-                }
-            };
-            let tty = std::io::stderr().is_terminal();
-            let jobs = jobs.unwrap_or_else(sim::default_jobs).max(1);
-            let report = sim::run_jobs(&h.variants, h.players, &h.options, games, h.seed, &lineup, jobs, |done| {
-                if tty && (done % 10 == 0 || done == games) {
-                    eprint!("\r{done}/{games} games");
-                }
-            });
-            if tty {
-                eprintln!();
-            }
-            match report {
-                Ok(r) if json => {
-                    println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default())
-                }
-                Ok(r) => {
-                    println!(
-                        "{} games of {} with {} players (seed {})",
-                        r.games,
-                        r.variants.join("+"),
-                        r.players,
-                        h.seed
-                    );
-                    println!("  finished with a winner: {}", r.finished);
-                    if !r.failed.is_empty() {
-                        println!("  stopped by a script error: {} (not counted in the means)", r.failed.len());
-                        for f in r.failed.iter().take(5) {
-                            println!("    seed {} after {} actions: {}", f.seed, f.actions, f.error);
-                        }
-                    }
-                    for (i, w) in r.wins.iter().enumerate() {
-                        println!("  seat {}: {} wins ({:.1}%)", i + 1, w, 100.0 * *w as f64 / r.games.max(1) as f64);
-                    }
-                    if !lineup.bots.is_empty() {
-                        println!("  per bot (seats rotated each game; 95% confidence interval):");
-                        for (name, b) in &r.bots {
-                            println!(
-                                "  {name:<7} in {} seat(s): {} wins ({:.1}%, {:.1}-{:.1}%; fair share {:.1}%)",
-                                b.seats,
-                                b.wins,
-                                100.0 * b.rate,
-                                100.0 * b.ci95[0],
-                                100.0 * b.ci95[1],
-                                100.0 * b.fair_share
-                            );
-                        }
-                    }
-                    println!("  mean turns: {:.1}, mean actions: {:.1}", r.mean_turns, r.mean_actions);
-                    println!(
-                        "  {:.2} s, {:.1} games per second on {} worker{}",
-                        r.seconds,
-                        r.games_per_second,
-                        r.jobs,
-                        if r.jobs == 1 { "" } else { "s" }
-                    );
-                }
+            match run_sim(&game, games, json, jobs, &lineup, compare, out, plot) {
+                Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("error: {e}");
-                    return ExitCode::from(1);
+                    ExitCode::from(1)
                 }
             }
-            ExitCode::SUCCESS
         }
         Command::Play { game, bots, budget, strict, sandbox, load, resume, no_color, debug, jsonl } => {
             let load = match (load, resume) {

@@ -17,6 +17,8 @@ pub struct GameResult {
     pub winner: Option<usize>,
     pub turns: u32,
     pub actions: usize,
+    /// Victory points of each seat at the end (hidden ones included).
+    pub points: Vec<i64>,
 }
 
 /// Plays one game with a random bot in every seat. `each` sees the game after every
@@ -37,6 +39,18 @@ pub fn play_with(
     game: &mut Game,
     seats: &[BotKind],
     budget: Budget,
+    each: impl FnMut(&Game) -> Result<(), String>,
+) -> Result<GameResult, GameError> {
+    play_capped(game, seats, budget, MAX_ACTIONS, each)
+}
+
+/// Like [`play_with`], stopping after `max_actions` actions: a result without a winner
+/// is a game cut off by that cap.
+pub fn play_capped(
+    game: &mut Game,
+    seats: &[BotKind],
+    budget: Budget,
+    max_actions: usize,
     mut each: impl FnMut(&Game) -> Result<(), String>,
 ) -> Result<GameResult, GameError> {
     let seed = game.header().seed;
@@ -47,7 +61,7 @@ pub fn play_with(
         .collect();
     each(game).map_err(GameError::Setup)?;
     let mut actions = 0;
-    while game.winner().is_none() && actions < MAX_ACTIONS {
+    while game.winner().is_none() && actions < max_actions {
         let seat = game.to_act()?;
         let bot = bots.get_mut(seat).ok_or_else(|| GameError::Setup(format!("no bot for seat {}", seat + 1)))?;
         let Some(action) = bot.choose(game, seat)? else {
@@ -63,8 +77,9 @@ pub fn play_with(
         actions += 1;
         each(game).map_err(GameError::Setup)?;
     }
+    let points = (0..seats.len()).map(|s| game.points(s, true)).collect::<Result<Vec<_>, _>>()?;
     let st = game.state();
-    Ok(GameResult { seed, winner: st.winner, turns: st.turn, actions })
+    Ok(GameResult { seed, winner: st.winner, turns: st.turn, actions, points })
 }
 
 /// A game a script error stopped: its seed, how far it got, and the error (with the
@@ -74,6 +89,47 @@ pub struct FailedGame {
     pub seed: u64,
     pub actions: usize,
     pub error: String,
+}
+
+/// Why a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum End {
+    /// A seat won.
+    Won,
+    /// Cut off by the action cap (`Lineup::max_actions`) without a winner.
+    ActionCap,
+    /// Stopped by a script error (see `SimReport::failed`).
+    Error,
+}
+
+impl End {
+    pub fn name(self) -> &'static str {
+        match self {
+            End::Won => "won",
+            End::ActionCap => "action_cap",
+            End::Error => "error",
+        }
+    }
+}
+
+/// One game of a run, as `--out` writes it.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameRow {
+    /// The game's index in the run (its seed is the run's seed plus this).
+    pub game: usize,
+    pub seed: u64,
+    /// The winning seat, 1-based.
+    pub winner: Option<usize>,
+    /// Victory points per seat at the end (empty when an error stopped the game).
+    pub points: Vec<i64>,
+    pub turns: u32,
+    pub actions: usize,
+    /// The bot kind of each seat.
+    pub bots: Vec<String>,
+    pub end: End,
+    /// Why the game ended without a winner ("" when it has one).
+    pub reason: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -86,13 +142,41 @@ pub struct SimReport {
     pub finished: usize,
     /// Games stopped by an error, counted apart from the others (not in the means).
     pub failed: Vec<FailedGame>,
+    /// Games the action cap cut off, each with its reason.
+    pub cut_off: Vec<GameRow>,
     pub wins: Vec<usize>,
+    /// Each seat's wins per game (failed games left out) with its 95% Wilson interval.
+    pub seat_rates: Vec<Rate>,
+    /// Whether seat win rates differ more than chance allows (a chi-squared test of the
+    /// wins per seat against equal shares, among the games with a winner).
+    pub seat_balance: SeatBalance,
     pub mean_turns: f64,
+    /// The 95% interval of the mean number of turns.
+    pub turns_ci95: [f64; 2],
     pub mean_actions: f64,
     pub seconds: f64,
     pub games_per_second: f64,
     /// Wins per kind of bot, keyed by its name (seats rotated across games).
     pub bots: BTreeMap<String, BotWins>,
+    /// Every game, in order (for `--out`; not in the JSON report).
+    #[serde(skip)]
+    pub rows: Vec<GameRow>,
+}
+
+/// A proportion and its 95% confidence interval.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Rate {
+    pub rate: f64,
+    pub ci95: [f64; 2],
+}
+
+/// The chi-squared test of wins per seat against equal shares.
+#[derive(Debug, Clone, Serialize)]
+pub struct SeatBalance {
+    pub chi2: f64,
+    pub p_value: f64,
+    /// p < 0.05: the seats do not win equally often.
+    pub imbalanced: bool,
 }
 
 /// How one kind of bot fared: it sat in `seats` seats of each game.
@@ -120,12 +204,141 @@ pub fn wilson95(wins: usize, n: usize) -> [f64; 2] {
     [((centre - half) / d).max(0.0), ((centre + half) / d).min(1.0)]
 }
 
-/// Who plays in a simulation: one bot kind per seat of the first game, rotated one seat
-/// further each game so that no bot gains from its seat. Empty: random bots everywhere.
-#[derive(Debug, Clone, Default)]
+/// The mean of `xs` and its 95% interval (normal approximation, mean ± 1.96 standard
+/// errors); `[mean, mean]` for fewer than two values.
+pub fn mean_ci95(xs: &[f64]) -> (f64, [f64; 2]) {
+    let n = xs.len() as f64;
+    if xs.is_empty() {
+        return (0.0, [0.0, 0.0]);
+    }
+    let mean = xs.iter().sum::<f64>() / n;
+    if xs.len() < 2 {
+        return (mean, [mean, mean]);
+    }
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    let half = 1.96 * (var / n).sqrt();
+    (mean, [mean - half, mean + half])
+}
+
+/// The chance of a chi-squared value of at least `x` with `k` degrees of freedom: the
+/// regularized upper incomplete gamma function Q(k/2, x/2) (series below a+1, continued
+/// fraction above, as in Numerical Recipes).
+pub fn chi2_p_value(x: f64, k: usize) -> f64 {
+    if k == 0 || x <= 0.0 {
+        return 1.0;
+    }
+    let a = k as f64 / 2.0;
+    let x = x / 2.0;
+    let ln_front = a * x.ln() - x - ln_gamma(a);
+    if x < a + 1.0 {
+        let (mut sum, mut term, mut ap) = (1.0 / a, 1.0 / a, a);
+        for _ in 0..500 {
+            ap += 1.0;
+            term *= x / ap;
+            sum += term;
+            if term.abs() < sum.abs() * 1e-14 {
+                break;
+            }
+        }
+        (1.0 - sum * ln_front.exp()).clamp(0.0, 1.0)
+    } else {
+        let tiny = 1e-300;
+        let mut b = x + 1.0 - a;
+        let mut c = 1.0 / tiny;
+        let mut d = 1.0 / b;
+        let mut h = d;
+        for i in 1..500 {
+            let an = -(i as f64) * (i as f64 - a);
+            b += 2.0;
+            d = an * d + b;
+            if d.abs() < tiny {
+                d = tiny;
+            }
+            c = b + an / c;
+            if c.abs() < tiny {
+                c = tiny;
+            }
+            d = 1.0 / d;
+            let delta = d * c;
+            h *= delta;
+            if (delta - 1.0).abs() < 1e-14 {
+                break;
+            }
+        }
+        (ln_front.exp() * h).clamp(0.0, 1.0)
+    }
+}
+
+/// ln Γ(x) for x > 0 (Lanczos, g = 7).
+fn ln_gamma(x: f64) -> f64 {
+    const C: [f64; 9] = [
+        0.999_999_999_999_809_9,
+        676.520_368_121_885_1,
+        -1_259.139_216_722_402_8,
+        771.323_428_777_653_1,
+        -176.615_029_162_140_6,
+        12.507_343_278_686_905,
+        -0.138_571_095_265_720_12,
+        9.984_369_578_019_572e-6,
+        1.505_632_735_149_311_6e-7,
+    ];
+    let x = x - 1.0;
+    let t = x + 7.5;
+    let s = C[1..].iter().enumerate().fold(C[0], |acc, (i, c)| acc + c / (x + i as f64 + 1.0));
+    0.5 * (2.0 * std::f64::consts::PI).ln() + (x + 0.5) * t.ln() - t + s.ln()
+}
+
+/// Wins per seat against equal shares.
+pub fn seat_balance(wins: &[usize]) -> SeatBalance {
+    let total: usize = wins.iter().sum();
+    if total == 0 || wins.len() < 2 {
+        return SeatBalance { chi2: 0.0, p_value: 1.0, imbalanced: false };
+    }
+    let expected = total as f64 / wins.len() as f64;
+    let chi2 = wins.iter().map(|&w| (w as f64 - expected).powi(2) / expected).sum::<f64>();
+    let p_value = chi2_p_value(chi2, wins.len() - 1);
+    SeatBalance { chi2, p_value, imbalanced: p_value < 0.05 }
+}
+
+/// How the lineup's bots are seated from game to game.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum SeatOrder {
+    /// One seat further each game, so every bot sits in every seat equally often.
+    #[default]
+    Rotate,
+    /// A fresh random order each game (seeded by the game's index).
+    Shuffle,
+    /// As given, every game.
+    Fixed,
+}
+
+impl SeatOrder {
+    pub fn parse(s: &str) -> Result<SeatOrder, String> {
+        match s {
+            "rotate" => Ok(SeatOrder::Rotate),
+            "shuffle" => Ok(SeatOrder::Shuffle),
+            "fixed" => Ok(SeatOrder::Fixed),
+            other => Err(format!("--seats is rotate, shuffle or fixed, not '{other}'")),
+        }
+    }
+}
+
+/// Who plays in a simulation: one bot kind per seat of the first game, seated in later
+/// games by `order` (rotated one seat further each game by default, so that no bot gains
+/// from its seat). Empty: random bots everywhere.
+#[derive(Debug, Clone)]
 pub struct Lineup {
     pub bots: Vec<BotKind>,
     pub budget: Budget,
+    pub order: SeatOrder,
+    /// A game without a winner after this many actions is cut off (see [`End::ActionCap`]).
+    pub max_actions: usize,
+}
+
+impl Default for Lineup {
+    fn default() -> Self {
+        Lineup { bots: vec![], budget: Budget::default(), order: SeatOrder::default(), max_actions: MAX_ACTIONS }
+    }
 }
 
 impl Lineup {
@@ -134,7 +347,26 @@ impl Lineup {
         if self.bots.is_empty() {
             return vec![BotKind::Random; players];
         }
-        (0..players).map(|s| self.bots[(s + players - i % players) % self.bots.len()]).collect()
+        match self.order {
+            SeatOrder::Rotate => {
+                (0..players).map(|s| self.bots[(s + players - i % players) % self.bots.len()]).collect()
+            }
+            SeatOrder::Fixed => (0..players).map(|s| self.bots[s % self.bots.len()]).collect(),
+            SeatOrder::Shuffle => {
+                let mut order: Vec<BotKind> = (0..players).map(|s| self.bots[s % self.bots.len()]).collect();
+                // Fisher-Yates with a SplitMix64 stream keyed by the game's index.
+                let mut x = (i as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
+                for k in (1..order.len()).rev() {
+                    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                    let mut z = x;
+                    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+                    z ^= z >> 31;
+                    order.swap(k, (z % (k as u64 + 1)) as usize);
+                }
+                order
+            }
+        }
     }
 }
 
@@ -224,14 +456,26 @@ pub fn run_jobs(
         return Err(e);
     }
     let mut wins = vec![0; players];
-    let (mut turns, mut acts, mut finished) = (0u64, 0u64, 0usize);
-    let mut failed = vec![];
+    let (mut turns, mut acts, mut finished) = (vec![], 0u64, 0usize);
+    let (mut failed, mut rows, mut cut_off) = (vec![], vec![], vec![]);
     let mut by_kind: BTreeMap<BotKind, usize> = BTreeMap::new();
     for (i, r) in results.into_iter().enumerate() {
         let Some(r) = r else { continue };
+        let bots: Vec<String> = lineup.seats(players, i).iter().map(|k| k.name().to_string()).collect();
         let r = match r {
             Ok(r) => r,
             Err(f) => {
+                rows.push(GameRow {
+                    game: i,
+                    seed: f.seed,
+                    winner: None,
+                    points: vec![],
+                    turns: 0,
+                    actions: f.actions,
+                    bots,
+                    end: End::Error,
+                    reason: f.error.clone(),
+                });
                 failed.push(f);
                 continue;
             }
@@ -241,8 +485,29 @@ pub fn run_jobs(
             *by_kind.entry(lineup.seats(players, i)[w]).or_default() += 1;
             finished += 1;
         }
-        turns += r.turns as u64;
+        turns.push(r.turns as f64);
         acts += r.actions as u64;
+        let (end, reason) = match r.winner {
+            Some(_) => (End::Won, String::new()),
+            None => {
+                (End::ActionCap, format!("no winner after {} actions (the action cap), turn {}", r.actions, r.turns))
+            }
+        };
+        let row = GameRow {
+            game: i,
+            seed: r.seed,
+            winner: r.winner.map(|w| w + 1),
+            points: r.points,
+            turns: r.turns,
+            actions: r.actions,
+            bots,
+            end,
+            reason,
+        };
+        if end == End::ActionCap {
+            cut_off.push(row.clone());
+        }
+        rows.push(row);
     }
     let secs = start.elapsed().as_secs_f64();
     let n = games - failed.len();
@@ -256,6 +521,8 @@ pub fn run_jobs(
         let fair_share = seats as f64 / players as f64;
         bots.insert(kind.name().to_string(), BotWins { seats, wins: w, rate, ci95: wilson95(w, n), fair_share });
     }
+    let seat_rates = wins.iter().map(|&w| Rate { rate: w as f64 / played, ci95: wilson95(w, n) }).collect();
+    let (mean_turns, turns_ci95) = mean_ci95(&turns);
     Ok(SimReport {
         variants: variants.to_vec(),
         players,
@@ -263,13 +530,113 @@ pub fn run_jobs(
         jobs,
         finished,
         failed,
+        cut_off,
+        seat_balance: seat_balance(&wins),
         wins,
-        mean_turns: turns as f64 / played,
+        seat_rates,
+        mean_turns,
+        turns_ci95,
         mean_actions: acts as f64 / played,
         seconds: secs,
         games_per_second: games as f64 / secs.max(1e-9),
         bots,
+        rows,
     })
+}
+
+/// Two runs on the same seeds, A and B, and how B differs from A: games are paired by
+/// seed, so each difference's interval is that of the mean of per-game differences.
+#[derive(Debug, Clone, Serialize)]
+pub struct Comparison {
+    pub a: SimReport,
+    pub b: SimReport,
+    /// Games where neither side failed (the pairs the differences are over).
+    pub paired: usize,
+    /// B's win rate minus A's, per seat, with 95% intervals.
+    pub seat_diff: Vec<Diff>,
+    /// B's mean turns minus A's.
+    pub turns_diff: Diff,
+}
+
+/// A difference of B from A with its 95% interval; `significant` when the interval
+/// leaves out 0.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Diff {
+    pub diff: f64,
+    pub ci95: [f64; 2],
+    pub significant: bool,
+}
+
+impl Diff {
+    fn of(xs: &[f64]) -> Diff {
+        let (diff, ci95) = mean_ci95(xs);
+        Diff { diff, ci95, significant: xs.len() >= 2 && (ci95[0] > 0.0 || ci95[1] < 0.0) }
+    }
+}
+
+/// Compares two finished runs of the same number of games and seats on the same seeds.
+pub fn compare(a: SimReport, b: SimReport) -> Result<Comparison, String> {
+    if a.rows.len() != b.rows.len() || a.players != b.players {
+        return Err(format!(
+            "the two sides differ in games ({} and {}) or players ({} and {})",
+            a.rows.len(),
+            b.rows.len(),
+            a.players,
+            b.players
+        ));
+    }
+    let pairs: Vec<(&GameRow, &GameRow)> =
+        a.rows.iter().zip(&b.rows).filter(|(x, y)| x.end != End::Error && y.end != End::Error).collect();
+    let seat_diff = (1..=a.players)
+        .map(|s| {
+            let d: Vec<f64> = pairs
+                .iter()
+                .map(|(x, y)| f64::from(u8::from(y.winner == Some(s))) - f64::from(u8::from(x.winner == Some(s))))
+                .collect();
+            Diff::of(&d)
+        })
+        .collect();
+    let turns: Vec<f64> = pairs.iter().map(|(x, y)| y.turns as f64 - x.turns as f64).collect();
+    Ok(Comparison { paired: pairs.len(), seat_diff, turns_diff: Diff::of(&turns), a, b })
+}
+
+/// The per-game rows as CSV: a header line, then one line a game. `side` names the run
+/// in a comparison ("A", "B"), empty otherwise.
+pub fn rows_csv(rows: &[(&str, &GameRow)], players: usize) -> String {
+    let mut out = String::from("side,game,seed,winner,");
+    for s in 1..=players {
+        out.push_str(&format!("points_{s},"));
+    }
+    for s in 1..=players {
+        out.push_str(&format!("bot_{s},"));
+    }
+    out.push_str("turns,actions,end,reason\n");
+    for (side, r) in rows {
+        out.push_str(&format!("{side},{},{},{},", r.game, r.seed, r.winner.map_or(String::new(), |w| w.to_string())));
+        for s in 0..players {
+            out.push_str(&format!("{},", r.points.get(s).map_or(String::new(), |p| p.to_string())));
+        }
+        for s in 0..players {
+            out.push_str(&format!("{},", r.bots.get(s).map_or("", |b| b.as_str())));
+        }
+        let reason = r.reason.replace('"', "\"\"");
+        out.push_str(&format!("{},{},{},\"{reason}\"\n", r.turns, r.actions, r.end.name()));
+    }
+    out
+}
+
+/// The per-game rows as JSON Lines: one object a game, with `side` in a comparison.
+pub fn rows_jsonl(rows: &[(&str, &GameRow)]) -> String {
+    let mut out = String::new();
+    for (side, r) in rows {
+        let mut v = serde_json::to_value(r).unwrap_or_default();
+        if let (false, Some(obj)) = (side.is_empty(), v.as_object_mut()) {
+            obj.insert("side".into(), serde_json::Value::from(*side));
+        }
+        out.push_str(&v.to_string());
+        out.push('\n');
+    }
+    out
 }
 
 /// Plays game `index` of a run (seed: the run's seed plus the index, bots: the lineup
@@ -278,9 +645,177 @@ fn play_index(game: &mut Game, seed: u64, index: usize, lineup: &Lineup) -> Resu
     let seed = seed.wrapping_add(index as u64);
     let players = game.header().players;
     let seats = lineup.seats(players, index);
-    game.restart(seed).and_then(|()| play_with(game, &seats, lineup.budget, |_| Ok(()))).map_err(|e| FailedGame {
-        seed,
-        actions: game.log().len(),
-        error: e.to_string(),
-    })
+    let cap = lineup.max_actions;
+    game.restart(seed)
+        .and_then(|()| play_capped(game, &seats, lineup.budget, cap, |_| Ok(())))
+        .map_err(|e| FailedGame { seed, actions: game.log().len(), error: e.to_string() })
+}
+
+/// The rows for `--out FILE`: JSON Lines if FILE ends in `.jsonl` or `.json`, else CSV.
+pub fn rows_text(path: &str, rows: &[(&str, &GameRow)], players: usize) -> String {
+    if path.ends_with(".jsonl") || path.ends_with(".json") {
+        rows_jsonl(rows)
+    } else {
+        rows_csv(rows, players)
+    }
+}
+
+/// Options as given on the command line: (key, value) pairs.
+pub type OptionList = Vec<(String, String)>;
+
+/// One side of `--compare`: `STACK`, `STACK:KEY=VALUE,...` or `:KEY=VALUE,...` (the
+/// stack of `--variant`). The side's options are added to `--option`'s, winning over them.
+pub fn parse_side(
+    text: &str,
+    stack: &[String],
+    options: &[(String, String)],
+) -> Result<(Vec<String>, OptionList), String> {
+    let (s, o) = text.split_once(':').unwrap_or((text, ""));
+    let stack = if s.trim().is_empty() { stack.to_vec() } else { s.split('+').map(|x| x.trim().to_string()).collect() };
+    let mut opts = options.to_vec();
+    for kv in o.split(',').filter(|kv| !kv.trim().is_empty()) {
+        let (k, v) =
+            kv.split_once('=').ok_or_else(|| format!("--compare '{text}': options are KEY=VALUE, not '{kv}'"))?;
+        opts.retain(|(key, _)| key != k.trim());
+        opts.push((k.trim().to_string(), v.trim().to_string()));
+    }
+    Ok((stack, opts))
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+/// Games cut off, games failed and the seat-balance warning, as report lines.
+fn notes(r: &SimReport, out: &mut String) {
+    use std::fmt::Write;
+    if !r.failed.is_empty() {
+        let _ = writeln!(out, "  stopped by a script error: {} (not counted in the means)", r.failed.len());
+        for f in r.failed.iter().take(5) {
+            let _ = writeln!(out, "    seed {} after {} actions: {}", f.seed, f.actions, f.error);
+        }
+    }
+    if !r.cut_off.is_empty() {
+        let _ = writeln!(out, "  cut off without a winner: {} (counted in the means)", r.cut_off.len());
+        for g in r.cut_off.iter().take(10) {
+            let _ = writeln!(out, "    seed {}: {}", g.seed, g.reason);
+        }
+        if r.cut_off.len() > 10 {
+            let _ = writeln!(out, "    ... {} more (see --out)", r.cut_off.len() - 10);
+        }
+    }
+    if r.seat_balance.imbalanced {
+        let (hi, lo) = extremes(&r.seat_rates);
+        let _ = writeln!(
+            out,
+            "  warning: seat win rates differ significantly (chi-squared {:.1}, p = {:.4}): seat {} wins {}, seat {} {}\n    \
+             (the seats of this set-up are not equal: turn order, starting pieces; compare rules on the same seats)",
+            r.seat_balance.chi2,
+            r.seat_balance.p_value,
+            hi + 1,
+            pct(r.seat_rates[hi].rate),
+            lo + 1,
+            pct(r.seat_rates[lo].rate)
+        );
+    }
+}
+
+/// The seats with the highest and the lowest win rate.
+fn extremes(rates: &[Rate]) -> (usize, usize) {
+    let by = |a: &(usize, &Rate), b: &(usize, &Rate)| a.1.rate.total_cmp(&b.1.rate);
+    let hi = rates.iter().enumerate().max_by(by).map_or(0, |x| x.0);
+    let lo = rates.iter().enumerate().min_by(by).map_or(0, |x| x.0);
+    (hi, lo)
+}
+
+/// The report `catan sim` prints.
+pub fn report_text(r: &SimReport, seed: u64, per_bot: bool) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let _ = writeln!(out, "{} games of {} with {} players (seed {seed})", r.games, r.variants.join("+"), r.players);
+    let _ = writeln!(out, "  finished with a winner: {}", r.finished);
+    notes(r, &mut out);
+    let _ = writeln!(out, "  wins per seat (95% interval):");
+    for (i, (w, q)) in r.wins.iter().zip(&r.seat_rates).enumerate() {
+        let _ = writeln!(out, "  seat {}: {w} wins ({}, {}-{})", i + 1, pct(q.rate), pct(q.ci95[0]), pct(q.ci95[1]));
+    }
+    if per_bot {
+        let _ = writeln!(out, "  per bot (95% confidence interval):");
+        for (name, b) in &r.bots {
+            let _ = writeln!(
+                out,
+                "  {name:<7} in {} seat(s): {} wins ({}, {}-{}; fair share {})",
+                b.seats,
+                b.wins,
+                pct(b.rate),
+                pct(b.ci95[0]),
+                pct(b.ci95[1]),
+                pct(b.fair_share)
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "  mean turns: {:.1} ({:.1}-{:.1}), mean actions: {:.1}",
+        r.mean_turns, r.turns_ci95[0], r.turns_ci95[1], r.mean_actions
+    );
+    let _ = writeln!(
+        out,
+        "  {:.2} s, {:.1} games per second on {} worker{}",
+        r.seconds,
+        r.games_per_second,
+        r.jobs,
+        if r.jobs == 1 { "" } else { "s" }
+    );
+    out
+}
+
+/// The report of `catan sim --compare A B`.
+pub fn comparison_text(c: &Comparison, seed: u64, sides: &[String]) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    // A side as given, and the stack it means when it differs (":victory_points=8").
+    let name = |i: usize, r: &SimReport| {
+        let stack = r.variants.join("+");
+        match sides.get(i) {
+            Some(s) if *s != stack => format!("{s} (stack {stack})"),
+            _ => stack,
+        }
+    };
+    let _ = writeln!(
+        out,
+        "A: {}\nB: {}\n{} games each with {} players, the same seeds ({seed}..{}); {} pairs without an error",
+        name(0, &c.a),
+        name(1, &c.b),
+        c.a.games,
+        c.a.players,
+        seed + c.a.games.saturating_sub(1) as u64,
+        c.paired
+    );
+    for (label, r) in [("A", &c.a), ("B", &c.b)] {
+        let mut n = String::new();
+        notes(r, &mut n);
+        if !n.is_empty() {
+            let _ = write!(out, "{label}:\n{n}");
+        }
+    }
+    let _ =
+        writeln!(out, "{:<8} {:>22} {:>22} {:>30}", "", "A (95% interval)", "B (95% interval)", "B - A (95% interval)");
+    let row = |out: &mut String, what: String, a: String, b: String, d: &Diff, scale: f64, unit: &str| {
+        let mark = if d.significant { "  *" } else { "" };
+        let _ = writeln!(
+            out,
+            "{what:<8} {a:>22} {b:>22} {:>30}{mark}",
+            format!("{:+.1}{unit} ({:+.1} to {:+.1})", d.diff * scale, d.ci95[0] * scale, d.ci95[1] * scale)
+        );
+    };
+    for (s, d) in c.seat_diff.iter().enumerate() {
+        let (qa, qb) = (&c.a.seat_rates[s], &c.b.seat_rates[s]);
+        let show = |q: &Rate| format!("{} ({:.1}-{:.1})", pct(q.rate), 100.0 * q.ci95[0], 100.0 * q.ci95[1]);
+        row(&mut out, format!("seat {}", s + 1), show(qa), show(qb), d, 100.0, " pts");
+    }
+    let show = |r: &SimReport| format!("{:.1} ({:.1}-{:.1})", r.mean_turns, r.turns_ci95[0], r.turns_ci95[1]);
+    row(&mut out, "turns".into(), show(&c.a), show(&c.b), &c.turns_diff, 1.0, "");
+    let _ = writeln!(out, "  * the 95% interval of the difference leaves out 0 (paired by seed)");
+    out
 }

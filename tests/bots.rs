@@ -230,7 +230,7 @@ fn the_same_seed_and_budget_give_the_same_decision() {
 #[test]
 fn sim_rotates_bots_one_seat_each_game() {
     use BotKind::*;
-    let l = Lineup { bots: vec![Mcts, Random, Random, Greedy], budget: FEW };
+    let l = Lineup { bots: vec![Mcts, Random, Random, Greedy], budget: FEW, ..Lineup::default() };
     assert_eq!(l.seats(4, 0), vec![Mcts, Random, Random, Greedy]);
     assert_eq!(l.seats(4, 1), vec![Greedy, Mcts, Random, Random]);
     assert_eq!(l.seats(4, 2), vec![Random, Greedy, Mcts, Random]);

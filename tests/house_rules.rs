@@ -348,3 +348,36 @@ fn the_friendly_robber_is_listed_among_the_variants() {
     assert_eq!(spec.variants, vec!["base", "friendly_robber"]);
     assert!(spec.options.iter().any(|o| o.name == "friendly_robber_points" && o.variant == "friendly_robber"));
 }
+
+/// docs/examples/bounty.lua: a new development card built from base's exports
+/// (`development_deck`, `catan.may_play`, `catan.use_card`) joins the deck and plays.
+#[test]
+fn a_new_development_card_joins_the_deck_and_plays() {
+    let game = new_game(&["docs/examples/bounty.lua"], 1, false, &[]);
+    let spec = game.spec().clone();
+    let (deck, box_) = (spec.zone("deck").unwrap(), spec.zone("box").unwrap());
+    let bounty = spec.card("bounty").unwrap();
+    assert_eq!(game.state().zones[deck].count(bounty), 2);
+    assert_eq!(game.state().zones[deck].total(), 27, "25 of base's cards and 2 Bounties");
+    // Seeded random-bot games until a Bounty is played: it goes to the box, 2 cards to the hand.
+    let played = (1..40).find_map(|seed| {
+        let (game, _) = bot_game(&["docs/examples/bounty.lua"], seed, 3_000);
+        let i = game.log().iter().position(|e| e.command.starts_with("play bounty "))?;
+        Some((seed, i, game.log()[i].clone()))
+    });
+    let (seed, i, entry) = played.expect("a Bounty is played in some game");
+    let mut game = new_game(&["docs/examples/bounty.lua"], seed, false, &[]);
+    let log: Vec<_> = bot_game(&["docs/examples/bounty.lua"], seed, i).0.log().to_vec();
+    for e in &log {
+        game.act(e.seat, &e.command).unwrap();
+    }
+    let r = entry.command.rsplit(' ').next().unwrap().to_string();
+    let hand = spec.zone("hand").unwrap();
+    let card = spec.card(&r).unwrap();
+    let before = game.state().players[entry.seat].zones[hand].count(card);
+    game.act(entry.seat, &entry.command).unwrap();
+    assert_eq!(game.state().players[entry.seat].zones[hand].count(card), before + 2);
+    assert_eq!(game.state().zones[box_].count(bounty), 1);
+    let legal = game.legal_actions(entry.seat).unwrap();
+    assert!(legal.iter().all(|a| !a.name.starts_with("play_")), "one development card a turn: {legal:?}");
+}

@@ -438,9 +438,16 @@ end)
 sequence("setup", "base.supply", function(g)
   local big = g:players() >= 5 -- the 5-6 player game adds its cards
   for _, r in ipairs(RESOURCES) do g:create(nil, "bank", r, big and RESOURCE_CARDS_56 or 19) end
-  local deck = big and DEVELOPMENT_DECK_56 or DEVELOPMENT_DECK
-  for _, card in ipairs({ "knight", "victory_point", "road_building", "year_of_plenty", "monopoly" }) do
-    g:create(nil, "deck", card, deck[card])
+  -- Filter point "development_deck": how many of each card the deck holds. A variant adds
+  -- a new card (or changes the mix) with a filter; base's cards go in first, in this order,
+  -- then the others by name, so the shuffle is the same for the same seed.
+  local deck = g:filter("development_deck", copy(big and DEVELOPMENT_DECK_56 or DEVELOPMENT_DECK))
+  local order = { "knight", "victory_point", "road_building", "year_of_plenty", "monopoly" }
+  for card in pairs(deck) do
+    if DEVELOPMENT_DECK[card] == nil then order[#order + 1] = card end
+  end
+  for _, card in ipairs(order) do
+    if (deck[card] or 0) > 0 then g:create(nil, "deck", card, deck[card]) end
   end
   g:shuffle(nil, "deck")
 end)
@@ -1186,15 +1193,21 @@ local function why_not_play(card)
   end
 end
 
-local function use_card(g, p, card)
+-- Plays `card` from p's hand of development cards: the one card of the turn; knights (and
+-- any card with `face_up`) stay face up in p's "played" zone, the others go to the box.
+local function use_card(g, p, card, face_up)
   g:set("played_dev", true)
-  if card == "knight" then
+  if card == "knight" or face_up then
     g:move(p, "dev", p, "played", card, 1)
   else
     g:move(p, "dev", nil, "box", card, 1)
   end
   g:emit("played_development", { seat = p, card = card })
 end
+
+-- For a new development card: `when = function(g, p) return catan.may_play(g, p, "x") end`,
+-- `phases = catan.PLAY_PHASES`, and `catan.use_card(g, p, "x")` first thing in `apply`.
+catan.may_play, catan.use_card, catan.PLAY_PHASES = may_play, use_card, PLAY_PHASES
 
 action {
   name = "play_knight",

@@ -95,7 +95,7 @@ local copy, cards_text, contains = catan.copy, catan.cards_text, catan.contains
 local function turn_key(g) return g:turn() * 10 + g:current() end
 
 local function helper_of(g, p)
-  for h in next, g:cards(p, "helper") do return h end
+  for h in pairs(g:cards(p, "helper")) do return h end
 end
 
 local function holder(g, h)

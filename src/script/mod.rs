@@ -143,6 +143,8 @@ impl std::ops::Deref for StateRef<'_> {
 pub struct Script {
     lua: Lua,
     pub spec: Arc<Spec>,
+    /// Every variant file of the stack as loaded, (chunk name, source) in load order.
+    pub files: Vec<(String, String)>,
     used: Rc<Cell<u64>>,
     g: Table,
     /// The prelude's dispatch functions, looked up once.
@@ -166,32 +168,65 @@ const DISPATCH: &[&str] = &[
     "evaluate",
 ];
 
-/// Where variant files are looked for, in order, before the built-in copies.
+/// Where variants named without a path are looked for, in order, before the built-in
+/// copies: every directory of `$CATAN_VARIANTS` (a list like `$PATH`, `:`-separated on
+/// Unix), `./variants`, and the `variants/` folder of the source the binary was built from.
 pub fn variant_dirs() -> Vec<PathBuf> {
     let mut dirs = vec![];
-    if let Ok(d) = std::env::var("CATAN_VARIANTS") {
-        dirs.push(PathBuf::from(d));
+    if let Some(list) = std::env::var_os("CATAN_VARIANTS") {
+        dirs.extend(std::env::split_paths(&list).filter(|d| !d.as_os_str().is_empty()));
     }
     dirs.push(PathBuf::from("variants"));
     dirs.push(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("variants"));
     dirs
 }
 
-/// Finds a variant's source: a path ending in `.lua`, a file in a variant folder, or a
-/// built-in copy. Returns (chunk name for error messages, source).
+/// The search path as one line, for `catan variants --help` and error messages.
+pub const SEARCH_PATH_HELP: &str = "A variant is a stack of names and paths joined by '+': base, base+helpers, \
+./mods/house.lua, base+./mods/house.lua. A name ending in .lua is a file, read as given \
+(relative to the working directory); a parent it names in `extends` is looked for first beside it. Other names \
+are looked up as NAME.lua in each directory of $CATAN_VARIANTS (':'-separated, like \
+$PATH), then ./variants, then the variants/ folder of the engine's source, then the copies \
+built into the binary.";
+
+/// Whether a stack entry names a file rather than a variant to look up: it ends in `.lua`
+/// (any other name is letters, digits, `_` and `-` only).
+pub fn is_variant_path(name: &str) -> bool {
+    name.ends_with(".lua")
+}
+
+/// Finds a variant's source: a path (see [`is_variant_path`]), a file in a variant folder,
+/// or a built-in copy. Returns (chunk name for error messages, source).
 pub fn find_variant(name: &str) -> Result<(String, String), ScriptError> {
-    if name.ends_with(".lua") {
-        let text = std::fs::read_to_string(name)
-            .map_err(|e| ScriptError::new(ScriptErrorKind::Load, format!("cannot read variant file {name}: {e}")))?;
-        return Ok((name.to_string(), text));
+    find_variant_near(name, None)
+}
+
+/// Like [`find_variant`], looking first in `near` (the folder of the file that named this
+/// variant as its parent), so a mod kept outside `variants/` can bring its own parents.
+pub fn find_variant_near(name: &str, near: Option<&std::path::Path>) -> Result<(String, String), ScriptError> {
+    if is_variant_path(name) {
+        let path = name.to_string();
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| ScriptError::new(ScriptErrorKind::Load, format!("cannot read variant file {path}: {e}")))?;
+        return Ok((path, text));
     }
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
         return Err(ScriptError::new(ScriptErrorKind::Load, format!("'{name}' is not a variant name")));
     }
-    for dir in variant_dirs() {
+    if let Some(dir) = near.filter(|d| !d.as_os_str().is_empty()) {
         let path = dir.join(format!("{name}.lua"));
         if let Ok(text) = std::fs::read_to_string(&path) {
-            return Ok((format!("variants/{name}.lua"), text));
+            return Ok((path.to_string_lossy().into_owned(), text));
+        }
+    }
+    let from_env = std::env::var_os("CATAN_VARIANTS").map_or(0, |l| std::env::split_paths(&l).count());
+    for (i, dir) in variant_dirs().into_iter().enumerate() {
+        let path = dir.join(format!("{name}.lua"));
+        if let Ok(text) = std::fs::read_to_string(&path) {
+            // A mod from $CATAN_VARIANTS keeps its real path in messages; the engine's own
+            // folders read as variants/NAME.lua wherever the binary runs.
+            let chunk = if i < from_env { path.to_string_lossy().into_owned() } else { format!("variants/{name}.lua") };
+            return Ok((chunk, text));
         }
     }
     BUILTIN_VARIANTS
@@ -199,7 +234,14 @@ pub fn find_variant(name: &str) -> Result<(String, String), ScriptError> {
         .find(|(n, _)| *n == name)
         .map(|(n, src)| (format!("variants/{n}.lua"), src.to_string()))
         .ok_or_else(|| {
-            ScriptError::new(ScriptErrorKind::Load, format!("no variant named '{name}' (try `catan variants`)"))
+            ScriptError::new(
+                ScriptErrorKind::Load,
+                format!(
+                    "no variant named '{name}' (looked for {name}.lua in {}; `catan variants` lists them, \
+                     a path such as ./{name}.lua loads a file)",
+                    variant_dirs().iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
+                ),
+            )
         })
 }
 
@@ -243,7 +285,7 @@ impl Script {
             used.set(0);
             spec_load::load_variant(&lua, name)?;
         }
-        let spec = spec_load::finish(&lua, &engine)?;
+        let (spec, files) = spec_load::finish(&lua, &engine)?;
         let spec = Arc::new(spec);
         let g = api::create(&lua)?;
         engine.get::<Function>("install").and_then(|f| f.call::<()>(g.clone())).map_err(lua_err)?;
@@ -254,7 +296,22 @@ impl Script {
         }
         let failed_rule = engine.get::<Option<Function>>("failed_rule").map_err(lua_err)?;
         let rnd = lua.create_table().map_err(lua_err)?;
-        Ok(Script { lua, spec, used, g, calls, failed_rule, rnd })
+        Ok(Script { lua, spec, files, used, g, calls, failed_rule, rnd })
+    }
+
+    /// The names of `g`'s methods, sorted, without the engine's internal ones (`_...`):
+    /// what `catan check` accepts after `g:` and what the editor stubs must declare.
+    pub fn g_methods(&self) -> Vec<String> {
+        // `g` is frozen: its methods sit in the table behind its metatable's `__index`.
+        let table = self.g.metatable().and_then(|m| m.raw_get::<Table>("__index").ok()).unwrap_or(self.g.clone());
+        let mut names: Vec<String> = table
+            .pairs::<String, mlua::Value>()
+            .flatten()
+            .filter(|(k, v)| v.is_function() && !k.starts_with('_'))
+            .map(|(k, _)| k)
+            .collect();
+        names.sort();
+        names
     }
 
     /// Installs a fresh state (before setup).

@@ -3,7 +3,7 @@
 //! overrides its parent's, entry by entry (cards, zones, pieces, terrains and options by
 //! name).
 
-use super::{find_variant, lua_err, ScriptError, ScriptErrorKind};
+use super::{find_variant_near, is_variant_path, lua_err, ScriptError, ScriptErrorKind};
 use crate::spec::*;
 use crate::value::Value;
 use mlua::{Function, Lua, Table};
@@ -12,8 +12,12 @@ use mlua::{Function, Lua, Table};
 struct Loading {
     spec: Spec,
     loaded: Vec<String>,
-    /// Variants being loaded, innermost last (for `extends` and for attribution).
+    /// Variants being loaded, innermost last (for `extends` and for attribution), with
+    /// the folder of each one's file (where its parents are looked for first).
     active: Vec<String>,
+    dirs: Vec<std::path::PathBuf>,
+    /// Every file loaded, in load order: (chunk name, source), for `catan check`.
+    files: Vec<(String, String)>,
 }
 
 fn load_err(msg: impl Into<String>) -> mlua::Error {
@@ -49,7 +53,11 @@ pub(super) fn install(lua: &Lua) -> Result<(), ScriptError> {
             let engine: Table = lua.globals().get("__engine")?;
             engine.get::<Function>("begin_variant")?.call::<()>(name.clone())?;
             let mut loading = lua.app_data_mut::<Loading>().ok_or_else(|| load_err("variant{} outside loading"))?;
-            merge(&mut loading.spec, &decl, &name)
+            // A declaration error names the `variant { ... }` call it is in.
+            merge(&mut loading.spec, &decl, &name).map_err(|e| {
+                drop(loading);
+                super::api::locate(lua, e)
+            })
         })
         .map_err(lua_err)?;
     g.set("variant", variant).map_err(lua_err)?;
@@ -116,20 +124,26 @@ fn load_inner(lua: &Lua, name: &str) -> mlua::Result<()> {
             return Err(load_err(format!("variant '{name}' extends itself (a cycle: {})", l.active.join(" -> "))));
         }
     }
-    let (chunk_name, source) = find_variant(name).map_err(mlua::Error::external)?;
-    let key = if name.ends_with(".lua") {
+    let near = lua.app_data_ref::<Loading>().and_then(|l| l.dirs.last().cloned());
+    let (chunk_name, source) = find_variant_near(name, near.as_deref()).map_err(mlua::Error::external)?;
+    let key = if is_variant_path(name) {
         std::path::Path::new(name).file_stem().and_then(|s| s.to_str()).unwrap_or(name).to_string()
     } else {
         name.to_string()
     };
     if let Some(mut l) = lua.app_data_mut::<Loading>() {
         l.active.push(key.clone());
+        l.dirs.push(std::path::Path::new(&chunk_name).parent().map(|d| d.to_path_buf()).unwrap_or_default());
     }
+    let file = (chunk_name.clone(), source.clone());
     let engine: Table = lua.globals().get("__engine")?;
     engine.get::<Function>("begin_variant")?.call::<()>(key.clone())?;
     let result = lua.load(source).set_name(format!("@{chunk_name}")).exec();
     if let Some(mut l) = lua.app_data_mut::<Loading>() {
         l.active.pop();
+        l.dirs.pop();
+        // Listed once run (parents first, as their hooks are registered), failed or not.
+        l.files.push(file);
         if result.is_ok() {
             l.loaded.push(key.clone());
             l.spec.variants.push(key);
@@ -160,10 +174,12 @@ pub(super) fn load_variant(lua: &Lua, name: &str) -> Result<(), ScriptError> {
     })
 }
 
-pub(super) fn finish(lua: &Lua, engine: &Table) -> Result<Spec, ScriptError> {
+/// The stack's spec, and every file loaded (chunk name, source) in load order.
+pub(super) fn finish(lua: &Lua, engine: &Table) -> Result<(Spec, Vec<(String, String)>), ScriptError> {
     let loading = lua
         .remove_app_data::<Loading>()
         .ok_or_else(|| ScriptError::new(ScriptErrorKind::Load, "no variant was loaded"))?;
+    let files = loading.files;
     let mut spec = loading.spec;
     if spec.variants.is_empty() {
         return Err(ScriptError::new(ScriptErrorKind::Load, "no variant was loaded"));
@@ -212,7 +228,7 @@ pub(super) fn finish(lua: &Lua, engine: &Table) -> Result<Spec, ScriptError> {
             format!("the variant stack allows {} players; the engine allows at most {most}", spec.max_players),
         ));
     }
-    Ok(spec)
+    Ok((spec, files))
 }
 
 fn merge(spec: &mut Spec, decl: &Table, variant: &str) -> mlua::Result<()> {
@@ -357,6 +373,7 @@ fn merge(spec: &mut Spec, decl: &Table, variant: &str) -> mlua::Result<()> {
             };
             let default = super::api::from_lua_value(&o.get::<mlua::Value>("default")?)?
                 .ok_or_else(|| load_err(format!("option '{name}' needs a default")))?;
+            check_default(&name, &kind, &default).map_err(load_err)?;
             let os = OptionSpec {
                 name: name.clone(),
                 kind,
@@ -371,6 +388,33 @@ fn merge(spec: &mut Spec, decl: &Table, variant: &str) -> mlua::Result<()> {
         }
     }
     Ok(())
+}
+
+/// An option's default must be a value of its own type.
+fn check_default(name: &str, kind: &OptionType, default: &Value) -> Result<(), String> {
+    match (kind, default) {
+        (OptionType::Bool, Value::Bool(_)) | (OptionType::Text, Value::Str(_)) => Ok(()),
+        (OptionType::Int { min, max }, Value::Int(n)) if min > max => {
+            Err(format!("option '{name}': min {min} is greater than max {max} (default {n})"))
+        }
+        (OptionType::Int { min, max }, Value::Int(n)) if n < min || n > max => {
+            Err(format!("option '{name}': the default {n} is not between min {min} and max {max}"))
+        }
+        (OptionType::Int { .. }, Value::Int(_)) => Ok(()),
+        (OptionType::Choice(c), _) if c.is_empty() => Err(format!("option '{name}': a choice needs `choices`")),
+        (OptionType::Choice(c), Value::Str(s)) if c.contains(s) => Ok(()),
+        (OptionType::Choice(c), d) => {
+            Err(format!("option '{name}': the default {d} is not one of its choices ({})", c.join(", ")))
+        }
+        (kind, d) => {
+            let ty = match kind {
+                OptionType::Bool => "bool",
+                OptionType::Int { .. } => "int",
+                _ => "text",
+            };
+            Err(format!("option '{name}' is of type {ty}, but its default is {d}"))
+        }
+    }
 }
 
 /// Checks user-given options against the spec and fills in defaults.

@@ -1,0 +1,135 @@
+//! `catan sim` for designers: a seeded `--compare`, per-game rows (`--out`), the seat
+//! balance test, cut-off reasons and the plot.
+
+use catan_engine::sim::{self, chi2_p_value, compare, seat_balance, End, Lineup, SeatOrder};
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_catan");
+
+fn run(stack: &[&str], options: &[(&str, &str)], games: usize) -> sim::SimReport {
+    let stack: Vec<String> = stack.iter().map(|s| s.to_string()).collect();
+    let opts: Vec<(String, String)> = options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    sim::run_jobs(&stack, 4, &opts, games, 11, &Lineup::default(), 2, |_| {}).unwrap()
+}
+
+#[test]
+fn a_comparison_pairs_games_by_seed_and_reports_intervals() {
+    let a = run(&["base"], &[], 6);
+    let b = run(&["base"], &[("victory_points", "5")], 6);
+    assert_eq!(a.rows.iter().map(|r| r.seed).collect::<Vec<_>>(), (11..17).collect::<Vec<u64>>());
+    assert_eq!(a.rows.iter().map(|r| r.seed).collect::<Vec<_>>(), b.rows.iter().map(|r| r.seed).collect::<Vec<_>>());
+    let c = compare(a.clone(), b).unwrap();
+    assert_eq!(c.paired, 6);
+    // Games to 5 points are shorter than games to 10, game by game.
+    assert!(c.turns_diff.diff < 0.0 && c.turns_diff.ci95[1] < 0.0 && c.turns_diff.significant, "{:?}", c.turns_diff);
+    let rate_sum: f64 = c.seat_diff.iter().map(|d| d.diff).sum();
+    assert!(rate_sum.abs() < 1e-9, "every game has one winner on both sides: {rate_sum}");
+    for (q, w) in a.seat_rates.iter().zip(&a.wins) {
+        assert!((q.rate - *w as f64 / 6.0).abs() < 1e-12 && q.ci95[0] <= q.rate && q.rate <= q.ci95[1]);
+    }
+    assert!(a.turns_ci95[0] <= a.mean_turns && a.mean_turns <= a.turns_ci95[1]);
+    // The same seeds give the same report (timings aside).
+    let again = run(&["base"], &[], 6);
+    assert_eq!(
+        again.rows.iter().map(|r| (r.winner, r.turns)).collect::<Vec<_>>(),
+        a.rows.iter().map(|r| (r.winner, r.turns)).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn rows_say_why_each_game_ended() {
+    let stack = ["tests/variants/no_victory.lua".to_string()];
+    let lineup = Lineup { max_actions: 2_000, ..Lineup::default() };
+    let r = sim::run_jobs(&stack, 4, &[], 2, 11, &lineup, 2, |_| {}).unwrap();
+    assert_eq!(r.finished, 0);
+    assert_eq!(r.cut_off.len(), 2);
+    assert!(r.rows.iter().all(|g| g.end == End::ActionCap && g.reason.starts_with("no winner after 2000 actions")));
+    let text = sim::report_text(&r, 11, false);
+    assert!(
+        text.contains("cut off without a winner: 2") && text.contains("seed 11: no winner after 2000 actions"),
+        "{text}"
+    );
+    let rows: Vec<(&str, &sim::GameRow)> = r.rows.iter().map(|g| ("", g)).collect();
+    let csv = sim::rows_csv(&rows, 4);
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("side,game,seed,winner,points_1,points_2,points_3,points_4,bot_1,bot_2,bot_3,bot_4,turns,actions,end,reason")
+    );
+    assert!(
+        lines.next().is_some_and(|l| l.starts_with(",0,11,,") && l.contains(",2000,action_cap,\"no winner")),
+        "{csv}"
+    );
+    let jsonl = sim::rows_jsonl(&rows);
+    let first: serde_json::Value = serde_json::from_str(jsonl.lines().next().unwrap()).unwrap();
+    assert_eq!(first["end"], "action_cap");
+    assert_eq!(first["seed"], 11);
+    assert_eq!(first["points"].as_array().map(|p| p.len()), Some(4));
+}
+
+#[test]
+fn seat_imbalance_is_a_chi_squared_test() {
+    // Reference values: chi-squared 7.815 with 3 degrees of freedom is p = 0.05.
+    assert!((chi2_p_value(7.815, 3) - 0.05).abs() < 1e-3);
+    assert!((chi2_p_value(3.841, 1) - 0.05).abs() < 1e-3);
+    assert!((chi2_p_value(30.0, 10) - 0.000857).abs() < 1e-5);
+    assert!(!seat_balance(&[25, 25, 25, 25]).imbalanced);
+    let b = seat_balance(&[93, 81, 76, 50]);
+    assert!(b.imbalanced && b.p_value < 0.01, "{b:?}");
+    assert!(!seat_balance(&[30, 26, 24, 20]).imbalanced);
+}
+
+#[test]
+fn seats_are_rotated_shuffled_or_fixed() {
+    use catan_engine::bot::BotKind::{Greedy, Random};
+    let l = Lineup { bots: vec![Greedy, Random, Random], order: SeatOrder::Fixed, ..Lineup::default() };
+    assert_eq!(l.seats(3, 5), vec![Greedy, Random, Random]);
+    let l = Lineup { order: SeatOrder::Shuffle, ..l };
+    let firsts: Vec<usize> = (0..30).map(|i| l.seats(3, i).iter().position(|&k| k == Greedy).unwrap()).collect();
+    assert_eq!(firsts, (0..30).map(|i| l.seats(3, i).iter().position(|&k| k == Greedy).unwrap()).collect::<Vec<_>>());
+    for seat in 0..3 {
+        assert!(firsts.contains(&seat), "shuffled into every seat: {firsts:?}");
+    }
+}
+
+#[test]
+fn the_command_compares_writes_rows_and_plots() {
+    let dir = std::env::temp_dir().join(format!("catan_sim_compare_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (csv, svg) = (dir.join("rows.csv"), dir.join("plot.svg"));
+    let out = Command::new(BIN)
+        .args(["sim", "--games", "4", "--seed", "3", "--jobs", "2", "--compare", "base", ":victory_points=6"])
+        .args(["--out", csv.to_str().unwrap(), "--plot", svg.to_str().unwrap()])
+        .env_remove("CATAN_VARIANTS")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        text.starts_with(
+            "A: base\nB: :victory_points=6 (stack base)\n4 games each with 4 players, the same seeds (3..6)"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("seat 1 ") && text.contains("turns ") && text.contains("B - A (95% interval)"), "{text}");
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(rows.lines().count(), 9, "a header and 4 games a side: {rows}");
+    assert!(rows.lines().nth(5).is_some_and(|l| l.starts_with("B,0,3,")), "{rows}");
+    let plot = std::fs::read_to_string(&svg).unwrap();
+    assert!(plot.starts_with("<svg") && plot.contains("Win rate by seat") && plot.contains("Game length"), "{plot}");
+    // A PNG of the same figure, from a single run.
+    let png = dir.join("plot.png");
+    let out = Command::new(BIN)
+        .args(["sim", "--games", "3", "--seed", "3", "--plot", png.to_str().unwrap()])
+        .env_remove("CATAN_VARIANTS")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let bytes = std::fs::read(&png).unwrap();
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n") && bytes.len() > 1000, "{} bytes", bytes.len());
+    assert_eq!(&bytes[16..24], &[0, 0, 3, 0x84, 0, 0, 1, 0x7c], "900 x 380 pixels");
+    let bad = Command::new(BIN).args(["sim", "--games", "1", "--compare", "base", ":no_such=1"]).output().unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("side B (:no_such=1): unknown option 'no_such'"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
