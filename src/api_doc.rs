@@ -294,7 +294,8 @@ pub fn stubs() -> String {
          ---@field syntax? string\n---@field help? string\n---@field phases? string[]\n\
          ---@field when? fun(g: G, p: integer): boolean\n---@field options? fun(g: G, p: integer): any[]\n\
          ---@field legal? fun(g: G, p: integer, ...): boolean, any\n---@field apply fun(g: G, p: integer, ...)\n\
-         ---@field not_now? fun(g: G, p: integer): string?\n\n---@class CatanHookOptions\n---@field priority? integer\n\n",
+         ---@field not_now? string\n---@field why_not? fun(g: G, p: integer): string?\n\
+         ---@field debug? boolean\n\n---@class CatanHookOptions\n---@field priority? integer\n\n",
     );
     for (sig, doc) in globals() {
         let name = sig.split(['(', ' ']).next().unwrap_or("").to_string();

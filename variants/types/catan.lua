@@ -4,7 +4,7 @@
 -- the docs, then run `catan stubs > variants/types/catan.lua` (tests/stubs.rs checks it).
 
 ---@alias CatanSequencePoint "setup"|"after_action"|"turn_begin"|"turn_end"|"seven"|"free_roads"|string
----@alias CatanFilterPoint "to_act"|"victory_points"|"describe"|"card_text"|"cost"|"production"|"discard_count"|"trade_ratio"|"robber_targets"|"steal_targets"|"evaluate"|"development_deck"|"starting_pieces"|string
+---@alias CatanFilterPoint "to_act"|"victory_points"|"describe"|"welcome"|"action_note"|"card_text"|"cost"|"production"|"discard_count"|"trade_ratio"|"robber_targets"|"steal_targets"|"evaluate"|"development_deck"|"starting_pieces"|string
 ---@alias CatanEvent "rolled"|"built"|"bought"|"produced"|"knights_changed"|"discarded"|"robber_moved"|"stole"|"played_development"|"traded"|"longest_road_changed"|"largest_army_changed"|"turn_ended"|"game_won"|string
 
 -- sequence `setup`: —; the engine, once when a game starts
@@ -16,6 +16,8 @@
 -- filter `to_act`: seat (g:current()); —; the engine: who acts next; must return 1..g:players()
 -- filter `victory_points`: points (starts at 0); seat, hidden; the engine for scores and views (hidden = true counts what only the owner knows, false is the public score); base for the win check
 -- filter `describe`: info table (starts empty); seat; the engine: extra per-player facts shown in views; a string summary is the line show players prints after the points (base builds it in base.summary, priority 100, from resource_cards, development_cards, army/army_name or knights, road_length and the special cards); a string marker (base: "player 1", "player 2" with paired turns) is shown after it
+-- filter `welcome`: nil; ; the REPL's welcome: a note for the players (base: that the fixed starting pieces are used, and --option starting_pieces=false for the set-up rounds)
+-- filter `action_note`: nil; seat, action; the REPL's help and legal: a note on a kind of action for the seat, such as what it costs now after every cost filter (base: costs brick, lumber, or free now)
 -- filter `card_text`: nil; kind; the engine, for the REPL's help <card> / show card <card>: the rules text of a kind of card (rivals.lua gives every card's cost, points, effect and card index clarification)
 -- filter `cost`: cards table, a fresh one: { brick = 1, lumber = 1 }; what, seat (what: road, settlement, city, development); base, when listing and paying. The printed prices are the first hook, base.cost (priority -1000), which adds them to the value it gets: any script asks a price, with every variant's changes, by g:filter("cost", {}, what, seat)
 -- filter `production`: cards one building yields: 1 (settlement) or 2 (city); seat, piece, hex; base, for each building on a producing hex
@@ -669,7 +671,7 @@ function catan.use_card(g, p, card, face_up) end
 ---@field players? { min?: integer, max?: integer, default?: integer } { min = 3, max = 4, default = 4 }
 ---@field colors? string[] { "red", "blue", ... }, in seat order
 ---@field cards? table<string, string[]> { category = { "kind", ... }, ... }
----@field zones? table[] list of { name, owner = "player" | "game", stack = false, visibility = "public" }
+---@field zones? table[] list of { name, owner = "player" | "game", stack = false, visibility = "public", title } (title: what players read, e.g. "bought this turn"; default: the name without underscores)
 ---@field pieces? table[] list of { name, on = "intersection" | "path", supply = N }
 ---@field terrains? table[] list of { name, produces = "kind" } (produces optional)
 ---@field grids? table[] list of { name, owner = "player" | "game", rows = N, cols = N }
@@ -686,7 +688,9 @@ function catan.use_card(g, p, card, face_up) end
 ---@field options? fun(g: G, p: integer): any[]
 ---@field legal? fun(g: G, p: integer, ...): boolean, any
 ---@field apply fun(g: G, p: integer, ...)
----@field not_now? fun(g: G, p: integer): string?
+---@field not_now? string
+---@field why_not? fun(g: G, p: integer): string?
+---@field debug? boolean
 
 ---@class CatanHookOptions
 ---@field priority? integer
