@@ -10,6 +10,7 @@
 
 mod rivals;
 mod rivals_gold;
+mod rivals_theme;
 
 use catan_engine::engine::Observer;
 use catan_engine::view::view;
