@@ -105,6 +105,7 @@ pub const BUILTIN_VARIANTS: &[(&str, &str)] = &[
     ("rivals", include_str!("../../variants/rivals.lua")),
     ("rivals_theme", include_str!("../../variants/rivals_theme.lua")),
     ("rivals_gold", include_str!("../../variants/rivals_gold.lua")),
+    ("rivals_turmoil", include_str!("../../variants/rivals_turmoil.lua")),
 ];
 
 /// A message for the game log; `to` limits who may read it (None: everyone).
