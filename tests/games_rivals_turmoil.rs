@@ -11,7 +11,6 @@
 mod rivals;
 mod rivals_theme;
 
-use catan_engine::repl::{run_script, ReplConfig};
 use catan_engine::Game;
 use rivals_theme::*;
 
@@ -97,17 +96,7 @@ fn save_load_replays_a_turmoil_game() {
 /// `catan play --variant rivals_turmoil`: card text on request and the face-up stack.
 #[test]
 fn repl_shows_turmoil_card_text() {
-    let mut out = Vec::new();
-    let config = ReplConfig {
-        header: theme_header(V, 5, &[], false),
-        bots: "none".into(),
-        budget: Default::default(),
-        strict: false,
-        color: false,
-        load: None,
-    };
-    run_script(config, &mut "help archer\nhelp sebastian\nshow bank\n".as_bytes(), &mut out);
-    let text = String::from_utf8(out).unwrap();
+    let text = repl_text(V, "help archer\nhelp sebastian\nshow bank\n");
     assert!(text.contains("archer (action card; with a Hedge Tavern"), "{text}");
     assert!(text.contains("Sebastian the Itinerant Preacher: only when the event is revealed"), "{text}");
     assert!(text.contains("faceup: 2 hedge_tavern"), "{text}");

@@ -15,32 +15,8 @@ use rivals_theme::*;
 
 const V: &str = "rivals_turmoil";
 
-/// Red in the action phase of turn 1 after a quiet roll (a 5, brigand attack on nobody),
-/// with an empty hand and a city on L3.
 fn red_action() -> Game {
-    let mut g = theme_game(V, "red");
-    roll(&mut g, 5, "brigand");
-    for (k, c) in hand(&g, "red") {
-        for _ in 0..c {
-            edit(&mut g, &format!("drop red {k}"));
-        }
-    }
-    edit(&mut g, "place L3 city");
-    g
-}
-
-fn refuse(g: &mut Game, who: &str, cmd: &str) -> String {
-    reject_in(g, who, cmd, "variants/rivals").0
-}
-
-fn give(g: &mut Game, who: &str, kind: &str) {
-    edit(g, &format!("hand {who} {kind}"));
-}
-
-fn listed(g: &Game, who: &str) -> Vec<String> {
-    let mut l: Vec<String> = g.legal_actions(seat(g, who)).unwrap().iter().map(|a| g.action_text(a)).collect();
-    l.sort();
-    l
+    rivals_theme::red_action(V)
 }
 
 /// Red (with the Hedge Tavern on L1 and the card in hand) attacks blue.

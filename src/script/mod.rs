@@ -106,6 +106,7 @@ pub const BUILTIN_VARIANTS: &[(&str, &str)] = &[
     ("rivals_theme", include_str!("../../variants/rivals_theme.lua")),
     ("rivals_gold", include_str!("../../variants/rivals_gold.lua")),
     ("rivals_turmoil", include_str!("../../variants/rivals_turmoil.lua")),
+    ("rivals_progress", include_str!("../../variants/rivals_progress.lua")),
 ];
 
 /// A message for the game log; `to` limits who may read it (None: everyone).

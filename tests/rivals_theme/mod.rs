@@ -5,7 +5,9 @@
 #![allow(dead_code)]
 
 use crate::rivals::{check_census, check_stores, check_tokens_with, color, expected_census, COMMERCE, STRENGTH};
+use crate::rivals::{edit, hand, reject_in, roll, seat};
 use catan_engine::bot::RandomBot;
+use catan_engine::repl::{run_script, ReplConfig};
 use catan_engine::{sim, Game, Header};
 
 pub fn theme_header(variant: &str, seed: u64, options: &[(&str, &str)], sandbox: bool) -> Header {
@@ -247,4 +249,49 @@ pub fn save_load_round_trip(variant: &str, seed: u64) {
     let (c, div) = Game::load_json(&g.save_json()).unwrap();
     assert!(div.is_none(), "{div:?}");
     assert!(*c.state() == *g.state());
+}
+
+/// Red in the action phase of turn 1 after a quiet roll (a 5, brigand attack on nobody),
+/// with an empty hand and a city on L3.
+pub fn red_action(variant: &str) -> Game {
+    let mut g = theme_game(variant, "red");
+    roll(&mut g, 5, "brigand");
+    for (k, c) in hand(&g, "red") {
+        for _ in 0..c {
+            edit(&mut g, &format!("drop red {k}"));
+        }
+    }
+    edit(&mut g, "place L3 city");
+    g
+}
+
+/// A command a rule of the Rivals files must refuse (state and log untouched): the reason.
+pub fn refuse(g: &mut Game, who: &str, cmd: &str) -> String {
+    reject_in(g, who, cmd, "variants/rivals").0
+}
+
+pub fn give(g: &mut Game, who: &str, kind: &str) {
+    edit(g, &format!("hand {who} {kind}"));
+}
+
+/// What `who` may do now, sorted.
+pub fn listed(g: &Game, who: &str) -> Vec<String> {
+    let mut l: Vec<String> = g.legal_actions(seat(g, who)).unwrap().iter().map(|a| g.action_text(a)).collect();
+    l.sort();
+    l
+}
+
+/// What the REPL prints for `script` in a hot-seat game of `variant`.
+pub fn repl_text(variant: &str, script: &str) -> String {
+    let mut out = Vec::new();
+    let config = ReplConfig {
+        header: theme_header(variant, 5, &[], false),
+        bots: "none".into(),
+        budget: Default::default(),
+        strict: false,
+        color: false,
+        load: None,
+    };
+    run_script(config, &mut script.as_bytes(), &mut out);
+    String::from_utf8(out).unwrap()
 }
