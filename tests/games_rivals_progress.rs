@@ -14,56 +14,15 @@ use rivals_theme::*;
 const V: &str = "rivals_progress";
 
 fn want(g: &Game) -> Vec<usize> {
-    let extra = [
-        ("benjamin", 1),
-        ("doctor", 2),
-        ("guido", 1),
-        ("gustav", 1),
-        ("mineral_mining", 2),
-        ("three_field_system", 2),
-        ("brigitta", 1),
-        ("relocation", 1),
-        ("chief_cannoneer", 2),
-        ("bath_house", 3),
-        ("building_crane", 1),
-        ("library", 2),
-        ("parliament", 1),
-        ("pharmacy", 2),
-        ("town_hall", 2),
-        ("university", 2),
-        ("plague", 3),
-        ("invention", 2),
-    ];
-    let new = [
-        "benjamin",
-        "doctor",
-        "guido",
-        "gustav",
-        "mineral_mining",
-        "three_field_system",
-        "chief_cannoneer",
-        "bath_house",
-        "building_crane",
-        "library",
-        "parliament",
-        "pharmacy",
-        "town_hall",
-        "university",
-        "plague",
-    ];
-    theme_expected(g, &extra, &new)
+    sets_expected(g, &[(PROGRESS, PROGRESS_NEW)])
 }
 
 fn points(g: &Game, s: usize) -> i64 {
-    theme_points(
-        g,
-        s,
-        &[("bath_house", 1), ("library", 1), ("parliament", 2), ("pharmacy", 1), ("town_hall", 1), ("university", 1)],
-    )
+    theme_points(g, s, PROGRESS_VP)
 }
 
 fn strength(g: &Game, s: usize) -> i64 {
-    basic_strength(g, s) + printed(g, s, &[("chief_cannoneer", 4)])
+    basic_strength(g, s) + printed(g, s, PROGRESS_STRENGTH)
 }
 
 const INV: Invariants = Invariants { want, all: 94 + 31, stores: &[], points, strength, commerce: basic_commerce };

@@ -16,54 +16,16 @@ use rivals_theme::*;
 
 const V: &str = "rivals_turmoil";
 
-const NEW: [&str; 17] = [
-    "archer",
-    "arsonist",
-    "traitor",
-    "voyage_of_plunder",
-    "sebastian",
-    "brigands",
-    "drill_ground",
-    "lookout_tower",
-    "carl_forkbeard",
-    "heinrich",
-    "irmgard",
-    "chapel_123",
-    "chapel_456",
-    "fairgrounds",
-    "fire_brigade",
-    "hedge_tavern",
-    "tithe_barn",
-];
-
 fn want(g: &Game) -> Vec<usize> {
-    let two = ["archer", "arsonist", "traitor", "voyage_of_plunder", "fire_brigade", "hedge_tavern", "riots"];
-    let mut extra: Vec<(&str, usize)> = NEW.iter().map(|k| (*k, if two.contains(k) { 2 } else { 1 })).collect();
-    extra.extend([("large_festival_hall", 1), ("riots", 2), ("feud", 1), ("fraternal_feuds", 1)]);
-    let mut new: Vec<&str> = NEW.to_vec();
-    new.extend(["large_festival_hall", "riots"]);
-    theme_expected(g, &extra, &new)
+    sets_expected(g, &[(TURMOIL, TURMOIL_NEW)])
 }
 
 fn points(g: &Game, s: usize) -> i64 {
-    theme_points(
-        g,
-        s,
-        &[
-            ("chapel_123", 1),
-            ("chapel_456", 1),
-            ("fairgrounds", 1),
-            ("fire_brigade", 1),
-            ("hedge_tavern", 1),
-            ("tithe_barn", 1),
-            ("large_festival_hall", 2),
-        ],
-    )
+    theme_points(g, s, TURMOIL_VP)
 }
 
 fn strength(g: &Game, s: usize) -> i64 {
-    basic_strength(g, s)
-        + printed(g, s, &[("drill_ground", 1), ("lookout_tower", 1), ("carl_forkbeard", 5), ("heinrich", 2)])
+    basic_strength(g, s) + printed(g, s, TURMOIL_STRENGTH)
 }
 
 const INV: Invariants = Invariants { want, all: 94 + 28, stores: &[], points, strength, commerce: basic_commerce };

@@ -126,6 +126,13 @@ R.theme_set {
     gold_cache = 1, storehouse = 1, toll_bridge = 1, large_trade_ship = 1, pirate_ship = 2,
     harbor = 1, moneylender = 1, mint = 2, salt_silo = 1, staple_house = 2, trading_base = 1,
   },
+  -- rivals_cards.csv, half_moon_copies (The Duel of the Princes). Which Brigands copy has
+  -- the half moon is unsure there; this one (the Era of Turmoil's copy stays in the Duel).
+  half_moon = {
+    brigands = 1, reiner = 1, trade_master = 1, goldsmith = 1, storehouse = 1, toll_bridge = 1,
+    large_trade_ship = 1, merchant_guild = 1, harbor = 1, trading_base = 1, mint = 1, staple_house = 1,
+    gift_for_the_prince = 1, trade_ships_race = 1, traveling_merchant = 1,
+  },
 }
 
 -- Points: Harbor, Salt Silo, Trading Base ------------------------------------------------------

@@ -107,6 +107,7 @@ pub const BUILTIN_VARIANTS: &[(&str, &str)] = &[
     ("rivals_gold", include_str!("../../variants/rivals_gold.lua")),
     ("rivals_turmoil", include_str!("../../variants/rivals_turmoil.lua")),
     ("rivals_progress", include_str!("../../variants/rivals_progress.lua")),
+    ("rivals_duel", include_str!("../../variants/rivals_duel.lua")),
 ];
 
 /// A message for the game log; `to` limits who may read it (None: everyone).

@@ -32,56 +32,7 @@ pub fn refuse(g: &mut Game, who: &str, cmd: &str) -> String {
 
 /// Every card of The Era of Gold game by kind: the Basic Set's 94 plus the set's 27.
 pub fn gold_expected(g: &Game) -> Vec<usize> {
-    let basic = crate::rivals::expected_census(g);
-    g.spec()
-        .cards
-        .iter()
-        .enumerate()
-        .map(|(k, c)| {
-            let extra = match c.name.as_str() {
-                "goldsmith"
-                | "storehouse"
-                | "toll_bridge"
-                | "large_trade_ship"
-                | "trade_ships_race"
-                | "traveling_merchant"
-                | "brigands"
-                | "gudrun"
-                | "reiner"
-                | "gold_cache"
-                | "harbor"
-                | "moneylender"
-                | "salt_silo"
-                | "trading_base"
-                | "gift_for_the_prince" => 1,
-                "merchant" | "trade_master" | "pirate_ship" | "mint" | "staple_house" | "merchant_guild" => 2,
-                _ => 0,
-            };
-            let new = [
-                "brigands",
-                "gudrun",
-                "reiner",
-                "gold_cache",
-                "harbor",
-                "moneylender",
-                "salt_silo",
-                "trading_base",
-                "gift_for_the_prince",
-                "merchant",
-                "trade_master",
-                "pirate_ship",
-                "mint",
-                "staple_house",
-                "merchant_guild",
-            ];
-            // expected_census counts 1 for every kind it does not know: the new ones.
-            if new.contains(&c.name.as_str()) {
-                extra
-            } else {
-                basic[k] + extra
-            }
-        })
-        .collect()
+    crate::rivals_theme::sets_expected(g, &[(crate::rivals_theme::GOLD, crate::rivals_theme::GOLD_NEW)])
 }
 
 fn grid_names(g: &Game, s: usize) -> Vec<String> {

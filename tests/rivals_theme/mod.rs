@@ -295,3 +295,159 @@ pub fn repl_text(variant: &str, script: &str) -> String {
     run_script(config, &mut script.as_bytes(), &mut out);
     String::from_utf8(out).unwrap()
 }
+
+// The sets' cards: (kind, copies in the set), the kinds new in it, printed points.
+
+pub const GOLD: &[(&str, usize)] = &[
+    ("goldsmith", 1),
+    ("storehouse", 1),
+    ("toll_bridge", 1),
+    ("large_trade_ship", 1),
+    ("trade_ships_race", 1),
+    ("traveling_merchant", 1),
+    ("brigands", 1),
+    ("gudrun", 1),
+    ("reiner", 1),
+    ("gold_cache", 1),
+    ("harbor", 1),
+    ("moneylender", 1),
+    ("salt_silo", 1),
+    ("trading_base", 1),
+    ("gift_for_the_prince", 1),
+    ("merchant", 2),
+    ("trade_master", 2),
+    ("pirate_ship", 2),
+    ("mint", 2),
+    ("staple_house", 2),
+    ("merchant_guild", 2),
+];
+pub const GOLD_NEW: &[&str] = &[
+    "brigands",
+    "gudrun",
+    "reiner",
+    "gold_cache",
+    "harbor",
+    "moneylender",
+    "salt_silo",
+    "trading_base",
+    "gift_for_the_prince",
+    "merchant",
+    "trade_master",
+    "pirate_ship",
+    "mint",
+    "staple_house",
+    "merchant_guild",
+];
+
+pub const TURMOIL: &[(&str, usize)] = &[
+    ("archer", 2),
+    ("arsonist", 2),
+    ("traitor", 2),
+    ("voyage_of_plunder", 2),
+    ("sebastian", 1),
+    ("brigands", 1),
+    ("drill_ground", 1),
+    ("lookout_tower", 1),
+    ("carl_forkbeard", 1),
+    ("heinrich", 1),
+    ("irmgard", 1),
+    ("chapel_123", 1),
+    ("chapel_456", 1),
+    ("fairgrounds", 1),
+    ("fire_brigade", 2),
+    ("hedge_tavern", 2),
+    ("tithe_barn", 1),
+    ("large_festival_hall", 1),
+    ("riots", 2),
+    ("feud", 1),
+    ("fraternal_feuds", 1),
+];
+pub const TURMOIL_NEW: &[&str] = &[
+    "archer",
+    "arsonist",
+    "traitor",
+    "voyage_of_plunder",
+    "sebastian",
+    "brigands",
+    "drill_ground",
+    "lookout_tower",
+    "carl_forkbeard",
+    "heinrich",
+    "irmgard",
+    "chapel_123",
+    "chapel_456",
+    "fairgrounds",
+    "fire_brigade",
+    "hedge_tavern",
+    "tithe_barn",
+    "large_festival_hall",
+    "riots",
+];
+pub const TURMOIL_VP: &[(&str, i64)] = &[
+    ("chapel_123", 1),
+    ("chapel_456", 1),
+    ("fairgrounds", 1),
+    ("fire_brigade", 1),
+    ("hedge_tavern", 1),
+    ("tithe_barn", 1),
+    ("large_festival_hall", 2),
+];
+pub const TURMOIL_STRENGTH: &[(&str, i64)] =
+    &[("drill_ground", 1), ("lookout_tower", 1), ("carl_forkbeard", 5), ("heinrich", 2)];
+
+pub const PROGRESS: &[(&str, usize)] = &[
+    ("benjamin", 1),
+    ("doctor", 2),
+    ("guido", 1),
+    ("gustav", 1),
+    ("mineral_mining", 2),
+    ("three_field_system", 2),
+    ("brigitta", 1),
+    ("relocation", 1),
+    ("chief_cannoneer", 2),
+    ("bath_house", 3),
+    ("building_crane", 1),
+    ("library", 2),
+    ("parliament", 1),
+    ("pharmacy", 2),
+    ("town_hall", 2),
+    ("university", 2),
+    ("plague", 3),
+    ("invention", 2),
+];
+pub const PROGRESS_NEW: &[&str] = &[
+    "benjamin",
+    "doctor",
+    "guido",
+    "gustav",
+    "mineral_mining",
+    "three_field_system",
+    "chief_cannoneer",
+    "bath_house",
+    "building_crane",
+    "library",
+    "parliament",
+    "pharmacy",
+    "town_hall",
+    "university",
+    "plague",
+];
+pub const PROGRESS_VP: &[(&str, i64)] =
+    &[("bath_house", 1), ("library", 1), ("parliament", 2), ("pharmacy", 1), ("town_hall", 1), ("university", 1)];
+pub const PROGRESS_STRENGTH: &[(&str, i64)] = &[("chief_cannoneer", 4)];
+
+/// The census of a game of the sets `sets`: the Basic Set's cards plus each set's.
+pub fn sets_expected(g: &Game, sets: &[(&[(&str, usize)], &[&str])]) -> Vec<usize> {
+    let mut extra: Vec<(&str, usize)> = vec![];
+    let mut new: Vec<&str> = vec![];
+    for (cards, kinds) in sets {
+        for (k, n) in cards.iter() {
+            match extra.iter_mut().find(|(e, _)| e == k) {
+                Some(e) => e.1 += n,
+                None => extra.push((k, *n)),
+            }
+        }
+        new.extend(kinds.iter());
+    }
+    theme_expected(g, &extra, &new)
+}
