@@ -436,8 +436,11 @@ pub const PROGRESS_VP: &[(&str, i64)] =
     &[("bath_house", 1), ("library", 1), ("parliament", 2), ("pharmacy", 1), ("town_hall", 1), ("university", 1)];
 pub const PROGRESS_STRENGTH: &[(&str, i64)] = &[("chief_cannoneer", 4)];
 
+/// A set's cards: (kind, copies) and the kinds new in it.
+pub type SetCards<'a> = (&'a [(&'a str, usize)], &'a [&'a str]);
+
 /// The census of a game of the sets `sets`: the Basic Set's cards plus each set's.
-pub fn sets_expected(g: &Game, sets: &[(&[(&str, usize)], &[&str])]) -> Vec<usize> {
+pub fn sets_expected(g: &Game, sets: &[SetCards]) -> Vec<usize> {
     let mut extra: Vec<(&str, usize)> = vec![];
     let mut new: Vec<&str> = vec![];
     for (cards, kinds) in sets {
