@@ -266,12 +266,17 @@ action {
   end,
 }
 
+-- Any order of the 6 regions is at most 5 swaps away from any other, so 10 swaps a player
+-- lose nothing and keep a bot (which sees no difference between arrangements) from
+-- swapping for ever before it says `ready`.
+local MAX_SWAPS = 10
+
 action {
   name = "rearrange",
   phases = { "rearrange" },
   syntax = "rearrange <slot> <slot>",
-  help = "swap two of your regions (with what they store) before the game begins",
-  when = selecting,
+  help = "swap two of your regions (with what they store) before the game begins (up to 10 swaps)",
+  when = function(g, p) return selecting(g, p) and (g:pget(p, "swaps") or 0) < MAX_SWAPS end,
   options = function(g, p)
     local regs, out = R.regions(g, p), {}
     for i = 1, #regs do
@@ -292,6 +297,7 @@ action {
     local ra, ca = R.own(g, p, a)
     local rb, cb = R.own(g, p, b)
     g:swap_slots(p, P, ra, ca, rb, cb)
+    g:pset(p, "swaps", (g:pget(p, "swaps") or 0) + 1)
     g:log(name(g, p) .. " swaps the regions on " .. a .. " and " .. b)
   end,
 }
@@ -303,6 +309,7 @@ action {
   help = "your regions are arranged: the game goes on",
   when = selecting,
   apply = function(g, p)
+    g:pset(p, "swaps", nil)
     local first = g:get("starting_player")
     if p == first then
       g:set("setup_seat", other(p))
