@@ -25,6 +25,9 @@ variant {
     action = { "benjamin", "doctor", "guido", "gustav", "mineral_mining", "three_field_system" },
     event = { "plague" },
   },
+  -- A card taken from a stack or from the discard pile (only its top card is seen) stays
+  -- secret.
+  secret_actions = { "library_take", "retrieve" },
 }
 
 local R = rivals
@@ -271,7 +274,8 @@ action {
     local played = R.head(g).card
     g:move(nil, "discard", p, "hand", kind)
     R.discard_card(g, p, played)
-    g:log(title(played) .. ": " .. name(g, p) .. " takes " .. title(kind) .. " from the discard pile")
+    g:log(title(played) .. ": " .. name(g, p) .. " takes a card from the discard pile")
+    g:tell({ p }, "you take " .. R.card_text(kind))
     R.choice_done(g)
   end,
 }
