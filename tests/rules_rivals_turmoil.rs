@@ -454,6 +454,16 @@ fn sebastian_spares_his_player_from_riots() {
     assert_eq!(g.state().phase, "action");
 }
 
+/// Card index, Sebastian: not playable against Riots a Chapel already stops.
+#[test]
+fn sebastian_is_not_asked_when_a_chapel_protects() {
+    let mut g = riots_with("chapel_456");
+    give(&mut g, "red", "sebastian");
+    roll(&mut g, 5, "event");
+    assert_eq!(g.state().phase, "action", "the Chapel 4-5-6 protects red: no question");
+    assert_eq!(hand(&g, "red").get("sebastian"), Some(&1));
+}
+
 /// Event Feud and Fraternal Feuds: the set's copies are the Basic Set's events (Irmgard
 /// pays for a building lost to the Feud).
 #[test]

@@ -179,7 +179,11 @@ impl Invariants {
             }
         }
         check_tokens_with(g, self.strength, self.commerce)?;
-        crate::rivals::check_views(g)
+        // The views are dearer: every 16 actions.
+        if g.log().len().is_multiple_of(16) {
+            crate::rivals::check_views(g)?;
+        }
+        Ok(())
     }
 }
 
