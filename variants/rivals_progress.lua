@@ -248,14 +248,17 @@ for _, kind in ipairs({ "guido", "gustav" }) do
   })
 end
 
-local function discard_kinds(g)
+-- The kinds in a stack, each once, sorted.
+local function kinds_in(list)
   local out, seen = {}, {}
-  for _, k in ipairs(g:cards(nil, "discard")) do
+  for _, k in ipairs(list) do
     if not seen[k] then seen[k] = true; out[#out + 1] = k end
   end
   table.sort(out)
   return out
 end
+
+local function discard_kinds(g) return kinds_in(g:cards(nil, "discard")) end
 
 action {
   name = "retrieve",
@@ -341,13 +344,7 @@ action {
 }
 
 local function library_cards(g, p)
-  local task = library_task(g, p, true)
-  local out, seen = {}, {}
-  for _, k in ipairs(g:cards(nil, R.stack_index(task.stack))) do
-    if not seen[k] then seen[k] = true; out[#out + 1] = k end
-  end
-  table.sort(out)
-  return out
+  return kinds_in(g:cards(nil, R.stack_index(library_task(g, p, true).stack)))
 end
 
 action {
