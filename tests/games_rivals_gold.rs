@@ -13,11 +13,13 @@
 
 mod rivals;
 mod rivals_gold;
+mod rivals_theme;
 
 use catan_engine::bot::RandomBot;
 use catan_engine::repl::{run_script, ReplConfig};
 use catan_engine::{sim, Game};
 use rivals_gold::*;
+use rivals_theme::save_load_round_trip;
 
 fn play_to_winner(seed: u64, target: i64) {
     let vp = target.to_string();
@@ -112,16 +114,7 @@ fn every_listed_action_is_accepted() {
 
 #[test]
 fn save_load_replays_a_theme_game() {
-    let mut g = Game::new(gold_header(3, &[], false)).unwrap();
-    let mut bots = [RandomBot::new(3), RandomBot::new(4)];
-    for _ in 0..400 {
-        let s = g.to_act().unwrap();
-        let a = bots[s].choose(&g, s).unwrap().expect("an action");
-        g.perform(s, &a).unwrap();
-    }
-    let (c, div) = Game::load_json(&g.save_json()).unwrap();
-    assert!(div.is_none(), "{div:?}");
-    assert!(*c.state() == *g.state());
+    save_load_round_trip("rivals_gold", 3);
 }
 
 /// `catan play --variant rivals_gold`: the REPL plays the set-up choices, the card text on

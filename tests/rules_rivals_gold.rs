@@ -10,6 +10,7 @@
 
 mod rivals;
 mod rivals_gold;
+mod rivals_theme;
 
 use catan_engine::engine::Observer;
 use catan_engine::view::view;
@@ -695,4 +696,23 @@ fn moneylender_takes_only_what_fits() {
     act(&mut g, "red", "choose ore");
     assert_eq!(g.state().phase, "action", "only brick is left, and red has no room for it");
     assert_eq!(store(&g, "K9"), 3);
+}
+
+/// General Rules, Preparation 5: any arrangement of the 6 regions is at most 5 swaps away,
+/// so after 10 swaps only `ready` is left (a bot cannot swap for ever).
+#[test]
+fn rearranging_ends_after_ten_swaps() {
+    let mut g = gold_new("red");
+    for _ in 0..8 {
+        let s = g.to_act().unwrap();
+        let a = g.legal_actions(s).unwrap().into_iter().find(|a| a.name == "select" || a.name == "look").unwrap();
+        g.perform(s, &a).unwrap();
+    }
+    for _ in 0..10 {
+        act(&mut g, "red", "rearrange K2 M2");
+    }
+    let names: Vec<String> = g.legal_actions(seat(&g, "red")).unwrap().into_iter().map(|a| a.name).collect();
+    assert_eq!(names, vec!["ready"]);
+    act(&mut g, "red", "ready");
+    act(&mut g, "blue", "rearrange K7 M7");
 }

@@ -1195,7 +1195,7 @@ action {
   name = "skip",
   phases = { "choose" },
   syntax = "skip",
-  help = "buy nothing (more) from the traveling merchant",
+  help = "pass on a choice you may decline (buy nothing more from the traveling merchant, take no card with the Traitor, ...)",
   when = function(g, p)
     local task = choosing(g, p)
     return task and task.optional == true
@@ -1277,13 +1277,17 @@ local function removed_to(g, kind, to)
   return g:filter("removed_to", to, kind)
 end
 
+-- The choices answered by `remove <slot> under <int>`: one of the cards `task.named`
+-- goes under a draw stack (a theme set adds its own, e.g. the Archer's).
+local REMOVE_CHOICES = { feud_remove = true }
+
 -- Feud, step 2: the opponent removes one of the named buildings, under a draw stack.
 action {
   name = "remove",
   phases = { "choose" },
   syntax = "remove <slot> under <int>",
-  help = "feud: remove one of the named buildings and put it under a draw stack",
-  when = function(g, p) return choosing(g, p, { feud_remove = true }) ~= nil end,
+  help = "remove one of the named cards (feud, and the Theme Sets' attacks) and put it under a draw stack",
+  when = function(g, p) return choosing(g, p, REMOVE_CHOICES) ~= nil end,
   options = function(g, p)
     local out = {}
     for _, l in ipairs(head(g).named) do
@@ -1299,8 +1303,12 @@ action {
   end,
   apply = function(g, p, lbl, n)
     local r, c = own(g, p, lbl)
+    local task = head(g)
     local kind = g:take_card(p, P, r, c, nil, removed_to(g, top(g, p, r, c), stack_index(n)), true)
-    g:log("feud: " .. name(g, p) .. " removes " .. title(kind) .. " from " .. lbl .. " (under stack " .. n .. ")")
+    g:log((task.reason or "feud") .. ": " .. name(g, p) .. " removes " .. title(kind) .. " from " .. lbl
+      .. " (under stack " .. n .. ")")
+    -- A card lost to an event or the opponent's action card (the Theme Sets' Irmgard).
+    g:run("forced_removal", p, kind, task)
     choice_done(g)
   end,
 }
@@ -2068,7 +2076,7 @@ action {
 -- instead of copying them.
 for k, v in pairs({
   P = P, CENTER = CENTER, MAX_STORE = MAX_STORE, RESOURCES = RESOURCES, STACKS = STACKS,
-  expansion_types = EXPANSION_TYPE, possible = POSSIBLE,
+  expansion_types = EXPANSION_TYPE, possible = POSSIBLE, remove_choices = REMOVE_CHOICES,
   roll_for_start = roll_for_start, start_resolution = start_resolution, advance = advance, head = head, choice_done = choice_done,
   choosing = choosing, build_event_deck = build_event_deck, draw_card = draw_card,
   stack_index = stack_index, stacks_for = stacks_for, may_go_under = may_go_under, removed_to = removed_to,

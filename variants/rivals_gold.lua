@@ -22,7 +22,7 @@ variant {
       "gold_cache", "pirate_ship", "harbor", "merchant_guild", "moneylender", "mint", "salt_silo",
       "staple_house", "trading_base",
     },
-    action = { "brigands", "gudrun", "merchant", "reiner", "trade_master" },
+    action = { "gudrun", "merchant", "reiner", "trade_master" },
     event = { "gift_for_the_prince" },
   },
 }
@@ -31,12 +31,7 @@ local R = rivals
 local CARDS = R.cards
 local name, other, title = R.name, R.other, R.title
 
--- Units that are not trade ships (the Pirate Ship) and extraordinary sites (the Gold Cache)
--- are expansion cards: removable, relocatable, counted in a principality.
-R.expansion_types.unit = true
-R.expansion_types.site = true
-
-local function has(g, p, kind) return g:grid_count(p, R.P, kind) > 0 end
+local has = R.has
 local function trade_ships(g, p) return #R.expansions(g, p, "ship") end
 
 -- Cards ---------------------------------------------------------------------------------------
@@ -105,9 +100,6 @@ city_expansion({ name = "staple_house", cost = { brick = 2, wool = 1, ore = 2 },
   end })
 
 -- Action cards (their rules are the actions below).
-R.card({ name = "brigands", type = "action", text = "with the strength advantage: name one of your regions; "
-  .. "your opponent gives you as many of its resource as it can still hold",
-  index = "Brigands: only with the strength advantage. The opponent chooses the regions the resources come from." })
 R.card({ name = "gudrun", type = "action", text = "with a Pirate Ship: your opponent gives you up to 2 gold per Pirate Ship",
   index = "Gudrun, Terror of the Seas: needs your Pirate Ship and gold of the opponent's. At most all their "
     .. "gold and what you can store; they choose the regions." })
@@ -134,6 +126,13 @@ R.theme_set {
     gold_cache = 1, storehouse = 1, toll_bridge = 1, large_trade_ship = 1, pirate_ship = 2,
     harbor = 1, moneylender = 1, mint = 2, salt_silo = 1, staple_house = 2, trading_base = 1,
   },
+  -- rivals_cards.csv, half_moon_copies (The Duel of the Princes). Which Brigands copy has
+  -- the half moon is unsure there; this one (the Era of Turmoil's copy stays in the Duel).
+  half_moon = {
+    brigands = 1, reiner = 1, trade_master = 1, goldsmith = 1, storehouse = 1, toll_bridge = 1,
+    large_trade_ship = 1, merchant_guild = 1, harbor = 1, trading_base = 1, mint = 1, staple_house = 1,
+    gift_for_the_prince = 1, trade_ships_race = 1, traveling_merchant = 1,
+  },
 }
 
 -- Points: Harbor, Salt Silo, Trading Base ------------------------------------------------------
@@ -153,61 +152,7 @@ end)
 
 -- Action cards ----------------------------------------------------------------------------------
 
--- An action card's action: playable in your action phase with the card in hand; its
--- requirement (Other Rules Additions 4) is checked first, so a refusal says what is missing,
--- and with it unmet nothing is listed.
-local function card_action(kind, def)
-  local options, legal = def.options, def.legal
-  local function meets(g, p)
-    local req = CARDS[kind].requires
-    if not req then return true end
-    return req(g, p)
-  end
-  def.phases = def.phases or { "action" }
-  def.when = function(g, p) return R.my_turn(g, p) and R.in_hand(g, p, kind) end
-  def.options = function(g, p)
-    if not meets(g, p) then return {} end
-    return options(g, p)
-  end
-  def.legal = function(g, p, ...)
-    local ok, why = meets(g, p)
-    if not ok then return deny(why) end
-    return legal(g, p, ...)
-  end
-  action(def)
-end
-
--- Brigands: the regions of yours that can still hold a resource the opponent has, and how
--- many each would take.
-local function brigand_targets(g, p)
-  local have, out = R.stock(g, other(p)), {}
-  for _, s in ipairs(R.regions(g, p)) do
-    local n = math.min(R.MAX_STORE - s.store, have[s.def.resource])
-    if n > 0 then out[#out + 1] = s.label end
-  end
-  return out
-end
-
-CARDS.brigands.requires = function(g, p)
-  if g:get("hero") ~= p then return false, "the Brigands need the strength advantage" end
-  return true
-end
-
-card_action("brigands", {
-  name = "play_brigands",
-  syntax = "play brigands <slot>",
-  help = "play the Brigands (strength advantage): name one of your regions; your opponent gives you as many of its resource as it can still hold",
-  options = brigand_targets,
-  legal = select(2, R.one_of(brigand_targets, "name one of your regions with room for a resource your opponent has")),
-  apply = function(g, p, lbl)
-    local r, c = R.own(g, p, lbl)
-    local res = CARDS[R.top(g, p, r, c)].resource
-    local n = math.min(R.MAX_STORE - g:store(p, R.P, r, c), R.stock(g, other(p))[res])
-    R.discard_card(g, p, "brigands")
-    g:log(name(g, p) .. " plays the Brigands: " .. name(g, other(p)) .. " gives " .. R.cards_text({ [res] = n }))
-    R.resolve(g, R.demand(g, p, { [res] = n }))
-  end,
-})
+local card_action = R.card_action
 
 -- Gudrun: up to 2 gold per Pirate Ship, at most the opponent's gold and what you can store.
 local function gudrun_most(g, p)

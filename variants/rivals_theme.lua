@@ -40,6 +40,10 @@ variant {
     -- Preparation 6: only the face-up top card of the discard pile is visible.
     { name = "discard", owner = "game", stack = true, visibility = "top" },
   },
+  cards = {
+    -- In more than one theme set (The Era of Gold and The Era of Turmoil).
+    action = { "brigands" },
+  },
   secret_actions = { "select" },
   options = {
     { name = "victory_points", type = "int", default = 12, min = 3, max = 30,
@@ -51,27 +55,34 @@ local R = rivals
 local CARDS, P = R.cards, R.P
 local name, title, other, contains = R.name, R.title, R.other, R.contains
 
--- Preparation 3: stacks 1-3 have the Basic Set back, 4 and 5 the theme set's.
+-- Preparation 3: stacks 1-3 have the Basic Set back, 4 and 5 the theme set's (in The Duel
+-- of the Princes, stacks 4, 5 and 6 one theme set's each: rivals_duel.lua).
 R.STACKS[5] = "stack5"
-local BASIC_STACKS, THEME_STACKS = { 1, 2, 3 }, { 4, 5 }
+local BASIC_STACKS = { 1, 2, 3 }
 R.edit_zones[#R.edit_zones + 1] = "faceup"
 
--- The theme set being played (one per game), declared by its file.
-local THEME
+-- The theme sets of the stack, in load order: one in a Theme Game, all three in the Duel.
+local SETS = {}
+R.themes = SETS
+-- The Duel of the Princes (rivals_duel.lua sets it): one theme stack per set, no face-up
+-- stack, the half-moon cards out of play.
+local function duel() return R.duel_rules ~= nil end
 
 -- Declares the theme set: `name`, `events` ({ kind = copies } added to the Basic Set's),
 -- `draw` ({ kind = copies } shuffled into the 2 theme stacks, which must be even), `faceup`
--- ({ kind = copies }). Cards new in the set are declared with rivals.card/rivals.expansion
--- and `copies = 0` (they are not Basic Set draw cards).
+-- ({ kind = copies }), `half_moon` ({ kind = copies } of its draw, face-up and event cards
+-- marked with the half moon: out of play, or in the Duel's event pool). Cards new in the
+-- set are declared with rivals.card/rivals.expansion and `copies = 0` (they are not Basic
+-- Set draw cards).
 function R.theme_set(def)
   assert(type(def.name) == "string", "a theme set needs a name")
-  for _, part in ipairs({ "events", "draw", "faceup" }) do
+  for _, part in ipairs({ "events", "draw", "faceup", "half_moon" }) do
     def[part] = def[part] or {}
     for kind in pairs(def[part]) do
       if not CARDS[kind] then error("theme set " .. def.name .. ": no card named " .. kind, 2) end
     end
   end
-  THEME = def
+  SETS[#SETS + 1] = def
   R.theme = def
 end
 
@@ -80,19 +91,39 @@ local function is_basic(kind)
   return d ~= nil and (d.copies or 0) > 0 and d.type ~= "event"
 end
 
-local function is_faceup(kind) return THEME ~= nil and (THEME.faceup[kind] or 0) > 0 end
+local function is_faceup(kind)
+  if duel() then return false end
+  for _, set in ipairs(SETS) do
+    if (set.faceup[kind] or 0) > 0 then return true end
+  end
+  return false
+end
+
+-- The stacks with the back of theme set number i: 4 and 5 in a Theme Game, 3 + i in the Duel.
+local function theme_stacks(i)
+  if duel() then return { 3 + i } end
+  return { 4, 5 }
+end
+
+-- Whether the cards of `kind` of a set are in its draw stacks.
+local function in_draw(set, kind)
+  if (set.draw[kind] or 0) > 0 then return true end
+  return duel() and (set.faceup[kind] or 0) > 0
+end
 
 -- Other Rules 5: the stacks whose back matches the card's. A face-up card has no stack: it
 -- returns to the face-up stack whatever stack is named (removed_to), so every stack is
 -- offered for it.
 filter("under_stacks", "rivals_theme.backs", function(g, list, kind)
-  if not THEME or is_faceup(kind) then return list end
+  if #SETS == 0 or is_faceup(kind) then return list end
   local out = {}
   if is_basic(kind) then
     for _, i in ipairs(BASIC_STACKS) do out[#out + 1] = i end
   end
-  if (THEME.draw[kind] or 0) > 0 then
-    for _, i in ipairs(THEME_STACKS) do out[#out + 1] = i end
+  for i, set in ipairs(SETS) do
+    if in_draw(set, kind) then
+      for _, n in ipairs(theme_stacks(i)) do out[#out + 1] = n end
+    end
   end
   if #out == 0 then return list end
   return out
@@ -108,14 +139,28 @@ filter("build_from", "rivals_theme.build_faceup", function(g, zones) zones[#zone
 
 -- Preparation 1-3 ----------------------------------------------------------------------------
 
+-- `copies` of each kind, less the half-moon copies when `out` is given (the Duel), as a
+-- list of kinds.
+local function kinds_list(copies, out)
+  local list = {}
+  for kind, n in pairs(copies) do
+    for _ = 1, n - (out and (out[kind] or 0) or 0) do list[#list + 1] = kind end
+  end
+  table.sort(list)
+  return list
+end
+
 wrap_hook("rivals.stacks", function(original)
   return function(g)
-    if not THEME then error("rivals_theme is the Theme Games' rules: play a theme set, e.g. --variant rivals_gold", 0) end
+    if #SETS == 0 then error("rivals_theme is the Theme Games' rules: play a theme set, e.g. --variant rivals_gold", 0) end
+    if #SETS > 1 and not duel() then
+      error("a Theme Game has one theme set; The Duel of the Princes (rivals_duel) combines them", 0)
+    end
     original(g)
     -- The Introductory set-up dealt the shuffled Basic Set draw cards onto every stack:
     -- those of the theme stacks go onto the smallest Basic Set stack, one by one, which
     -- makes 3 shuffled stacks of 12.
-    for _, t in ipairs(THEME_STACKS) do
+    for t = 4, #R.STACKS do
       while g:count(nil, R.STACKS[t]) > 0 do
         local to = BASIC_STACKS[1]
         for _, b in ipairs(BASIC_STACKS) do
@@ -124,15 +169,16 @@ wrap_hook("rivals.stacks", function(original)
         g:draw(nil, R.STACKS[t], nil, R.STACKS[to])
       end
     end
-    local theme = {}
-    for kind, n in pairs(THEME.draw) do
-      for _ = 1, n do theme[#theme + 1] = kind end
+    if duel() then
+      R.duel_rules.stacks(g, kinds_list)
+      return
     end
-    theme = g:shuffled(theme)
-    local half = #theme // 2
-    for i, kind in ipairs(theme) do g:create(nil, i <= half and "stack4" or "stack5", kind, 1) end
-    for kind, n in pairs(THEME.faceup) do g:create(nil, "faceup", kind, n) end
-    for kind, n in pairs(THEME.events) do g:create(nil, "revealed", kind, n) end
+    local theme = SETS[1]
+    local cards = g:shuffled(kinds_list(theme.draw))
+    local half = #cards // 2
+    for i, kind in ipairs(cards) do g:create(nil, i <= half and "stack4" or "stack5", kind, 1) end
+    for kind, n in pairs(theme.faceup) do g:create(nil, "faceup", kind, n) end
+    for kind, n in pairs(theme.events) do g:create(nil, "revealed", kind, n) end
     R.build_event_deck(g)
   end
 end)
@@ -220,12 +266,17 @@ action {
   end,
 }
 
+-- Any order of the 6 regions is at most 5 swaps away from any other, so 10 swaps a player
+-- lose nothing and keep a bot (which sees no difference between arrangements) from
+-- swapping for ever before it says `ready`.
+local MAX_SWAPS = 10
+
 action {
   name = "rearrange",
   phases = { "rearrange" },
   syntax = "rearrange <slot> <slot>",
-  help = "swap two of your regions (with what they store) before the game begins",
-  when = selecting,
+  help = "swap two of your regions (with what they store) before the game begins (up to 10 swaps)",
+  when = function(g, p) return selecting(g, p) and (g:pget(p, "swaps") or 0) < MAX_SWAPS end,
   options = function(g, p)
     local regs, out = R.regions(g, p), {}
     for i = 1, #regs do
@@ -246,6 +297,7 @@ action {
     local ra, ca = R.own(g, p, a)
     local rb, cb = R.own(g, p, b)
     g:swap_slots(p, P, ra, ca, rb, cb)
+    g:pset(p, "swaps", (g:pget(p, "swaps") or 0) + 1)
     g:log(name(g, p) .. " swaps the regions on " .. a .. " and " .. b)
   end,
 }
@@ -257,6 +309,7 @@ action {
   help = "your regions are arranged: the game goes on",
   when = selecting,
   apply = function(g, p)
+    g:pset(p, "swaps", nil)
     local first = g:get("starting_player")
     if p == first then
       g:set("setup_seat", other(p))
@@ -323,6 +376,172 @@ sequence("after_action", "rivals_theme.victory", function(g)
     g:emit("game_won", { seat = p })
   end
 end)
+
+-- Shared by the theme sets ------------------------------------------------------------------
+
+-- Units that are not trade ships (the Pirate Ship, the Chief Cannoneer) and extraordinary
+-- sites (the Gold Cache) are expansion cards: removable, relocatable, counted in a
+-- principality.
+R.expansion_types.unit = true
+R.expansion_types.site = true
+
+function R.has(g, p, kind) return g:grid_count(p, P, kind) > 0 end
+
+-- An action card's action: playable in your action phase with the card in hand; its
+-- requirement (Other Rules Additions 4) is checked first, so a refusal says what is missing,
+-- and with it unmet nothing is listed. `def.options` defaults to no arguments.
+function R.card_action(kind, def)
+  local options, legal = def.options, def.legal or function() return true end
+  local function meets(g, p)
+    local req = CARDS[kind].requires
+    if not req then return true end
+    return req(g, p)
+  end
+  def.phases = def.phases or { "action" }
+  def.when = def.when or function(g, p) return R.my_turn(g, p) and R.in_hand(g, p, kind) end
+  if options then
+    def.options = function(g, p)
+      if not meets(g, p) then return {} end
+      return options(g, p)
+    end
+  end
+  def.legal = function(g, p, ...)
+    local ok, why = meets(g, p)
+    if not ok then return deny(why) end
+    return legal(g, p, ...)
+  end
+  action(def)
+end
+
+-- Brigands (The Era of Gold and The Era of Turmoil): with the strength advantage, name one
+-- of your regions; the opponent gives as much of its resource as it can still hold.
+R.card({ name = "brigands", type = "action", text = "with the strength advantage: name one of your regions; "
+  .. "your opponent gives you as many of its resource as it can still hold",
+  index = "Brigands: only with the strength advantage. The opponent chooses the regions the resources come from.",
+  requires = function(g, p)
+    if g:get("hero") ~= p then return false, "the Brigands need the strength advantage" end
+    return true
+  end })
+
+-- The regions of yours that can still hold a resource the opponent has.
+local function brigand_targets(g, p)
+  local have, out = R.stock(g, other(p)), {}
+  for _, s in ipairs(R.regions(g, p)) do
+    local n = math.min(R.MAX_STORE - s.store, have[s.def.resource])
+    if n > 0 then out[#out + 1] = s.label end
+  end
+  return out
+end
+
+R.card_action("brigands", {
+  name = "play_brigands",
+  syntax = "play brigands <slot>",
+  help = "play the Brigands (strength advantage): name one of your regions; your opponent gives you as many of its resource as it can still hold",
+  options = brigand_targets,
+  legal = select(2, R.one_of(brigand_targets, "name one of your regions with room for a resource your opponent has")),
+  apply = function(g, p, lbl)
+    local r, c = R.own(g, p, lbl)
+    local res = CARDS[R.top(g, p, r, c)].resource
+    local n = math.min(R.MAX_STORE - g:store(p, P, r, c), R.stock(g, other(p))[res])
+    R.discard_card(g, p, "brigands")
+    g:log(name(g, p) .. " plays the Brigands: " .. name(g, other(p)) .. " gives " .. R.cards_text({ [res] = n }))
+    R.resolve(g, R.demand(g, p, { [res] = n }))
+  end,
+})
+
+-- Building for 1 resource less of your choice (the Drill Ground for heroes, the Building
+-- Crane for dear city expansions): each entry of `R.savings` is fn(g, p, kind) -> true
+-- when one applies; `build abbey L2 saving ore` then builds from the hand or the face-up
+-- stack paying the cost without 1 ore. At most one resource is saved per card.
+R.savings = {}
+
+local function saving_applies(g, p, kind)
+  for _, f in ipairs(R.savings) do
+    if f(g, p, kind) then return true end
+  end
+  return false
+end
+
+local function saved_cost(g, p, kind, r)
+  local c = R.cost(g, kind, p)
+  if (c[r] or 0) == 0 then return nil end
+  c[r] = c[r] - 1
+  return c
+end
+
+local function source_of(g, p, kind)
+  if R.in_hand(g, p, kind) then return p, "hand" end
+  for _, z in ipairs(g:filter("build_from", {}, p)) do
+    if g:count(nil, z, kind) > 0 then return nil, z end
+  end
+end
+
+local function may_build_saving(g, p, kind, r)
+  local d = CARDS[kind]
+  if not d or not d.placement then return false, "a " .. title(kind) .. " is not an expansion card" end
+  if not select(2, source_of(g, p, kind)) then return false, "you hold no " .. title(kind) end
+  if not saving_applies(g, p, kind) then return false, "nothing lets you build a " .. title(kind) .. " for less" end
+  if d.one_x and R.has(g, p, kind) then return false, "you may have only one " .. title(kind) end
+  if d.requires then
+    local ok, why = d.requires(g, p)
+    if not ok then return false, why end
+  end
+  local c = saved_cost(g, p, kind, r)
+  if not c then return false, "a " .. title(kind) .. " costs no " .. r end
+  if not R.can_pay(g, p, c) then return false, "a " .. title(kind) .. " costs " .. R.cost_text(c) end
+  return true, c
+end
+
+local function saving_sites(g, p, kind) return R.labels_of(g, p, R.sites(g, p, kind)) end
+
+action {
+  name = "build_saving",
+  phases = { "action" },
+  syntax = "build <word> <slot> saving <resource>",
+  help = "build an expansion card for 1 resource less of your choice (Drill Ground: heroes; Building Crane: city expansions costing more than 4)",
+  when = function(g, p) return R.my_turn(g, p) and #R.savings > 0 end,
+  options = function(g, p)
+    local out, kinds = {}, {}
+    for kind in pairs(g:cards(p, "hand")) do kinds[#kinds + 1] = kind end
+    for _, z in ipairs(g:filter("build_from", {}, p)) do
+      for kind in pairs(g:cards(nil, z)) do kinds[#kinds + 1] = kind end
+    end
+    table.sort(kinds)
+    local seen = {}
+    for _, kind in ipairs(kinds) do
+      if not seen[kind] then
+        seen[kind] = true
+        for _, r in ipairs(R.RESOURCES) do
+          if may_build_saving(g, p, kind, r) then
+            for _, l in ipairs(saving_sites(g, p, kind)) do out[#out + 1] = { kind, l, r } end
+          end
+        end
+      end
+    end
+    return out
+  end,
+  legal = function(g, p, kind, lbl, r)
+    kind = kind:lower()
+    local ok, why = may_build_saving(g, p, kind, r)
+    if not ok then return deny(why) end
+    if not contains(saving_sites(g, p, kind), lbl) then
+      return deny(lbl .. " is not an empty building site for a " .. title(kind) .. " (see `legal`)")
+    end
+    return true
+  end,
+  apply = function(g, p, kind, lbl, r)
+    kind = kind:lower()
+    local _, c = may_build_saving(g, p, kind, r)
+    local row, col = R.own(g, p, lbl)
+    R.pay(g, p, c)
+    local owner, zone = source_of(g, p, kind)
+    g:place_card(owner, zone, p, P, row, col, kind)
+    g:log(name(g, p) .. " builds " .. title(kind) .. " on " .. lbl .. ", saving 1 " .. r)
+    local d = CARDS[kind]
+    if d.on_build then d.on_build(g, p, row, col) end
+    g:emit("built", { seat = p, card = kind, slot = lbl })
+  end,
+}
 
 -- Theme sets: the queue's "yield" choice ------------------------------------------------------
 -- Attacks of the theme sets make the opponent give resources; the giver chooses the regions

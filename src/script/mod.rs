@@ -108,6 +108,9 @@ pub const BUILTIN_VARIANTS: &[(&str, &str)] = &[
     ("rivals", include_str!("../../variants/rivals.lua")),
     ("rivals_theme", include_str!("../../variants/rivals_theme.lua")),
     ("rivals_gold", include_str!("../../variants/rivals_gold.lua")),
+    ("rivals_turmoil", include_str!("../../variants/rivals_turmoil.lua")),
+    ("rivals_progress", include_str!("../../variants/rivals_progress.lua")),
+    ("rivals_duel", include_str!("../../variants/rivals_duel.lua")),
 ];
 
 /// A message for the game log; `to` limits who may read it (None: everyone).

@@ -452,8 +452,17 @@ pub fn check_census(g: &Game, want: &[usize], all: usize) -> Result<(), String> 
 /// The tokens follow the advantages: the holder has 3+ and no less than the other; with no
 /// holder, nobody has 3+ and strictly more. `commerce` counts a seat's commerce points.
 pub fn check_tokens(g: &Game, commerce: fn(&Game, usize) -> i64) -> Result<(), String> {
+    check_tokens_with(g, strength, commerce)
+}
+
+/// `check_tokens` with the strength points counted by `strength` (a theme set's units).
+pub fn check_tokens_with(
+    g: &Game,
+    strength: fn(&Game, usize) -> i64,
+    commerce: fn(&Game, usize) -> i64,
+) -> Result<(), String> {
     let st = g.state();
-    for (key, f) in [("hero", strength as fn(&Game, usize) -> i64), ("trade_token", commerce)] {
+    for (key, f) in [("hero", strength), ("trade_token", commerce)] {
         let pts = [f(g, 0), f(g, 1)];
         match st.vars.get(key).and_then(|v| v.as_int()) {
             Some(h) => {

@@ -3,57 +3,25 @@
 //! Game recomputed from the raw state (121 cards: the Basic Set's 94 and the set's 27).
 #![allow(dead_code)]
 
-use crate::rivals::{check_census, check_points, check_stores, check_tokens, color};
+use crate::rivals::{check_census, check_points, check_stores, check_tokens};
 use catan_engine::engine::Observer;
 use catan_engine::view::view;
 use catan_engine::{Game, Header};
 
 pub fn gold_header(seed: u64, options: &[(&str, &str)], sandbox: bool) -> Header {
-    Header {
-        variants: vec!["rivals_gold".into()],
-        players: 2,
-        seed,
-        options: options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
-        sandbox,
-    }
+    crate::rivals_theme::theme_header("rivals_gold", seed, options, sandbox)
 }
 
 /// A new sandbox game with the `edit` commands, still choosing starting hands, `first` to
 /// start.
 pub fn gold_new(first: &str) -> Game {
-    for seed in 0..200 {
-        let g = Game::new(gold_header(seed, &[("test_edits", "true")], true)).expect("game starts");
-        if color(&g, g.state().current) == first {
-            return g;
-        }
-    }
-    panic!("no seed lets {first} start");
+    crate::rivals_theme::theme_new("rivals_gold", first)
 }
 
 /// Choosing Starting Cards done (the first 3 listed cards of stack 1 for the starting
 /// player, of stack 2 for the other), both `ready`: `first` to roll on turn 1.
 pub fn gold_game(first: &str) -> Game {
-    let mut g = gold_new(first);
-    for stack in [1, 2] {
-        let s = g.to_act().unwrap();
-        g.act(s, &format!("look {stack}")).unwrap();
-        for _ in 0..3 {
-            let s = g.to_act().unwrap();
-            let a = g
-                .legal_actions(s)
-                .unwrap()
-                .into_iter()
-                .find(|a| a.name == "select" && g.action_text(a).ends_with(&format!("from {stack}")))
-                .expect("a card to select");
-            g.perform(s, &a).unwrap();
-        }
-    }
-    for _ in 0..2 {
-        let s = g.to_act().unwrap();
-        g.act(s, "ready").unwrap();
-    }
-    assert_eq!(g.state().phase, "roll");
-    g
+    crate::rivals_theme::theme_game("rivals_gold", first)
 }
 
 /// A command a theme rule must refuse: the state and log stay exactly as they were, and
@@ -64,56 +32,7 @@ pub fn refuse(g: &mut Game, who: &str, cmd: &str) -> String {
 
 /// Every card of The Era of Gold game by kind: the Basic Set's 94 plus the set's 27.
 pub fn gold_expected(g: &Game) -> Vec<usize> {
-    let basic = crate::rivals::expected_census(g);
-    g.spec()
-        .cards
-        .iter()
-        .enumerate()
-        .map(|(k, c)| {
-            let extra = match c.name.as_str() {
-                "goldsmith"
-                | "storehouse"
-                | "toll_bridge"
-                | "large_trade_ship"
-                | "trade_ships_race"
-                | "traveling_merchant"
-                | "brigands"
-                | "gudrun"
-                | "reiner"
-                | "gold_cache"
-                | "harbor"
-                | "moneylender"
-                | "salt_silo"
-                | "trading_base"
-                | "gift_for_the_prince" => 1,
-                "merchant" | "trade_master" | "pirate_ship" | "mint" | "staple_house" | "merchant_guild" => 2,
-                _ => 0,
-            };
-            let new = [
-                "brigands",
-                "gudrun",
-                "reiner",
-                "gold_cache",
-                "harbor",
-                "moneylender",
-                "salt_silo",
-                "trading_base",
-                "gift_for_the_prince",
-                "merchant",
-                "trade_master",
-                "pirate_ship",
-                "mint",
-                "staple_house",
-                "merchant_guild",
-            ];
-            // expected_census counts 1 for every kind it does not know: the new ones.
-            if new.contains(&c.name.as_str()) {
-                extra
-            } else {
-                basic[k] + extra
-            }
-        })
-        .collect()
+    crate::rivals_theme::sets_expected(g, &[(crate::rivals_theme::GOLD, crate::rivals_theme::GOLD_NEW)])
 }
 
 fn grid_names(g: &Game, s: usize) -> Vec<String> {
