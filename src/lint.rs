@@ -437,33 +437,10 @@ fn register_fn(kind: &str) -> &'static str {
 
 /// The candidate nearest to `word` by edit distance, if near enough to be a typo.
 fn closest<'a>(word: &str, pool: impl Iterator<Item = &'a String>) -> Option<&'a String> {
-    pool.map(|c| (edit_distance(word, c), c))
+    pool.map(|c| (crate::repl::text::distance(word, c), c))
         .filter(|(d, c)| *d > 0 && *d <= (word.len().max(c.len()) / 3).max(1))
         .min()
         .map(|(_, c)| c)
-}
-
-/// Edits (insert, delete, change, swap two neighbours) from `a` to `b`: optimal string
-/// alignment, so the common typo `lgo` for `log` is one edit.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            d[i][j] = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
-            }
-        }
-    }
-    d[a.len()][b.len()]
 }
 
 #[derive(Clone, Copy, PartialEq)]

@@ -4,7 +4,7 @@
 
 mod line;
 
-mod text;
+pub(crate) mod text;
 
 use crate::board::render::{render, RenderOptions};
 use crate::bot::{Bot, BotKind, Budget, RandomBot};

@@ -10,7 +10,9 @@ pub fn count(n: u64, word: &str) -> String {
     }
 }
 
-/// Edit distance (insertions, deletions, substitutions, and swaps of two neighbours).
+/// Edit distance (insertions, deletions, substitutions, and swaps of two neighbours):
+/// optimal string alignment, so the common typo `lgo` for `log` is one edit. Also used by
+/// `catan check`'s lints.
 pub fn distance(a: &str, b: &str) -> usize {
     let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
     let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
