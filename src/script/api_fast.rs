@@ -153,6 +153,11 @@ unsafe fn str_arg<'a>(l: *mut ffi::lua_State, i: c_int) -> Option<&'a str> {
     std::str::from_utf8(std::slice::from_raw_parts(p as *const u8, len)).ok()
 }
 
+/// A 1-based id argument as a 0-based index (bounds are the caller's to check).
+unsafe fn index_arg(l: *mut ffi::lua_State, i: c_int) -> Option<usize> {
+    usize::try_from(int_arg(l, i)?).ok()?.checked_sub(1)
+}
+
 unsafe fn is_nil(l: *mut ffi::lua_State, i: c_int) -> bool {
     ffi::lua_type(l, i) <= ffi::LUA_TNIL
 }
@@ -209,8 +214,7 @@ unsafe fn winner(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_
 }
 
 unsafe fn count(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
-    let owner = if is_nil(l, 2) { None } else { Some(int_arg(l, 2)?) };
-    let (o, z) = zone_ref(c, owner, str_arg(l, 3)?).ok()?;
+    let (o, z) = zone_ref(c, owner_arg(l, 2)?, str_arg(l, 3)?).ok()?;
     let zone = c.state.zone(o, z)?;
     let n = if is_nil(l, 4) { zone.total() } else { zone.count(card(c, str_arg(l, 4)?).ok()?) };
     ffi::lua_pushinteger(l, n as i64);
@@ -265,9 +269,7 @@ unsafe fn at(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int>
         "path" => SiteKind::Path,
         _ => return None,
     };
-    let id = int_arg(l, 3)?;
-    let sites = c.state.sites(kind);
-    let site = sites.get(usize::try_from(id).ok()?.checked_sub(1)?)?;
+    let site = c.state.sites(kind).get(index_arg(l, 3)?)?;
     match site {
         Some(pc) => {
             push_str(l, &c.spec.pieces[pc.kind as usize].name);
@@ -285,7 +287,7 @@ unsafe fn at(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int>
 }
 
 unsafe fn hex(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
-    let h = c.state.hexes.get(usize::try_from(int_arg(l, 2)?).ok()?.checked_sub(1)?)?;
+    let h = c.state.hexes.get(index_arg(l, 2)?)?;
     push_str(l, &c.spec.terrains[h.terrain as usize].name);
     match h.number {
         Some(n) => ffi::lua_pushinteger(l, n as i64),
@@ -330,7 +332,7 @@ unsafe fn piece_count(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Optio
 }
 
 unsafe fn hex_resource(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
-    let h = c.state.hexes.get(usize::try_from(int_arg(l, 2)?).ok()?.checked_sub(1)?)?;
+    let h = c.state.hexes.get(index_arg(l, 2)?)?;
     match c.spec.terrains[h.terrain as usize].produces {
         Some(k) => push_str(l, &c.spec.cards[k].name),
         None => ffi::lua_pushnil(l),
@@ -339,8 +341,7 @@ unsafe fn hex_resource(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Opt
 }
 
 unsafe fn count_category(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
-    let owner = if is_nil(l, 2) { None } else { Some(int_arg(l, 2)?) };
-    let (o, z) = zone_ref(c, owner, str_arg(l, 3)?).ok()?;
+    let (o, z) = zone_ref(c, owner_arg(l, 2)?, str_arg(l, 3)?).ok()?;
     let zone = c.state.zone(o, z)?;
     let cat = str_arg(l, 4)?;
     let n: usize = c.spec.cards.iter().enumerate().filter(|(_, k)| k.category == cat).map(|(i, _)| zone.count(i)).sum();
@@ -367,8 +368,7 @@ unsafe fn push_ids(l: *mut ffi::lua_State, ids: &[usize]) {
 }
 
 unsafe fn cards(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Option<c_int> {
-    let owner = if is_nil(l, 2) { None } else { Some(int_arg(l, 2)?) };
-    let (o, z) = zone_ref(c, owner, str_arg(l, 3)?).ok()?;
+    let (o, z) = zone_ref(c, owner_arg(l, 2)?, str_arg(l, 3)?).ok()?;
     match c.state.zone(o, z)? {
         Zone::Counts(counts) => {
             *extra = counts.len() as u64;
@@ -395,19 +395,19 @@ unsafe fn cards(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Option<c_in
 
 unsafe fn corners(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
     let t = c.state.topology.as_ref()?;
-    push_ids(l, &t.hexes.get(usize::try_from(int_arg(l, 2)?).ok()?.checked_sub(1)?)?.corners);
+    push_ids(l, &t.hexes.get(index_arg(l, 2)?)?.corners);
     Some(1)
 }
 
 unsafe fn hex_neighbors(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
     let t = c.state.topology.as_ref()?;
-    push_ids(l, &t.hexes.get(usize::try_from(int_arg(l, 2)?).ok()?.checked_sub(1)?)?.neighbors);
+    push_ids(l, &t.hexes.get(index_arg(l, 2)?)?.neighbors);
     Some(1)
 }
 
 unsafe fn hexes_at(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
     let t = c.state.topology.as_ref()?;
-    push_ids(l, &t.intersections.get(usize::try_from(int_arg(l, 2)?).ok()?.checked_sub(1)?)?.hexes);
+    push_ids(l, &t.intersections.get(index_arg(l, 2)?)?.hexes);
     Some(1)
 }
 
