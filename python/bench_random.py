@@ -1,6 +1,7 @@
 """Random play from Python against `catan sim --jobs 1`, on one core.
 
     python python/bench_random.py [--variant base] [--games 20] [--seed 1] [--catan target/release/catan]
+    python python/bench_random.py --threads 2      # thread scaling: play_random on 1, then 2 threads
 
 Prints actions per second of: `catan sim --jobs 1` (random bots, from its JSON report:
 games/s times mean actions), a Python loop of `game.play(game.random_action())` (one call
@@ -45,6 +46,25 @@ def fast_rate(variant, games, seed):
     return n / (time.perf_counter() - t)
 
 
+def threads_rate(variant, games, seed, threads):
+    import threading
+
+    counts = [0] * threads
+
+    def work(t):
+        for k in range(t, games, threads):
+            g = ce.Game(variant, seed=seed + k)
+            counts[t] += g.play_random()
+
+    start = time.perf_counter()
+    pool = [threading.Thread(target=work, args=(t,)) for t in range(threads)]
+    for th in pool:
+        th.start()
+    for th in pool:
+        th.join()
+    return sum(counts) / (time.perf_counter() - start)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--variant", default="base")
@@ -52,9 +72,15 @@ def main():
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--cpu", type=int, default=0)
+    p.add_argument("--threads", type=int, help="measure thread scaling instead (no pinning)")
     here = os.path.dirname(os.path.abspath(__file__))
     p.add_argument("--catan", default=os.path.join(here, "..", "target", "release", "catan"))
     a = p.parse_args()
+    if a.threads:
+        one = statistics.median(threads_rate(a.variant, a.games, a.seed, 1) for _ in range(a.rounds))
+        many = statistics.median(threads_rate(a.variant, a.games, a.seed, a.threads) for _ in range(a.rounds))
+        print(f"1 thread: {one:.0f} actions/s, {a.threads} threads: {many:.0f} actions/s ({many / one:.2f}x)")
+        return
     os.sched_setaffinity(0, {a.cpu})
     rates = {"catan sim --jobs 1": [], "python loop": [], "python play_random": []}
     for _ in range(a.rounds):

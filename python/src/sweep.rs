@@ -77,6 +77,9 @@ pub fn sim_report(
 ) -> PyResult<(String, String, String)> {
     let h = header(variant, players, seed, options)?;
     let lineup = lineup(bots, seats, max_actions, None, None)?;
+    if !lineup.bots.is_empty() && lineup.bots.len() != h.players {
+        return Err(SetupError::new_err(format!("--bots names {} bots for {} players", lineup.bots.len(), h.players)));
+    }
     let parsed = nogil(py, || -> Result<Vec<GameRow>, GameError> {
         let mut parsed = vec![];
         for chunk in &rows {

@@ -53,3 +53,5 @@ def test_ray_sweep_with_bots_and_errors(local_ray):
     assert "per bot" in r.text and r.data["bots"]["greedy"]["seats"] == 1
     with pytest.raises(ce.SetupError):
         sweep("base", games=4, options={"victory_points": "many"})
+    with pytest.raises(ce.SetupError, match="2 bots for 4 players"):
+        sweep("base", games=4, bots="random,greedy")
