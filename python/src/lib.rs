@@ -20,6 +20,9 @@ use pyo3::types::{PyDict, PyList, PyString};
 use pyo3::IntoPyObjectExt;
 use serde_json::Value as J;
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 create_exception!(_native, CatanError, PyException, "Any error of the engine.");
 create_exception!(
     _native,
