@@ -283,6 +283,16 @@ impl Game {
         Ok(Game::wrap(game))
     }
 
+    /// Starts this game anew with another seed (same variants, players and options),
+    /// reusing its loaded scripts: cheaper than a new `Game` (what `catan sim` does
+    /// between games). The random actions' stream restarts from the new seed.
+    fn restart(&mut self, py: Python<'_>, seed: u64) -> PyResult<()> {
+        let game = &mut self.inner;
+        nogil(py, move || game.restart(seed)).map_err(py_err)?;
+        self.rng = RandomBot::new(seed ^ RANDOM_STREAM);
+        Ok(())
+    }
+
     /// The game as JSON text (header and log): `Game.load` replays it.
     fn save(&self) -> String {
         self.inner.save_json()

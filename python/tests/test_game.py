@@ -103,6 +103,16 @@ def test_every_variant_plays_to_the_end():
         assert g.points(g.winner) >= 1
 
 
+def test_restart_gives_the_game_a_new_game_of_that_seed_gives():
+    g = ce.Game("base", seed=1)
+    g.play_random(50)
+    g.restart(6)
+    g.play_random()
+    fresh = ce.Game("base", seed=6)
+    fresh.play_random()
+    assert g.save() == fresh.save()
+
+
 def test_random_action_and_syntaxes():
     g = ce.Game("base", seed=1)
     a = g.random_action()
