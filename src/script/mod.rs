@@ -305,9 +305,8 @@ impl Script {
     /// The names of `g`'s methods, sorted, without the engine's internal ones (`_...`):
     /// what `catan check` accepts after `g:` and what the editor stubs must declare.
     pub fn g_methods(&self) -> Vec<String> {
-        // `g` is frozen: its methods sit in the table behind its metatable's `__index`.
-        let table = self.g.metatable().and_then(|m| m.raw_get::<Table>("__index").ok()).unwrap_or(self.g.clone());
-        let mut names: Vec<String> = table
+        let mut names: Vec<String> = self
+            .g
             .pairs::<String, mlua::Value>()
             .flatten()
             .filter(|(k, v)| v.is_function() && !k.starts_with('_'))
@@ -675,21 +674,23 @@ fn sandbox(lua: &Lua, used: Rc<Cell<u64>>) -> Result<Function, ScriptError> {
           __debug_print(concat(parts, "\t"))
         end
 
-        -- Freezing: the tables the engine hands to scripts keep their identity but become
-        -- empty proxies of their old contents, refusing every write (rawset included).
+        -- Freezing: the tables the engine hands to scripts keep their identity and their
+        -- contents, and refuse every write (rawset included). The patched VM sends every
+        -- write to a frozen table, to a new key or an old one, to `__newindex` (`mark`,
+        -- `lua_freeze`); reads stay as fast as any table's, which matters for `g:` and
+        -- globals, read a few hundred times an action.
+        local mark = ...
         local frozen = setmetatable({}, { __mode = "k" })
         function rawset(t, k, v)
           if frozen[t] then error("this table is frozen (sandbox)", 2) end
           return raw_rawset(t, k, v)
         end
         local function freeze(t, name)
-          local backing = {}
-          for k, v in rawnext, t do backing[k] = v end
-          for k in rawnext, backing do raw_rawset(t, k, nil) end
           frozen[t] = true
           local msg = "'" .. name .. "' is frozen: a variant changes the rules through hooks and actions, "
             .. "not by changing what the engine provides"
-          setmetatable(t, { __index = backing, __newindex = function() error(msg, 2) end, __metatable = false })
+          setmetatable(t, { __newindex = function() error(msg, 2) end, __metatable = false })
+          mark(t)
         end
         -- Called once the variants are loaded and `g` is complete.
         return function(g, engine)
@@ -702,10 +703,27 @@ fn sandbox(lua: &Lua, used: Rc<Cell<u64>>) -> Result<Function, ScriptError> {
     "##,
         )
         .set_name("@engine/sandbox.lua")
-        .eval()
+        .call(mark_frozen(lua).map_err(lua_err)?)
         .map_err(lua_err)?;
     bound_string_library(lua).map_err(lua_err)?;
     Ok(freeze)
+}
+
+extern "C-unwind" {
+    /// The vendored VM's freeze (`vendor/README.md`).
+    fn lua_freeze(l: *mut mlua::ffi::lua_State, idx: std::ffi::c_int);
+}
+
+/// `mark(t)`: freezes the table `t` (the sandbox's `freeze` sets its metatable first).
+fn mark_frozen(lua: &Lua) -> mlua::Result<Function> {
+    unsafe extern "C-unwind" fn mark(l: *mut mlua::ffi::lua_State) -> std::ffi::c_int {
+        if mlua::ffi::lua_type(l, 1) == mlua::ffi::LUA_TTABLE {
+            lua_freeze(l, 1);
+        }
+        0
+    }
+    // SAFETY: `mark` reads one argument and pushes nothing.
+    unsafe { lua.create_c_function(mark) }
 }
 
 /// Wraps the string functions whose work a count hook cannot see (they run in C): each

@@ -348,6 +348,8 @@ LUA_API int (lua_gc) (lua_State *L, int what, ...);
 
 LUA_API int   (lua_error) (lua_State *L);
 
+/* catan-engine: a table whose writes all take the metamethod path (see lvm.c) */
+LUA_API void  (lua_freeze) (lua_State *L, int idx);
 /* catan-engine: charge work done in C to the count hook (see luaG_charge) */
 LUA_API void  (lua_charge) (lua_State *L, lua_Integer n);
 
