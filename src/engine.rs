@@ -196,9 +196,9 @@ impl Game {
     }
 
     fn take_outcome(&mut self) -> Outcome {
-        self.script.with_ctx(|c| {
+        self.script.with_output(|c| {
             c.draws.clear();
-            Outcome { messages: std::mem::take(&mut c.messages), events: std::mem::take(&mut c.events) }
+            Outcome { messages: std::mem::take(c.messages), events: std::mem::take(c.events) }
         })
     }
 
@@ -228,7 +228,7 @@ impl Game {
             return Err(GameError::Setup(format!("there is no seat {}", seat + 1)));
         }
         let snapshot = self.state().clone();
-        self.script.with_ctx(|c| {
+        self.script.with_output(|c| {
             c.draws.clear();
             c.messages.clear();
             c.events.clear();
@@ -238,7 +238,7 @@ impl Game {
         let result = self.script.perform(seat, action).and_then(|()| {
             // The history lives in Rust, out of the Lua memory cap's sight: each call is
             // bounded (HOST_MEMORY_CAP), and so is the whole game.
-            let bytes: usize = self.script.with_ctx(|c| c.messages.iter().map(|m| m.text.len()).sum());
+            let bytes: usize = self.script.with_output(|c| c.messages.iter().map(|m| m.text.len()).sum());
             if self.message_bytes + bytes > GAME_MESSAGES_CAP {
                 return Err(ScriptError::new(
                     ScriptErrorKind::Memory,
@@ -258,7 +258,7 @@ impl Game {
         match result {
             Ok(next) => {
                 self.next.set(next);
-                let draws = self.script.with_ctx(|c| std::mem::take(&mut c.draws));
+                let draws = self.script.with_output(|c| std::mem::take(c.draws));
                 let command = action.to_text(&self.script.spec, &self.state());
                 self.log.push(LogEntry { seat, command, draws, sandbox: false });
                 let outcome = self.take_outcome();

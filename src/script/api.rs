@@ -23,10 +23,18 @@ pub(super) fn ctx(lua: &Lua) -> R<mlua::AppDataRefMut<'_, Ctx>> {
 }
 
 pub(super) fn writable(lua: &Lua) -> R<mlua::AppDataRefMut<'_, Ctx>> {
-    let c = ctx(lua)?;
+    let mut c = ctx(lua)?;
     if c.read_only {
         return Err(rt("the game may not change while legal actions are listed or points counted"));
     }
+    c.touch(); // whatever `g:cached` derived from the state is stale now
+    Ok(c)
+}
+
+/// `writable` for the methods that change a slot grid of `owner` (None: the game's).
+pub(super) fn writable_grids(lua: &Lua, owner: Option<i64>) -> R<mlua::AppDataRefMut<'_, Ctx>> {
+    let mut c = writable(lua)?;
+    c.touch_grids(owner);
     Ok(c)
 }
 
@@ -354,6 +362,13 @@ fn build(lua: &Lua) -> R<Table> {
         Ok(())
     });
     method!(lua, g, "turn", |l, _a: ()| { Ok(ctx(l)?.state.turn) });
+    // For `g:cached` (the prelude takes it off `g` before any variant runs).
+    method!(lua, g, "__version", |l, _a: ()| { Ok(ctx(l)?.version) });
+    method!(lua, g, "__grid_version", |l, _a: ()| { Ok(ctx(l)?.grid_version) });
+    method!(lua, g, "__seat_grid_version", |l, p: i64| {
+        let c = ctx(l)?;
+        Ok(c.grid_stamp(seat(&c, p)? + 1))
+    });
     method!(lua, g, "set_turn", |l, t: u32| {
         writable(l)?.state.turn = t;
         Ok(())

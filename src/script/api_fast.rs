@@ -133,6 +133,9 @@ trampolines! {
     "__slots_flat" => slots_flat,
     "slot" => slot,
     "store" => store,
+    "__version" => version,
+    "__grid_version" => grid_version,
+    "__seat_grid_version" => seat_grid_version,
 }
 
 // Reading arguments: None for anything the slow method should judge.
@@ -192,6 +195,23 @@ unsafe fn phase(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_i
 
 unsafe fn current(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
     ffi::lua_pushinteger(l, c.state.current as i64 + 1);
+    Some(1)
+}
+
+/// The state's version (`Ctx::version`), for `g:cached` in the prelude only.
+unsafe fn version(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
+    ffi::lua_pushinteger(l, c.version as i64);
+    Some(1)
+}
+
+unsafe fn grid_version(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
+    ffi::lua_pushinteger(l, c.grid_version as i64);
+    Some(1)
+}
+
+unsafe fn seat_grid_version(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
+    let p = seat_of(c, int_arg(l, 2)?)?;
+    ffi::lua_pushinteger(l, c.grid_stamp(p + 1) as i64);
     Some(1)
 }
 

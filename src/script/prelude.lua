@@ -229,9 +229,43 @@ local function install_slots(g)
   end
 end
 
+-- g:cached(fn, arg, reads): fn(g, arg), computed once while what it reads stays as it is.
+-- `reads`: nil, anything (the whole state); "grids", the slot grids only; "seat_grids", the
+-- grids of seat `arg` only (and, always, the variant's own constants). The versions behind
+-- it (numbers that change with every write and every state the engine installs) are kept
+-- from variants: a game must not depend on how often a bot forked.
+local function install_cached(g)
+  local version, grid_version, seat_grid_version = g.__version, g.__grid_version, g.__seat_grid_version
+  g.__version, g.__grid_version, g.__seat_grid_version = nil, nil, nil
+  local NONE = {}
+  local READS = { whole = version, grids = grid_version, seat_grids = seat_grid_version }
+  local values, stamps = {}, {} -- [reads][fn][arg]
+  function g:cached(fn, arg, reads)
+    local ver = READS[reads or "whole"]
+    if not ver or reads == "whole" then
+      error("g:cached: reads must be nil, \"grids\" or \"seat_grids\", not " .. tostring(reads), 2)
+    end
+    local v = ver(self, arg)
+    local key = reads or NONE
+    local vals = values[key]
+    if not vals then vals = {}; values[key] = vals; stamps[key] = {} end
+    local by_fn, at_fn = vals[fn], nil
+    if not by_fn then by_fn = {}; vals[fn] = by_fn; stamps[key][fn] = {} end
+    at_fn = stamps[key][fn]
+    local k = arg
+    if k == nil then k = NONE end
+    if at_fn[k] == v then return by_fn[k] end
+    local r = fn(self, arg)
+    -- Kept only if nothing it reads changed meanwhile: a listing may not write, but `fn` might.
+    if ver(self, arg) == v then by_fn[k] = r; at_fn[k] = v end
+    return r
+  end
+end
+
 function engine.install(g)
   sealed = true
   install_slots(g)
+  install_cached(g)
   function g:run(point, ...)
     local list = points().sequence[point] or EMPTY
     for i = 1, #list do
