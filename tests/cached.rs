@@ -61,6 +61,18 @@ fn seat_grids_follow_only_that_seats_grids() {
 }
 
 #[test]
+fn seat_cards_follow_the_cards_not_the_stores() {
+    let mut g = game();
+    assert_eq!(look(&mut g, "seat_cards"), (1, 1));
+    act(&mut g, "store 1 3");
+    // The store changed but no card moved: the value kept is the old store, which is what
+    // "seat_cards" promises a function reading stores will get (docs/api.md).
+    assert_eq!(look(&mut g, "seat_cards"), (1, 1));
+    act(&mut g, "take 1");
+    assert_eq!(look(&mut g, "seat_cards"), (0, 2), "a card taken: recomputed (an emptied position loses its store)");
+}
+
+#[test]
 fn a_refused_action_and_an_undo_leave_nothing_stale() {
     let mut g = game();
     assert_eq!(look(&mut g, "seat_grids").0, 1);
@@ -80,7 +92,7 @@ fn reads_of_an_unknown_kind_are_refused_at_the_line() {
     let before = g.state().clone();
     match g.act(0, "look board") {
         Err(GameError::Script(e)) => {
-            assert!(e.message.contains("reads must be nil, \"grids\" or \"seat_grids\""), "{e}");
+            assert!(e.message.contains("reads must be nil, \"grids\", \"seat_grids\" or \"seat_cards\""), "{e}");
             let at = e.location.clone().unwrap_or_default();
             assert!(at.starts_with("tests/variants/cached.lua:"), "{e:?}");
         }

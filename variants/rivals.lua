@@ -431,11 +431,12 @@ local function sum_points(ps)
   end
   return { vp = vp, strength = strength, commerce = commerce, skill = skill, progress = progress }
 end
--- The sums change only with the principality: rules ask for them many times an action.
+-- The sums change only with the cards of the principality (not with its stores): rules
+-- ask for them many times an action.
 local function printed_points(g, p) return sum_points(placed(g, p)) end
 
 local function tally(g, p, ps)
-  local sums = (ps and ps ~= placed(g, p)) and sum_points(ps) or g:cached(printed_points, p, "seat_grids")
+  local sums = (ps and ps ~= placed(g, p)) and sum_points(ps) or g:cached(printed_points, p, "seat_cards")
   -- A fresh table for the filters, which may change it.
   local t = { vp = sums.vp, strength = sums.strength, commerce = sums.commerce, skill = sums.skill, progress = sums.progress }
   return g:filter("tally", t, p)
@@ -473,15 +474,23 @@ local function can_pay(g, p, cost, ps)
 end
 
 -- Pays from the region of each type holding the most.
+-- (The holders are read once per resource and their stores followed here: reading them
+-- again after each unit would rebuild the principality's cards every time.)
 local function pay(g, p, cost)
   for _, r in ipairs(RESOURCES) do
-    for _ = 1, cost[r] or 0 do
-      local best
-      for _, s in ipairs(holders(g, p, r)) do
-        if s.store > 0 and (not best or s.store > best.store) then best = s end
+    local n = cost[r] or 0
+    if n > 0 then
+      local hs, left = holders(g, p, r), {}
+      for i, s in ipairs(hs) do left[i] = s.store end
+      for _ = 1, n do
+        local best
+        for i = 1, #hs do
+          if left[i] > 0 and (not best or left[i] > left[best]) then best = i end
+        end
+        if not best then error("cannot pay " .. r .. " (a rule let an unaffordable action through)") end
+        left[best] = left[best] - 1
+        g:set_store(p, P, hs[best].row, hs[best].col, left[best])
       end
-      if not best then error("cannot pay " .. r .. " (a rule let an unaffordable action through)") end
-      g:set_store(p, P, best.row, best.col, best.store - 1)
     end
   end
 end
@@ -498,13 +507,16 @@ end
 -- no room is lost. Returns what was stored.
 local function gain(g, p, r, n)
   local got = 0
+  local hs, have = holders(g, p, r), {}
+  for i, s in ipairs(hs) do have[i] = s.store end
   for _ = 1, n do
     local best
-    for _, s in ipairs(holders(g, p, r)) do
-      if s.store < MAX_STORE and (not best or s.store < best.store) then best = s end
+    for i = 1, #hs do
+      if have[i] < MAX_STORE and (not best or have[i] < have[best]) then best = i end
     end
     if not best then break end
-    g:set_store(p, P, best.row, best.col, best.store + 1)
+    have[best] = have[best] + 1
+    g:set_store(p, P, hs[best].row, hs[best].col, have[best])
     got = got + 1
   end
   return got

@@ -31,10 +31,11 @@ pub(super) fn writable(lua: &Lua) -> R<mlua::AppDataRefMut<'_, Ctx>> {
     Ok(c)
 }
 
-/// `writable` for the methods that change a slot grid of `owner` (None: the game's).
-pub(super) fn writable_grids(lua: &Lua, owner: Option<i64>) -> R<mlua::AppDataRefMut<'_, Ctx>> {
+/// `writable` for the methods that change a slot grid of `owner` (None: the game's): its
+/// stores only, or `cards` too.
+pub(super) fn writable_grids(lua: &Lua, owner: Option<i64>, cards: bool) -> R<mlua::AppDataRefMut<'_, Ctx>> {
     let mut c = writable(lua)?;
-    c.touch_grids(owner);
+    c.touch_grids(owner, cards);
     Ok(c)
 }
 
@@ -368,6 +369,10 @@ fn build(lua: &Lua) -> R<Table> {
     method!(lua, g, "__seat_grid_version", |l, p: i64| {
         let c = ctx(l)?;
         Ok(c.grid_stamp(seat(&c, p)? + 1))
+    });
+    method!(lua, g, "__seat_card_version", |l, p: i64| {
+        let c = ctx(l)?;
+        Ok(c.card_stamp(seat(&c, p)? + 1))
     });
     method!(lua, g, "set_turn", |l, t: u32| {
         writable(l)?.state.turn = t;

@@ -136,6 +136,7 @@ trampolines! {
     "__version" => version,
     "__grid_version" => grid_version,
     "__seat_grid_version" => seat_grid_version,
+    "__seat_card_version" => seat_card_version,
 }
 
 // Reading arguments: None for anything the slow method should judge.
@@ -212,6 +213,12 @@ unsafe fn grid_version(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Opt
 unsafe fn seat_grid_version(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
     let p = seat_of(c, int_arg(l, 2)?)?;
     ffi::lua_pushinteger(l, c.grid_stamp(p + 1) as i64);
+    Some(1)
+}
+
+unsafe fn seat_card_version(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
+    let p = seat_of(c, int_arg(l, 2)?)?;
+    ffi::lua_pushinteger(l, c.card_stamp(p + 1) as i64);
     Some(1)
 }
 

@@ -140,6 +140,8 @@ pub(crate) struct Ctx {
     /// The same per owner of grids (0: the game's, then each seat's), for `g:cached(fn, seat,
     /// "seat_grids")`; an owner missing or below `grid_base` was last changed at `grid_base`.
     pub grid_stamps: Vec<u64>,
+    /// The same for the cards alone (not the stores), for `"seat_cards"`.
+    pub card_stamps: Vec<u64>,
     pub grid_base: u64,
 }
 
@@ -156,20 +158,32 @@ impl Ctx {
         self.grid_base = self.version;
     }
 
-    /// Stamps the grids of `owner` (None: the game's) changed.
-    pub(crate) fn touch_grids(&mut self, owner: Option<i64>) {
+    /// Stamps the grids of `owner` (None: the game's) changed: their stores only, or
+    /// `cards` too.
+    pub(crate) fn touch_grids(&mut self, owner: Option<i64>, cards: bool) {
         self.version = self.version.max(self.grid_version) + 1;
         self.grid_version = self.version;
         let i = owner.unwrap_or(0).clamp(0, 64) as usize;
-        if self.grid_stamps.len() <= i {
-            self.grid_stamps.resize(i + 1, 0);
+        let stamp = |stamps: &mut Vec<u64>, v: u64| {
+            if stamps.len() <= i {
+                stamps.resize(i + 1, 0);
+            }
+            stamps[i] = v;
+        };
+        stamp(&mut self.grid_stamps, self.version);
+        if cards {
+            stamp(&mut self.card_stamps, self.version);
         }
-        self.grid_stamps[i] = self.version;
     }
 
     /// When the grids of `owner` (0: the game's) last changed.
     pub(crate) fn grid_stamp(&self, owner: usize) -> u64 {
         self.grid_stamps.get(owner).copied().unwrap_or(0).max(self.grid_base)
+    }
+
+    /// When the cards on the grids of `owner` last changed (stores aside).
+    pub(crate) fn card_stamp(&self, owner: usize) -> u64 {
+        self.card_stamps.get(owner).copied().unwrap_or(0).max(self.grid_base)
     }
 }
 
@@ -371,6 +385,7 @@ impl Script {
             version,
             grid_version: version,
             grid_stamps: vec![],
+            card_stamps: vec![],
             grid_base: version,
             state,
             spec: self.spec.clone(),

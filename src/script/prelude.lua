@@ -231,19 +231,20 @@ end
 
 -- g:cached(fn, arg, reads): fn(g, arg), computed once while what it reads stays as it is.
 -- `reads`: nil, anything (the whole state); "grids", the slot grids only; "seat_grids", the
--- grids of seat `arg` only (and, always, the variant's own constants). The versions behind
+-- grids of seat `arg` only; "seat_cards", which cards lie where on them, not their stores
+-- (and, always, the variant's own constants). The versions behind
 -- it (numbers that change with every write and every state the engine installs) are kept
 -- from variants: a game must not depend on how often a bot forked.
 local function install_cached(g)
-  local version, grid_version, seat_grid_version = g.__version, g.__grid_version, g.__seat_grid_version
-  g.__version, g.__grid_version, g.__seat_grid_version = nil, nil, nil
+  local READS = { whole = g.__version, grids = g.__grid_version, seat_grids = g.__seat_grid_version,
+    seat_cards = g.__seat_card_version }
+  g.__version, g.__grid_version, g.__seat_grid_version, g.__seat_card_version = nil, nil, nil, nil
   local NONE = {}
-  local READS = { whole = version, grids = grid_version, seat_grids = seat_grid_version }
   local values, stamps = {}, {} -- [reads][fn][arg]
   function g:cached(fn, arg, reads)
     local ver = READS[reads or "whole"]
     if not ver or reads == "whole" then
-      error("g:cached: reads must be nil, \"grids\" or \"seat_grids\", not " .. tostring(reads), 2)
+      error("g:cached: reads must be nil, \"grids\", \"seat_grids\" or \"seat_cards\", not " .. tostring(reads), 2)
     end
     local v = ver(self, arg)
     local key = reads or NONE

@@ -28,7 +28,7 @@ sequence("setup", "cached.setup", function(g)
   g:set_phase("play")
 end)
 
-local READS = { whole = nil, grids = "grids", seat_grids = "seat_grids", board = "board" }
+local READS = { whole = nil, grids = "grids", seat_grids = "seat_grids", seat_cards = "seat_cards", board = "board" }
 
 -- look <word>: asks twice for red's yard store, reading as the word says; records the
 -- value and the count of computations so far.
@@ -68,6 +68,13 @@ action {
     g:cached(yard_store, 1, "seat_grids")
     error("spoiled on purpose")
   end,
+}
+
+-- take <number>: the top card of a seat's yard goes to the pile (a card moved).
+action {
+  name = "take",
+  syntax = "take <number>",
+  apply = function(g, p, seat) g:take_card(seat, "yard", 1, 1, nil, "pile") end,
 }
 
 -- note: a write outside the grids.
