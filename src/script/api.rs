@@ -370,6 +370,14 @@ fn build(lua: &Lua) -> R<Table> {
         let c = ctx(l)?;
         Ok(c.grid_stamp(seat(&c, p)? + 1))
     });
+    // Both answered in api_fast.rs; here for what the fast path hands over.
+    method!(lua, g, "__used", |l, _a: ()| {
+        let m = l.app_data_ref::<super::Meter>().ok_or_else(|| rt("no budget"))?;
+        Ok(m.used.get())
+    });
+    method!(lua, g, "__charge", |l, n: i64| {
+        super::charge(l, u64::try_from(n).map_err(|_| rt("a charge is never negative"))?)
+    });
     method!(lua, g, "__seat_card_version", |l, p: i64| {
         let c = ctx(l)?;
         Ok(c.card_stamp(seat(&c, p)? + 1))

@@ -417,8 +417,29 @@ impl Script {
         f(Output { draws: &mut c.draws, messages: &mut c.messages, events: &mut c.events, read_only: &mut c.read_only })
     }
 
+    /// The budget charged so far, to the unit: the units of the last call into the rules
+    /// plus what the VM charged since its count hook last ran (which a new call carries).
+    #[cfg(test)]
+    pub(crate) fn charged(&self) -> (u64, u64) {
+        extern "C-unwind" {
+            fn lua_pendingcharge(l: *mut mlua::ffi::lua_State) -> std::ffi::c_int;
+        }
+        // SAFETY: reads a counter of the Lua state; touches no stack slot.
+        let pending =
+            unsafe { self.lua.exec_raw::<i64>((), |l| mlua::ffi::lua_pushinteger(l, lua_pendingcharge(l) as i64)) };
+        (self.used.get(), pending.unwrap_or(0).max(0) as u64)
+    }
+
     fn call<R: mlua::FromLuaMulti>(&self, func: &str, args: impl mlua::IntoLuaMulti) -> Result<R, ScriptError> {
+        extern "C-unwind" {
+            fn lua_resetcharge(l: *mut mlua::ffi::lua_State);
+        }
+        // Every call starts with the whole budget: none of it carried over from calls a
+        // replay does not make (listings, a bot's thinking), so a game and its replay
+        // refuse the same actions.
         self.used.set(0);
+        // SAFETY: sets a counter of the Lua state; touches no stack slot.
+        unsafe { self.lua.exec_raw::<()>((), |l| lua_resetcharge(l)) }.map_err(lua_err)?;
         if let Some(m) = self.lua.app_data_ref::<Meter>() {
             m.bytes.set(0);
         }

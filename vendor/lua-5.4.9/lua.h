@@ -474,6 +474,10 @@ LUA_API void (lua_sethook) (lua_State *L, lua_Hook func, int mask, int count);
 LUA_API lua_Hook (lua_gethook) (lua_State *L);
 LUA_API int (lua_gethookmask) (lua_State *L);
 LUA_API int (lua_gethookcount) (lua_State *L);
+/* catan-engine: a fresh count for the next call into Lua (see luaG_meter) */
+LUA_API void (lua_resetcharge) (lua_State *L);
+/* catan-engine: units charged to the count hook since its last call (see luaG_meter) */
+LUA_API int (lua_pendingcharge) (lua_State *L);
 
 LUA_API int (lua_setcstacklimit) (lua_State *L, unsigned int limit);
 
