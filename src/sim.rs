@@ -532,7 +532,9 @@ pub fn run_jobs(
         };
         if let Some(w) = r.winner {
             wins[w] += 1;
-            *by_kind.entry(lineup.seats(players, i)[w]).or_default() += 1;
+            if !lineup.external.is_external(w) {
+                *by_kind.entry(lineup.seats(players, i)[w]).or_default() += 1;
+            }
             finished += 1;
         }
         turns.push(r.turns as f64);
@@ -563,7 +565,21 @@ pub fn run_jobs(
     let n = games - failed.len();
     let played = n.max(1) as f64;
     let mut bots = BTreeMap::new();
-    let first = lineup.seats(players, 0);
+    // External seats are fixed: their wins are those of their seats.
+    let ext: Vec<usize> = (0..players).filter(|&s| lineup.external.is_external(s)).collect();
+    if !ext.is_empty() {
+        let w = ext.iter().map(|&s| wins[s]).sum();
+        let fair_share = ext.len() as f64 / players as f64;
+        let (seats, rate, ci95) = (ext.len(), w as f64 / played, wilson95(w, n));
+        bots.insert("external".to_string(), BotWins { seats, wins: w, rate, ci95, fair_share });
+    }
+    let first: Vec<BotKind> = lineup
+        .seats(players, 0)
+        .into_iter()
+        .enumerate()
+        .filter(|(s, _)| !lineup.external.is_external(*s))
+        .map(|(_, k)| k)
+        .collect();
     for &kind in &first {
         let seats = first.iter().filter(|&&k| k == kind).count();
         let w = by_kind.get(&kind).copied().unwrap_or(0);
