@@ -138,6 +138,22 @@ fn a_transcript_of_requests_gets_these_answers() {
     assert!(s.quit());
 }
 
+/// The runnable example of docs/protocol.md ("Try it") answers exactly as the page shows.
+#[test]
+fn the_transcript_of_the_docs_is_what_the_server_answers() {
+    let doc = include_str!("../docs/protocol.md");
+    let start = doc.find("printf '%s\\n' \\\n").expect("the example's printf");
+    let end = start + doc[start..].find("| cargo run").expect("the example's pipe");
+    let requests: Vec<&str> =
+        doc[start..end].lines().skip(1).filter_map(|l| l.trim().strip_prefix('\'')?.split('\'').next()).collect();
+    assert_eq!(requests.len(), 9, "{requests:?}");
+    let answers_at = end + doc[end..].find("```json\n").expect("the answers") + "```json\n".len();
+    let answers: Vec<&str> = doc[answers_at..].lines().take_while(|l| !l.starts_with("```")).collect();
+    let mut s = Server::new();
+    let got: Vec<String> = requests.iter().map(|r| s.handle_line(r)).collect();
+    assert_eq!(got, answers);
+}
+
 /// Bad JSON, unknown commands, bad fields, actions that do not parse or that a rule
 /// refuses: each answered with an error of its kind, the game exactly as it was.
 #[test]
