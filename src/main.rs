@@ -403,7 +403,7 @@ fn run_sim(
             if json {
                 println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
             } else {
-                print!("{}", sim::report_text(&r, h.seed, !lineup.bots.is_empty()));
+                print!("{}", sim::report_text(&r, h.seed, !lineup.bots.is_empty() || !lineup.external.is_empty()));
             }
             if let Some(path) = &out {
                 let rows: Vec<(&str, &sim::GameRow)> = r.rows.iter().map(|row| ("", row)).collect();
