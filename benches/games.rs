@@ -35,6 +35,31 @@ const LINES: &[Line] = &[
     },
     Line { label: "base+helpers, 4 players", variants: &["base", "helpers"], players: 4, options: &[] },
     Line { label: "rivals, introductory game", variants: &["rivals"], players: 2, options: &[] },
+    // The Theme Games at 7 points: random bots seldom reach the full 12 (docs/rivals.md).
+    Line {
+        label: "rivals, era of gold (7 points)",
+        variants: &["rivals_gold"],
+        players: 2,
+        options: &[("victory_points", "7")],
+    },
+    Line {
+        label: "rivals, era of turmoil (7 points)",
+        variants: &["rivals_turmoil"],
+        players: 2,
+        options: &[("victory_points", "7")],
+    },
+    Line {
+        label: "rivals, era of progress (7 points)",
+        variants: &["rivals_progress"],
+        players: 2,
+        options: &[("victory_points", "7")],
+    },
+    Line {
+        label: "rivals, duel of the princes (7 points)",
+        variants: &["rivals_duel"],
+        players: 2,
+        options: &[("victory_points", "7")],
+    },
 ];
 
 fn main() {

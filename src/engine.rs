@@ -254,9 +254,9 @@ impl Game {
     }
 
     fn take_outcome(&mut self) -> Outcome {
-        self.script.with_ctx(|c| {
+        self.script.with_output(|c| {
             c.draws.clear();
-            Outcome { messages: std::mem::take(&mut c.messages), events: std::mem::take(&mut c.events) }
+            Outcome { messages: std::mem::take(c.messages), events: std::mem::take(c.events) }
         })
     }
 
@@ -286,7 +286,7 @@ impl Game {
             return Err(GameError::Setup(format!("there is no seat {}", seat + 1)));
         }
         let snapshot = self.state().clone();
-        self.script.with_ctx(|c| {
+        self.script.with_output(|c| {
             c.draws.clear();
             c.messages.clear();
             c.events.clear();
@@ -296,7 +296,7 @@ impl Game {
         let result = self.script.perform(seat, action).and_then(|()| {
             // The history lives in Rust, out of the Lua memory cap's sight: each call is
             // bounded (HOST_MEMORY_CAP), and so is the whole game.
-            let bytes: usize = self.script.with_ctx(|c| c.messages.iter().map(|m| m.text.len()).sum());
+            let bytes: usize = self.script.with_output(|c| c.messages.iter().map(|m| m.text.len()).sum());
             if self.message_bytes + bytes > GAME_MESSAGES_CAP {
                 return Err(ScriptError::new(
                     ScriptErrorKind::Memory,
@@ -316,7 +316,7 @@ impl Game {
         match result {
             Ok(next) => {
                 self.next.set(next);
-                let draws = self.script.with_ctx(|c| std::mem::take(&mut c.draws));
+                let draws = self.script.with_output(|c| std::mem::take(c.draws));
                 let command = action.to_text(&self.script.spec, &self.state());
                 self.log.push(LogEntry { seat, command, draws, sandbox: false });
                 let outcome = self.take_outcome();
@@ -602,5 +602,49 @@ impl Snapshot {
     /// The same position with another state, such as a determinization of it.
     pub fn with_state(&self, state: GameState) -> Snapshot {
         Snapshot { state, log_len: self.log_len, messages_len: self.messages_len, message_bytes: self.message_bytes }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What performing `line` charges the budget (one call into the rules, `to_act` aside):
+    /// its own units plus what the VM charged since the count hook last ran, less what was
+    /// pending when it began.
+    fn cost_of(g: &mut Game, line: &str) -> u64 {
+        let action = Action::parse(&g.script.spec, &g.state(), line).expect("the line parses");
+        let (_, pending_before) = g.script.charged();
+        g.script.perform(0, &action).unwrap_or_else(|e| panic!("{line}: {e}"));
+        let (used, pending) = g.script.charged();
+        used + pending - pending_before
+    }
+
+    /// DESIGN: the budget is deterministic. `g:cached` hands back a kept value for less
+    /// work than computing it, so it charges what computing it cost: an action costs the
+    /// same budget whether the cache had the value (a live game that listed actions first)
+    /// or not (its replay).
+    #[test]
+    fn a_value_kept_by_g_cached_costs_the_budget_what_computing_it_did() {
+        let header = Header {
+            variants: vec!["tests/variants/cached.lua".into()],
+            players: 2,
+            seed: 1,
+            options: vec![],
+            sandbox: false,
+        };
+        let mut cold = Game::new(header.clone()).expect("the fixture loads");
+        let mut warm = Game::new(header).expect("the fixture loads");
+        // Both games write the same variables first; `warm` keeps the value as it does.
+        cold.act(0, "note").expect("note");
+        warm.act(0, "look seat_grids").expect("look");
+        warm.act(0, "note").expect("note");
+        let miss = cost_of(&mut cold, "look seat_grids");
+        let hit = cost_of(&mut warm, "look seat_grids");
+        let computed = |g: &Game| g.state().vars.get("computed").cloned();
+        assert_eq!(computed(&cold), Some(Value::Int(1)), "cold computed it");
+        assert_eq!(computed(&warm), Some(Value::Int(1)), "warm kept it from its first look");
+        assert!(miss > 500, "the fixture's computation is not trivial: {miss}");
+        assert_eq!(hit, miss, "a kept value charges what computing it did");
     }
 }

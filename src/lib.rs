@@ -10,6 +10,7 @@ pub mod check;
 pub mod engine;
 pub mod lint;
 pub mod plot;
+pub mod protocol;
 pub mod repl;
 pub mod script;
 pub mod sim;

@@ -1,11 +1,17 @@
 //! `catan`: a thin shell over the catan-engine library.
 
+use catan_engine::bot::external::ExternalSeats;
 use catan_engine::engine::{Header, SaveFile};
 use catan_engine::repl::{jsonl_failure, last_autosave, run_interactive, run_script, ReplConfig};
-use catan_engine::{check, plot, script, sim};
+use catan_engine::{check, plot, protocol, script, sim};
 use clap::{Parser, Subcommand};
 use std::io::IsTerminal;
 use std::process::ExitCode;
+
+// Lua allocates and frees many small tables an action; mimalloc's thread-local free lists
+// serve them faster than the system allocator (`src/README.md`, "Performance").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[derive(Parser)]
 #[command(name = "catan", version, about = "A rules engine for the Catan family of games: play, simulate, mod.")]
@@ -47,6 +53,8 @@ enum Command {
         bots: Option<String>,
         #[command(flatten)]
         budget: BudgetArgs,
+        #[command(flatten)]
+        bot_cmd: BotCmdArgs,
         /// Script mode: exit with status 2 at the first rejected command
         #[arg(long)]
         strict: bool,
@@ -112,7 +120,15 @@ enum Command {
         max_actions: usize,
         #[command(flatten)]
         budget: BudgetArgs,
+        #[command(flatten)]
+        bot_cmd: BotCmdArgs,
     },
+    /// Answer JSON Lines requests on stdin, one JSON answer per line on stdout: start a
+    /// game, list a seat's legal actions, act, view, save, load, undo (docs/protocol.md)
+    #[command(
+        after_help = "Example:\n  printf '{\"cmd\":\"new\",\"seed\":1}\\n{\"cmd\":\"legal\"}\\n{\"cmd\":\"act\",\"action\":\"roll\"}\\n' | catan serve"
+    )]
+    Serve,
     /// Check variant stacks without playing them by hand: load, validate the declarations
     /// and options, lint, and play seeded random-bot games with the engine's invariants
     /// checked after every action. Prints findings as file:line: message; exits 1 if any
@@ -151,6 +167,31 @@ enum Command {
         #[arg(value_name = "VARIANT")]
         variants: Vec<String>,
     },
+}
+
+/// External bots: programs that play seats over the JSON Lines protocol.
+#[derive(clap::Args, Clone)]
+struct BotCmdArgs {
+    /// A program that plays seats over the JSON Lines protocol (docs/protocol.md):
+    /// "[SEATS=]COMMAND", run through the shell, one process per seat, e.g.
+    /// "python3 examples/bots/random_bot.py" or "blue,white=python3 bot.py" (SEATS as
+    /// --bots names them, or "all"; without SEATS: every seat but the first in play, every
+    /// seat in sim, where the seats stay fixed, the others play random bots and each
+    /// worker runs its own processes). Repeatable; a program that crashes, times out or
+    /// answers an illegal action is an error (in sim: the game counted as an error), not
+    /// a hang
+    #[arg(long = "bot-cmd", value_name = "[SEATS=]COMMAND")]
+    bot_cmd: Vec<String>,
+    /// Seconds an external bot may take over one decision
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    bot_timeout: f64,
+}
+
+impl BotCmdArgs {
+    fn timeout(&self) -> Result<std::time::Duration, String> {
+        std::time::Duration::try_from_secs_f64(self.bot_timeout)
+            .map_err(|_| format!("--bot-timeout takes a number of seconds, not {}", self.bot_timeout))
+    }
 }
 
 #[derive(clap::Args, Clone)]
@@ -284,6 +325,24 @@ fn sim_lineup(
     sim::Lineup::from_args(bots.as_deref(), seats, max_actions, budget.budget())
 }
 
+/// The seats `--bot-cmd` gives external programs in `catan sim` (every seat without a
+/// seat list), named in a game of the run's set-up.
+fn sim_external(h: &Header, lineup: &sim::Lineup, args: &BotCmdArgs) -> Result<ExternalSeats, String> {
+    if args.bot_cmd.is_empty() {
+        return Ok(ExternalSeats::default());
+    }
+    if !lineup.bots.is_empty() {
+        return Err(
+            "--bot-cmd and --bots cannot be combined in sim: the seats --bot-cmd leaves are played by random bots"
+                .into(),
+        );
+    }
+    let game = catan_engine::Game::new(h.clone()).map_err(|e| e.to_string())?;
+    let mut ext = ExternalSeats::parse(&args.bot_cmd, &game, &(0..h.players).collect::<Vec<_>>())?;
+    ext.timeout = Some(args.timeout()?);
+    Ok(ext)
+}
+
 // Each argument is one flag of `catan sim`.
 #[allow(clippy::too_many_arguments)]
 fn run_sim(
@@ -292,11 +351,13 @@ fn run_sim(
     json: bool,
     jobs: Option<usize>,
     lineup: &sim::Lineup,
+    bot_cmd: &BotCmdArgs,
     compare: Option<Vec<String>>,
     out: Option<String>,
     plot: Option<String>,
 ) -> Result<(), String> {
     let h = header(game, false)?;
+    let lineup = &sim::Lineup { external: sim_external(&h, lineup, bot_cmd)?, ..lineup.clone() };
     let jobs = jobs.unwrap_or_else(sim::default_jobs).max(1);
     let write =
         |path: &str, bytes: Vec<u8>| std::fs::write(path, bytes).map_err(|e| format!("cannot write {path}: {e}"));
@@ -306,7 +367,7 @@ fn run_sim(
             if json {
                 println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
             } else {
-                print!("{}", sim::report_text(&r, h.seed, !lineup.bots.is_empty()));
+                print!("{}", sim::report_text(&r, h.seed, !lineup.bots.is_empty() || !lineup.external.is_empty()));
             }
             if let Some(path) = &out {
                 let rows: Vec<(&str, &sim::GameRow)> = r.rows.iter().map(|row| ("", row)).collect();
@@ -413,7 +474,13 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             }
         }
-        Command::Sim { game, games, json, jobs, bots, seats, compare, out, plot, max_actions, budget } => {
+        Command::Serve => {
+            let stdin = std::io::stdin();
+            let mut input = stdin.lock();
+            let mut out = std::io::stdout();
+            ExitCode::from(protocol::serve(&mut input, &mut out) as u8)
+        }
+        Command::Sim { game, games, json, jobs, bots, seats, compare, out, plot, max_actions, budget, bot_cmd } => {
             let lineup = match sim_lineup(bots, &seats, max_actions, &budget) {
                 Ok(l) => l,
                 Err(e) => {
@@ -421,7 +488,7 @@ fn main() -> ExitCode {
                     return ExitCode::from(1);
                 }
             };
-            match run_sim(&game, games, json, jobs, &lineup, compare, out, plot) {
+            match run_sim(&game, games, json, jobs, &lineup, &bot_cmd, compare, out, plot) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("error: {e}");
@@ -429,7 +496,7 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Play { game, bots, budget, strict, sandbox, load, resume, no_color, debug, jsonl } => {
+        Command::Play { game, bots, budget, bot_cmd, strict, sandbox, load, resume, no_color, debug, jsonl } => {
             let load = match (load, resume) {
                 (_, true) => match last_autosave(None) {
                     Ok(path) => Some(path.to_string_lossy().into_owned()),
@@ -462,8 +529,25 @@ fn main() -> ExitCode {
             let interactive = std::io::stdin().is_terminal() && !jsonl;
             let color = !no_color && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
             let color = color && !jsonl;
-            let config =
-                ReplConfig { bots, budget: budget.budget(), strict, color, load, debug, jsonl, ..ReplConfig::new(h) };
+            let bot_timeout = match bot_cmd.timeout() {
+                Ok(t) => Some(t),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(1);
+                }
+            };
+            let config = ReplConfig {
+                bots,
+                budget: budget.budget(),
+                strict,
+                color,
+                load,
+                debug,
+                jsonl,
+                bot_cmds: bot_cmd.bot_cmd,
+                bot_timeout,
+                ..ReplConfig::new(h)
+            };
             let code = if interactive {
                 run_interactive(config)
             } else {

@@ -1,5 +1,6 @@
 //! `catan sim`: many complete bot games, for testing house rules and measuring bots.
 
+use crate::bot::external::{ExternalBot, ExternalSeats};
 use crate::bot::{Bot, BotKind, Budget};
 use crate::engine::{Game, GameError, Header};
 use serde::{Deserialize, Serialize};
@@ -52,18 +53,42 @@ pub fn play_capped(
     seats: &[BotKind],
     budget: Budget,
     max_actions: usize,
+    each: impl FnMut(&Game) -> Result<(), String>,
+) -> Result<GameResult, GameError> {
+    play_capped_external(game, seats, budget, max_actions, &mut [], each)
+}
+
+/// Like [`play_capped`], the seats with a bot in `external` played by those programs
+/// (`--bot-cmd`): a program that fails, or answers an action the rules refuse, ends the
+/// game with an error saying so. Each is sent the same seed as a bot of ours in its seat.
+pub fn play_capped_external(
+    game: &mut Game,
+    seats: &[BotKind],
+    budget: Budget,
+    max_actions: usize,
+    external: &mut [Option<ExternalBot>],
     mut each: impl FnMut(&Game) -> Result<(), String>,
 ) -> Result<GameResult, GameError> {
     let seed = game.header().seed;
-    let mut bots: Vec<Bot> = seats
-        .iter()
-        .enumerate()
-        .map(|(s, &kind)| Bot::new(kind, seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(s as u64 + 1), budget))
-        .collect();
+    let bot_seed = |s: usize| seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(s as u64 + 1);
+    let mut bots: Vec<Bot> = seats.iter().enumerate().map(|(s, &kind)| Bot::new(kind, bot_seed(s), budget)).collect();
     each(game).map_err(GameError::Setup)?;
     let mut actions = 0;
     while game.winner().is_none() && actions < max_actions {
         let seat = game.to_act()?;
+        if let Some(Some(ext)) = external.get_mut(seat) {
+            let action = ext.choose(game, seat, bot_seed(seat)).map_err(GameError::Setup)?;
+            game.perform(seat, &action).map_err(|e| {
+                GameError::Setup(format!(
+                    "the external bot `{}` chose '{}', which was refused: {e}",
+                    ext.command(),
+                    game.action_text(&action)
+                ))
+            })?;
+            actions += 1;
+            each(game).map_err(GameError::Setup)?;
+            continue;
+        }
         let bot = bots.get_mut(seat).ok_or_else(|| GameError::Setup(format!("no bot for seat {}", seat + 1)))?;
         let Some(action) = bot.choose(game, seat)? else {
             return Err(GameError::Setup(format!(
@@ -334,11 +359,20 @@ pub struct Lineup {
     pub order: SeatOrder,
     /// A game without a winner after this many actions is cut off (see [`End::ActionCap`]).
     pub max_actions: usize,
+    /// Seats played by external programs (`--bot-cmd`), fixed whatever `order` says;
+    /// each worker runs its own.
+    pub external: ExternalSeats,
 }
 
 impl Default for Lineup {
     fn default() -> Self {
-        Lineup { bots: vec![], budget: Budget::default(), order: SeatOrder::default(), max_actions: MAX_ACTIONS }
+        Lineup {
+            bots: vec![],
+            budget: Budget::default(),
+            order: SeatOrder::default(),
+            max_actions: MAX_ACTIONS,
+            external: ExternalSeats::default(),
+        }
     }
 }
 
@@ -352,7 +386,7 @@ impl Lineup {
             }
             None => vec![],
         };
-        Ok(Lineup { bots: kinds, budget, order: SeatOrder::parse(seats)?, max_actions })
+        Ok(Lineup { bots: kinds, budget, order: SeatOrder::parse(seats)?, max_actions, external: Default::default() })
     }
 
     /// The bot of each seat in game `i`.
@@ -423,6 +457,12 @@ pub fn run_jobs(
     if !lineup.bots.is_empty() && lineup.bots.len() != players {
         return Err(GameError::Setup(format!("--bots names {} bots for {players} players", lineup.bots.len())));
     }
+    if !lineup.external.is_empty() && lineup.external.commands.len() != players {
+        return Err(GameError::Setup(format!(
+            "--bot-cmd names seats of a {}-player game",
+            lineup.external.commands.len()
+        )));
+    }
     let start = Instant::now();
     let header = Header { variants: variants.to_vec(), players, seed, options: options.to_vec(), sandbox: false };
     let jobs = jobs.clamp(1, games.max(1));
@@ -444,9 +484,10 @@ pub fn run_jobs(
                         return;
                     }
                 };
+                let mut external = lineup.external.bots();
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= games || tx.send(Ok(play_row(&mut game, header.seed, i, lineup))).is_err() {
+                    if i >= games || tx.send(Ok(play_row(&mut game, header.seed, i, lineup, &mut external))).is_err() {
                         break;
                     }
                 }
@@ -487,7 +528,8 @@ pub fn play_range(header: &Header, range: Range<usize>, lineup: &Lineup) -> Resu
         )));
     }
     let mut game = Game::new(header.clone())?;
-    Ok(range.map(|i| play_row(&mut game, header.seed, i, lineup)).collect())
+    let mut external = lineup.external.bots();
+    Ok(range.map(|i| play_row(&mut game, header.seed, i, lineup, &mut external)).collect())
 }
 
 /// Adds up the rows of a run, in game order, into its report: the one way `catan sim`
@@ -518,7 +560,9 @@ pub fn report_from_rows(
         }
         if let Some(w) = row.winner.and_then(|w| w.checked_sub(1)).filter(|&w| w < players) {
             wins[w] += 1;
-            *by_kind.entry(lineup.seats(players, row.game)[w]).or_default() += 1;
+            if !lineup.external.is_external(w) {
+                *by_kind.entry(lineup.seats(players, row.game)[w]).or_default() += 1;
+            }
             finished += 1;
         }
         turns.push(row.turns as f64);
@@ -527,7 +571,21 @@ pub fn report_from_rows(
     let n = games - failed.len();
     let played = n.max(1) as f64;
     let mut bots = BTreeMap::new();
-    let first = lineup.seats(players, 0);
+    // External seats are fixed: their wins are those of their seats.
+    let ext: Vec<usize> = (0..players).filter(|&s| lineup.external.is_external(s)).collect();
+    if !ext.is_empty() {
+        let w = ext.iter().map(|&s| wins[s]).sum();
+        let fair_share = ext.len() as f64 / players as f64;
+        let (seats, rate, ci95) = (ext.len(), w as f64 / played, wilson95(w, n));
+        bots.insert("external".to_string(), BotWins { seats, wins: w, rate, ci95, fair_share });
+    }
+    let first: Vec<BotKind> = lineup
+        .seats(players, 0)
+        .into_iter()
+        .enumerate()
+        .filter(|(s, _)| !lineup.external.is_external(*s))
+        .map(|(_, k)| k)
+        .collect();
     for &kind in &first {
         let seats = first.iter().filter(|&&k| k == kind).count();
         let w = by_kind.get(&kind).copied().unwrap_or(0);
@@ -654,14 +712,26 @@ pub fn rows_jsonl(rows: &[(&str, &GameRow)]) -> String {
 }
 
 /// Plays game `index` of a run (seed: the run's seed plus the index, bots: the lineup
-/// rotated `index` seats) on a worker's game, and returns its row.
-pub fn play_row(game: &mut Game, seed: u64, index: usize, lineup: &Lineup) -> GameRow {
+/// rotated `index` seats, the seats with a bot in `external` played by those programs)
+/// on a worker's game, and returns its row.
+pub fn play_row(
+    game: &mut Game,
+    seed: u64,
+    index: usize,
+    lineup: &Lineup,
+    external: &mut [Option<ExternalBot>],
+) -> GameRow {
     let seed = seed.wrapping_add(index as u64);
     let players = game.header().players;
     let seats = lineup.seats(players, index);
-    let bots: Vec<String> = seats.iter().map(|k| k.name().to_string()).collect();
+    let bots: Vec<String> = seats
+        .iter()
+        .enumerate()
+        .map(|(s, k)| if lineup.external.is_external(s) { "external" } else { k.name() }.to_string())
+        .collect();
     let cap = lineup.max_actions;
-    let played = game.restart(seed).and_then(|()| play_capped(game, &seats, lineup.budget, cap, |_| Ok(())));
+    let played =
+        game.restart(seed).and_then(|()| play_capped_external(game, &seats, lineup.budget, cap, external, |_| Ok(())));
     match played {
         Err(e) => GameRow {
             game: index,

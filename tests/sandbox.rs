@@ -615,6 +615,10 @@ fn scripts_cannot_change_what_the_engine_hands_them() {
             "string_lib",
             "string_metatable",
             "table_lib",
+            "g_computed_key",
+            "g_integer_key",
+            "g_from_c",
+            "math_from_c",
             "register_hook",
             "replace_hook",
         ] {

@@ -294,7 +294,9 @@ local function own(g, p, lbl)
 end
 
 -- Every card in play in p's principality with its definition: { row, col, card, store, def }.
-local function placed(g, p)
+-- Rules ask for it several times an action, so it is built once per state (`g:cached`):
+-- callers read it and never change it.
+local function read_placed(g, p)
   local out = {}
   for _, s in ipairs(g:slots(p, P)) do
     if s.card then
@@ -304,6 +306,7 @@ local function placed(g, p)
   end
   return out
 end
+local function placed(g, p) return g:cached(read_placed, p, "seat_grids") end
 
 -- The helpers below take an optional `ps`, the result of placed(g, p), so that one rule
 -- reads the principality once.
@@ -417,14 +420,25 @@ end
 
 -- The printed points of p's principality (Strength Advantage and Trade Advantage; Skill
 -- and Progress Points), through the `tally` filter.
-local function tally(g, p, ps)
-  local t = { vp = 0, strength = 0, commerce = 0, skill = 0, progress = 0 }
-  for _, s in ipairs(ps or placed(g, p)) do
-    local d = s.def
+local function sum_points(ps)
+  local vp, strength, commerce, skill, progress = 0, 0, 0, 0, 0
+  for i = 1, #ps do
+    local d = ps[i].def
     if d then
-      for k in next, t do t[k] = t[k] + (d[k] or 0) end
+      vp, strength = vp + (d.vp or 0), strength + (d.strength or 0)
+      commerce, skill, progress = commerce + (d.commerce or 0), skill + (d.skill or 0), progress + (d.progress or 0)
     end
   end
+  return { vp = vp, strength = strength, commerce = commerce, skill = skill, progress = progress }
+end
+-- The sums change only with the cards of the principality (not with its stores): rules
+-- ask for them many times an action.
+local function printed_points(g, p) return sum_points(placed(g, p)) end
+
+local function tally(g, p, ps)
+  local sums = (ps and ps ~= placed(g, p)) and sum_points(ps) or g:cached(printed_points, p, "seat_cards")
+  -- A fresh table for the filters, which may change it.
+  local t = { vp = sums.vp, strength = sums.strength, commerce = sums.commerce, skill = sums.skill, progress = sums.progress }
   return g:filter("tally", t, p)
 end
 
@@ -460,15 +474,23 @@ local function can_pay(g, p, cost, ps)
 end
 
 -- Pays from the region of each type holding the most.
+-- (The holders are read once per resource and their stores followed here: reading them
+-- again after each unit would rebuild the principality's cards every time.)
 local function pay(g, p, cost)
   for _, r in ipairs(RESOURCES) do
-    for _ = 1, cost[r] or 0 do
-      local best
-      for _, s in ipairs(holders(g, p, r)) do
-        if s.store > 0 and (not best or s.store > best.store) then best = s end
+    local n = cost[r] or 0
+    if n > 0 then
+      local hs, left = holders(g, p, r), {}
+      for i, s in ipairs(hs) do left[i] = s.store end
+      for _ = 1, n do
+        local best
+        for i = 1, #hs do
+          if left[i] > 0 and (not best or left[i] > left[best]) then best = i end
+        end
+        if not best then error("cannot pay " .. r .. " (a rule let an unaffordable action through)") end
+        left[best] = left[best] - 1
+        g:set_store(p, P, hs[best].row, hs[best].col, left[best])
       end
-      if not best then error("cannot pay " .. r .. " (a rule let an unaffordable action through)") end
-      g:set_store(p, P, best.row, best.col, best.store - 1)
     end
   end
 end
@@ -485,13 +507,16 @@ end
 -- no room is lost. Returns what was stored.
 local function gain(g, p, r, n)
   local got = 0
+  local hs, have = holders(g, p, r), {}
+  for i, s in ipairs(hs) do have[i] = s.store end
   for _ = 1, n do
     local best
-    for _, s in ipairs(holders(g, p, r)) do
-      if s.store < MAX_STORE and (not best or s.store < best.store) then best = s end
+    for i = 1, #hs do
+      if have[i] < MAX_STORE and (not best or have[i] < have[best]) then best = i end
     end
     if not best then break end
-    g:set_store(p, P, best.row, best.col, best.store + 1)
+    have[best] = have[best] + 1
+    g:set_store(p, P, hs[best].row, hs[best].col, have[best])
     got = got + 1
   end
   return got

@@ -4,6 +4,7 @@
 //! `evaluate` filter. They know nothing of any particular game.
 
 pub mod determinize;
+pub mod external;
 pub mod greedy;
 pub mod mcts;
 pub mod offers;

@@ -7,6 +7,7 @@ mod line;
 pub(crate) mod text;
 
 use crate::board::render::{render, RenderOptions};
+use crate::bot::external::{ExternalBot, ExternalSeats};
 use crate::bot::{Bot, BotKind, Budget, RandomBot};
 use crate::engine::{Game, GameError, Header, LogEntry, Observer};
 use crate::script::{Message, ScriptErrorKind};
@@ -33,6 +34,10 @@ pub struct ReplConfig {
     pub debug: bool,
     /// Script mode for programs: one JSON object per command (`--jsonl`).
     pub jsonl: bool,
+    /// Seats played by external programs: `--bot-cmd [SEATS=]COMMAND` values (without
+    /// SEATS: every seat but the first), and how long each may think (default: 10 s).
+    pub bot_cmds: Vec<String>,
+    pub bot_timeout: Option<std::time::Duration>,
     /// Where `quit` and `load` autosave a game with unsaved progress (None: the default,
     /// see [`autosave_dir`]).
     pub autosave_dir: Option<PathBuf>,
@@ -74,6 +79,8 @@ impl ReplConfig {
             load: None,
             debug: false,
             jsonl: false,
+            bot_cmds: vec![],
+            bot_timeout: None,
             autosave_dir: None,
         }
     }
@@ -104,6 +111,8 @@ pub struct Repl<'w> {
     is_bot: Vec<bool>,
     /// The bot of each bot seat.
     bots: Vec<Option<Bot>>,
+    /// The program of each seat an external bot plays (`--bot-cmd`).
+    external: Vec<Option<ExternalBot>>,
     out: &'w mut dyn Write,
     /// Messages already printed (index into game.messages()).
     shown: usize,
@@ -144,11 +153,15 @@ impl<'w> Repl<'w> {
         let players = game.header().players;
         let seed = game.header().seed;
         let kinds = parse_bots(&config.bots, &game).map_err(GameError::Setup)?;
-        let is_bot = kinds.iter().map(Option::is_some).collect();
+        let mut ext = ExternalSeats::parse(&config.bot_cmds, &game, &(1..players).collect::<Vec<_>>())
+            .map_err(GameError::Setup)?;
+        ext.timeout = config.bot_timeout;
+        let is_bot = (0..players).map(|s| kinds.get(s).is_some_and(Option::is_some) || ext.is_external(s)).collect();
         let bots = (0..players)
             .map(|s| {
                 let seed = seed ^ (0xB07 + s as u64 * 7919);
-                kinds.get(s).copied().flatten().map(|kind| match kind {
+                let kind = if ext.is_external(s) { None } else { kinds.get(s).copied().flatten() };
+                kind.map(|kind| match kind {
                     // The random bot keeps its stream of earlier versions: seeded transcripts stay.
                     BotKind::Random => Bot::Random(RandomBot::new(seed)),
                     kind => Bot::new(kind, seed, config.budget),
@@ -162,6 +175,7 @@ impl<'w> Repl<'w> {
             config,
             is_bot,
             bots,
+            external: ext.bots(),
             out,
             shown: 0,
             last_turn: None,
@@ -234,6 +248,9 @@ impl<'w> Repl<'w> {
             (0..h.players).filter(|s| !self.is_bot(*s)).map(|s| seat_name(&self.game, s)).collect();
         let bots: Vec<String> = (0..h.players)
             .filter_map(|s| {
+                if let Some(Some(ext)) = self.external.get(s) {
+                    return Some(format!("{} (external: {})", seat_name(&self.game, s), ext.command()));
+                }
                 let kind = self.bots.get(s)?.as_ref()?.kind();
                 Some(format!("{} ({})", seat_name(&self.game, s), kind.name()))
             })
@@ -267,10 +284,21 @@ impl<'w> Repl<'w> {
             if !self.is_bot(seat) {
                 break;
             }
-            let Some(bot) = self.bots.get_mut(seat).and_then(Option::as_mut) else { break };
-            let Some(action) = bot.choose(&mut self.game, seat)? else {
-                self.error(&format!("{} (bot) has no legal action; stopping the bots", seat_name(&self.game, seat)));
-                break;
+            let external = self.external.get_mut(seat).and_then(Option::as_mut);
+            let action = if let Some(ext) = external {
+                // The same seed for every game of this seat, as the bots of ours get.
+                let seed = self.game.header().seed ^ (0xB07 + seat as u64 * 7919);
+                ext.choose(&self.game, seat, seed).map_err(GameError::Setup)?
+            } else {
+                let Some(bot) = self.bots.get_mut(seat).and_then(Option::as_mut) else { break };
+                let Some(action) = bot.choose(&mut self.game, seat)? else {
+                    self.error(&format!(
+                        "{} (bot) has no legal action; stopping the bots",
+                        seat_name(&self.game, seat)
+                    ));
+                    break;
+                };
+                action
             };
             let text = self.game.action_text(&action);
             match self.game.perform(seat, &action) {
@@ -280,10 +308,18 @@ impl<'w> Repl<'w> {
                     self.say(&format!("{} (bot)> {shown}", seat_name(&self.game, seat)));
                     self.flush_messages(None);
                 }
-                Err(e) => {
-                    self.error(&format!("bot action '{text}' was refused: {e}"));
-                    break;
-                }
+                Err(e) => match self.external.get(seat).and_then(Option::as_ref) {
+                    Some(ext) => {
+                        return Err(GameError::Setup(format!(
+                            "the external bot `{}` chose '{text}', which was refused: {e}",
+                            ext.command()
+                        )))
+                    }
+                    None => {
+                        self.error(&format!("bot action '{text}' was refused: {e}"));
+                        break;
+                    }
+                },
             }
             guard += 1;
             if guard > 100_000 {
@@ -793,8 +829,8 @@ impl<'w> Repl<'w> {
     }
 
     fn legal_with_templates(&self, seat: usize) -> Result<(Vec<String>, Vec<String>), GameError> {
-        let (actions, templates) = self.game.legal_with_templates(seat)?;
-        Ok((actions.iter().map(|a| self.game.action_text(a)).collect(), templates))
+        let (actions, templates) = crate::protocol::legal_actions(&self.game, seat)?;
+        Ok((actions.into_iter().map(|(_, text)| text).collect(), templates))
     }
 
     /// Whether the game holds actions that no save or load has kept.
@@ -864,6 +900,7 @@ impl<'w> Repl<'w> {
         self.last_board = None;
         self.is_bot.resize(self.game.header().players, false);
         self.bots.resize_with(self.game.header().players, || None);
+        self.external.resize_with(self.game.header().players, || None);
         if let Some(d) = div {
             let text = diverged(path, &d, &self.game);
             self.say(&text);
@@ -997,12 +1034,8 @@ pub fn parse_bots(spec: &str, game: &Game) -> Result<Vec<Option<BotKind>>, Strin
             for part in list.split(',') {
                 let (part, kind) = kind_of(part)?;
                 let part = part.as_str();
-                let seat = match part.parse::<usize>() {
-                    Ok(n) if n >= 1 && n <= players => n - 1,
-                    _ => game.state().players.iter().position(|p| p.color.eq_ignore_ascii_case(part)).ok_or_else(
-                        || format!("--bots: '{part}' is not a seat (1..{players}) or a colour in this game"),
-                    )?,
-                };
+                let seat = crate::protocol::seat_by_name(game, part)
+                    .ok_or_else(|| format!("--bots: '{part}' is not a seat (1..{players}) or a colour in this game"))?;
                 bots[seat] = Some(kind);
             }
         }

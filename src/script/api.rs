@@ -23,10 +23,19 @@ pub(super) fn ctx(lua: &Lua) -> R<mlua::AppDataRefMut<'_, Ctx>> {
 }
 
 pub(super) fn writable(lua: &Lua) -> R<mlua::AppDataRefMut<'_, Ctx>> {
-    let c = ctx(lua)?;
+    let mut c = ctx(lua)?;
     if c.read_only {
         return Err(rt("the game may not change while legal actions are listed or points counted"));
     }
+    c.touch(); // whatever `g:cached` derived from the state is stale now
+    Ok(c)
+}
+
+/// `writable` for the methods that change a slot grid of `owner` (None: the game's): its
+/// stores only, or `cards` too.
+pub(super) fn writable_grids(lua: &Lua, owner: Option<i64>, cards: bool) -> R<mlua::AppDataRefMut<'_, Ctx>> {
+    let mut c = writable(lua)?;
+    c.touch_grids(owner, cards);
     Ok(c)
 }
 
@@ -354,6 +363,25 @@ fn build(lua: &Lua) -> R<Table> {
         Ok(())
     });
     method!(lua, g, "turn", |l, _a: ()| { Ok(ctx(l)?.state.turn) });
+    // For `g:cached` (the prelude takes it off `g` before any variant runs).
+    method!(lua, g, "__version", |l, _a: ()| { Ok(ctx(l)?.version) });
+    method!(lua, g, "__grid_version", |l, _a: ()| { Ok(ctx(l)?.grid_version) });
+    method!(lua, g, "__seat_grid_version", |l, p: i64| {
+        let c = ctx(l)?;
+        Ok(c.grid_stamp(seat(&c, p)? + 1))
+    });
+    // Both answered in api_fast.rs; here for what the fast path hands over.
+    method!(lua, g, "__used", |l, _a: ()| {
+        let m = l.app_data_ref::<super::Meter>().ok_or_else(|| rt("no budget"))?;
+        Ok(m.used.get())
+    });
+    method!(lua, g, "__charge", |l, n: i64| {
+        super::charge(l, u64::try_from(n).map_err(|_| rt("a charge is never negative"))?)
+    });
+    method!(lua, g, "__seat_card_version", |l, p: i64| {
+        let c = ctx(l)?;
+        Ok(c.card_stamp(seat(&c, p)? + 1))
+    });
     method!(lua, g, "set_turn", |l, t: u32| {
         writable(l)?.state.turn = t;
         Ok(())

@@ -133,6 +133,12 @@ trampolines! {
     "__slots_flat" => slots_flat,
     "slot" => slot,
     "store" => store,
+    "__version" => version,
+    "__grid_version" => grid_version,
+    "__seat_grid_version" => seat_grid_version,
+    "__seat_card_version" => seat_card_version,
+    "__used" => used,
+    "__charge" => charge,
 }
 
 // Reading arguments: None for anything the slow method should judge.
@@ -193,6 +199,49 @@ unsafe fn phase(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_i
 unsafe fn current(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
     ffi::lua_pushinteger(l, c.state.current as i64 + 1);
     Some(1)
+}
+
+/// The state's version (`Ctx::version`), for `g:cached` in the prelude only.
+unsafe fn version(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
+    ffi::lua_pushinteger(l, c.version as i64);
+    Some(1)
+}
+
+unsafe fn grid_version(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
+    ffi::lua_pushinteger(l, c.grid_version as i64);
+    Some(1)
+}
+
+unsafe fn seat_grid_version(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
+    let p = seat_of(c, int_arg(l, 2)?)?;
+    ffi::lua_pushinteger(l, c.grid_stamp(p + 1) as i64);
+    Some(1)
+}
+
+unsafe fn seat_card_version(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
+    let p = seat_of(c, int_arg(l, 2)?)?;
+    ffi::lua_pushinteger(l, c.card_stamp(p + 1) as i64);
+    Some(1)
+}
+
+extern "C-unwind" {
+    /// The vendored VM's units charged since the count hook last ran (`vendor/README.md`).
+    fn lua_pendingcharge(l: *mut ffi::lua_State) -> c_int;
+}
+
+/// The budget used by this call into the rules so far, to the unit: `g:cached` charges a
+/// value kept what computing it cost, so that a game and its replay, whatever each kept,
+/// use the same budget.
+unsafe fn used(l: *mut ffi::lua_State, _c: &Ctx, _extra: &mut u64) -> Option<c_int> {
+    let slot = &*(ffi::lua_touserdata(l, ffi::lua_upvalueindex(1)) as *const FastSlot);
+    ffi::lua_pushinteger(l, (slot.used.get() + lua_pendingcharge(l).max(0) as u64) as i64);
+    Some(1)
+}
+
+/// Charges `n` units to the budget (the slow method raises when it runs out).
+unsafe fn charge(l: *mut ffi::lua_State, _c: &Ctx, extra: &mut u64) -> Option<c_int> {
+    *extra = u64::try_from(int_arg(l, 2)?).ok()?;
+    Some(0)
 }
 
 unsafe fn players(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {

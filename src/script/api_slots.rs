@@ -2,7 +2,7 @@
 //! grid, a store per position, neighbour queries and labels; plus `g:move_under`, which
 //! puts cards at the bottom of a stack. Rows and columns are 1-based on the Lua side.
 
-use super::api::{card, ctx, method, rt, seat, writable, zone_ref, R};
+use super::api::{card, ctx, method, rt, seat, writable, writable_grids, zone_ref, R};
 use super::Ctx;
 use crate::slots::{find_label, Around};
 use crate::state::Zone;
@@ -208,7 +208,7 @@ pub(super) fn install(lua: &Lua, g: &Table) -> R<()> {
         i64,
         String
     )| {
-        let mut c = writable(l)?;
+        let mut c = writable_grids(l, owner, true)?;
         let (zo, z) = zone_ref(&c, fo, &fz)?;
         let (gi, r, k) = pos(&c, owner, &name, row, col)?;
         let kind = card(&c, &kind)?;
@@ -218,7 +218,7 @@ pub(super) fn install(lua: &Lua, g: &Table) -> R<()> {
     });
     // A new card on the pile at a position (set-up).
     method!(lua, g, "create_card", |l, (owner, name, row, col, kind): (Option<i64>, String, i64, i64, String)| {
-        let mut c = writable(l)?;
+        let mut c = writable_grids(l, owner, true)?;
         let (gi, r, k) = pos(&c, owner, &name, row, col)?;
         let kind = card(&c, &kind)?;
         c.state.grids[gi].get_mut(r, k).cards.push(kind as u16);
@@ -236,7 +236,7 @@ pub(super) fn install(lua: &Lua, g: &Table) -> R<()> {
         String,
         Option<bool>
     )| {
-        let mut c = writable(l)?;
+        let mut c = writable_grids(l, owner, true)?;
         let (gi, r, k) = pos(&c, owner, &name, row, col)?;
         let (zo, z) = zone_ref(&c, to, &tz)?;
         let label = c.state.grids[gi].label(r, k);
@@ -252,7 +252,7 @@ pub(super) fn install(lua: &Lua, g: &Table) -> R<()> {
         Ok(kind_name(&c, top))
     });
     method!(lua, g, "set_store", |l, (owner, name, row, col, n): (Option<i64>, String, i64, i64, i64)| {
-        let mut c = writable(l)?;
+        let mut c = writable_grids(l, owner, false)?;
         let (gi, r, k) = pos(&c, owner, &name, row, col)?;
         if !(0..=u16::MAX as i64).contains(&n) {
             return Err(rt(format!("a store holds 0 to {}, not {n}", u16::MAX)));
@@ -263,7 +263,7 @@ pub(super) fn install(lua: &Lua, g: &Table) -> R<()> {
     });
     // Swaps everything at two positions of one grid (cards and stores).
     method!(lua, g, "swap_slots", |l, (owner, name, r1, c1, r2, c2): (Option<i64>, String, i64, i64, i64, i64)| {
-        let mut c = writable(l)?;
+        let mut c = writable_grids(l, owner, true)?;
         let (gi, ra, ka) = pos(&c, owner, &name, r1, c1)?;
         let (_, rb, kb) = pos(&c, owner, &name, r2, c2)?;
         c.state.grids[gi].swap((ra, ka), (rb, kb));

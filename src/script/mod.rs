@@ -131,6 +131,68 @@ pub(crate) struct Ctx {
     pub events: Vec<String>,
     /// Set while listing legal actions: the API refuses every change.
     pub read_only: bool,
+    /// Changes with every write the API lets through and every state installed, never to
+    /// a number seen before in this Lua state: what `g:cached` keys on. Never shown to
+    /// scripts, whose games must not depend on how often a bot forked.
+    pub version: u64,
+    /// The same, for writes to the slot grids only (`g:cached(fn, arg, "grids")`).
+    pub grid_version: u64,
+    /// The same per owner of grids (0: the game's, then each seat's), for `g:cached(fn, seat,
+    /// "seat_grids")`; an owner missing or below `grid_base` was last changed at `grid_base`.
+    pub grid_stamps: Vec<u64>,
+    /// The same for the cards alone (not the stores), for `"seat_cards"`.
+    pub card_stamps: Vec<u64>,
+    pub grid_base: u64,
+}
+
+impl Ctx {
+    /// Stamps the state changed (by the engine, or a write of any kind).
+    pub(crate) fn touch(&mut self) {
+        self.version += 1;
+    }
+
+    /// Stamps everything changed (a state installed, the engine at work).
+    pub(crate) fn touch_all(&mut self) {
+        self.version = self.version.max(self.grid_version) + 1;
+        self.grid_version = self.version;
+        self.grid_base = self.version;
+    }
+
+    /// Stamps the grids of `owner` (None: the game's) changed: their stores only, or
+    /// `cards` too.
+    pub(crate) fn touch_grids(&mut self, owner: Option<i64>, cards: bool) {
+        self.version = self.version.max(self.grid_version) + 1;
+        self.grid_version = self.version;
+        let i = owner.unwrap_or(0).clamp(0, 64) as usize;
+        let stamp = |stamps: &mut Vec<u64>, v: u64| {
+            if stamps.len() <= i {
+                stamps.resize(i + 1, 0);
+            }
+            stamps[i] = v;
+        };
+        stamp(&mut self.grid_stamps, self.version);
+        if cards {
+            stamp(&mut self.card_stamps, self.version);
+        }
+    }
+
+    /// When the grids of `owner` (0: the game's) last changed.
+    pub(crate) fn grid_stamp(&self, owner: usize) -> u64 {
+        self.grid_stamps.get(owner).copied().unwrap_or(0).max(self.grid_base)
+    }
+
+    /// When the cards on the grids of `owner` last changed (stores aside).
+    pub(crate) fn card_stamp(&self, owner: usize) -> u64 {
+        self.card_stamps.get(owner).copied().unwrap_or(0).max(self.grid_base)
+    }
+}
+
+/// Everything of a `Ctx` but the state (`Script::with_output`).
+pub(crate) struct Output<'a> {
+    pub draws: &'a mut Vec<u32>,
+    pub messages: &'a mut Vec<Message>,
+    pub events: &'a mut Vec<String>,
+    pub read_only: &'a mut bool,
 }
 
 /// A borrow of the state inside the Lua app data.
@@ -305,9 +367,8 @@ impl Script {
     /// The names of `g`'s methods, sorted, without the engine's internal ones (`_...`):
     /// what `catan check` accepts after `g:` and what the editor stubs must declare.
     pub fn g_methods(&self) -> Vec<String> {
-        // `g` is frozen: its methods sit in the table behind its metatable's `__index`.
-        let table = self.g.metatable().and_then(|m| m.raw_get::<Table>("__index").ok()).unwrap_or(self.g.clone());
-        let mut names: Vec<String> = table
+        let mut names: Vec<String> = self
+            .g
             .pairs::<String, mlua::Value>()
             .flatten()
             .filter(|(k, v)| v.is_function() && !k.starts_with('_'))
@@ -319,7 +380,13 @@ impl Script {
 
     /// Installs a fresh state (before setup).
     pub(crate) fn set_state(&self, state: GameState) {
+        let version = self.lua.app_data_ref::<Ctx>().map_or(0, |c| c.version.max(c.grid_version) + 1);
         self.lua.set_app_data(Ctx {
+            version,
+            grid_version: version,
+            grid_stamps: vec![],
+            card_stamps: vec![],
+            grid_base: version,
             state,
             spec: self.spec.clone(),
             draws: vec![],
@@ -335,13 +402,44 @@ impl Script {
         StateRef(self.lua.app_data_ref::<Ctx>().expect("game state installed"))
     }
 
+    /// The context, the state included: whatever `g:cached` derived from it is dropped.
     pub(crate) fn with_ctx<R>(&self, f: impl FnOnce(&mut Ctx) -> R) -> R {
         let mut c = self.lua.app_data_mut::<Ctx>().expect("game state installed");
+        c.touch_all(); // the engine may change the state here
         f(&mut c)
     }
 
+    /// What a call produced and the listing flag, with the state read-only: the engine's
+    /// bookkeeping around every call, which keeps what `g:cached` derived.
+    pub(crate) fn with_output<R>(&self, f: impl FnOnce(Output<'_>) -> R) -> R {
+        let mut c = self.lua.app_data_mut::<Ctx>().expect("game state installed");
+        let c = &mut *c;
+        f(Output { draws: &mut c.draws, messages: &mut c.messages, events: &mut c.events, read_only: &mut c.read_only })
+    }
+
+    /// The budget charged so far, to the unit: the units of the last call into the rules
+    /// plus what the VM charged since its count hook last ran (which a new call carries).
+    #[cfg(test)]
+    pub(crate) fn charged(&self) -> (u64, u64) {
+        extern "C-unwind" {
+            fn lua_pendingcharge(l: *mut mlua::ffi::lua_State) -> std::ffi::c_int;
+        }
+        // SAFETY: reads a counter of the Lua state; touches no stack slot.
+        let pending =
+            unsafe { self.lua.exec_raw::<i64>((), |l| mlua::ffi::lua_pushinteger(l, lua_pendingcharge(l) as i64)) };
+        (self.used.get(), pending.unwrap_or(0).max(0) as u64)
+    }
+
     fn call<R: mlua::FromLuaMulti>(&self, func: &str, args: impl mlua::IntoLuaMulti) -> Result<R, ScriptError> {
+        extern "C-unwind" {
+            fn lua_resetcharge(l: *mut mlua::ffi::lua_State);
+        }
+        // Every call starts with the whole budget: none of it carried over from calls a
+        // replay does not make (listings, a bot's thinking), so a game and its replay
+        // refuse the same actions.
         self.used.set(0);
+        // SAFETY: sets a counter of the Lua state; touches no stack slot.
+        unsafe { self.lua.exec_raw::<()>((), |l| lua_resetcharge(l)) }.map_err(lua_err)?;
         if let Some(m) = self.lua.app_data_ref::<Meter>() {
             m.bytes.set(0);
         }
@@ -395,9 +493,9 @@ impl Script {
     /// Every action `seat` may take now, and the templates of those that cannot be
     /// listed (such as trade offers).
     pub fn legal_actions(&self, seat: usize) -> Result<(Vec<Action>, Vec<String>), ScriptError> {
-        self.with_ctx(|c| c.read_only = true);
+        self.with_output(|c| *c.read_only = true);
         let result = self.call::<(Table, Table)>("legal_actions", (self.g.clone(), seat + 1));
-        self.with_ctx(|c| c.read_only = false);
+        self.with_output(|c| *c.read_only = false);
         let (list, templates) = result?;
         let mut out = Vec::with_capacity(list.raw_len());
         for entry in list.sequence_values::<Table>() {
@@ -434,9 +532,9 @@ impl Script {
             })
         }
         .map_err(lua_err)?;
-        self.with_ctx(|c| c.read_only = true);
+        self.with_output(|c| *c.read_only = true);
         let r = self.call::<(Option<String>, mlua::Value)>("sample", (self.g.clone(), seat + 1, self.rnd.clone()));
-        self.with_ctx(|c| c.read_only = false);
+        self.with_output(|c| *c.read_only = false);
         match r? {
             (Some(name), option) => Ok(Ok(Some(self.action_from_lua(&name, option)?))),
             (None, mlua::Value::String(_)) => Ok(Err(())),
@@ -446,9 +544,9 @@ impl Script {
 
     /// The seat expected to act next.
     pub fn to_act(&self) -> Result<usize, ScriptError> {
-        self.with_ctx(|c| c.read_only = true);
+        self.with_output(|c| *c.read_only = true);
         let r = self.call::<i64>("to_act", self.g.clone());
-        self.with_ctx(|c| c.read_only = false);
+        self.with_output(|c| *c.read_only = false);
         let seat = r?;
         let n = self.state().players.len() as i64;
         if seat < 1 || seat > n {
@@ -459,42 +557,42 @@ impl Script {
 
     /// Victory points of `seat`; `hidden` counts what only the owner knows.
     pub fn points(&self, seat: usize, hidden: bool) -> Result<i64, ScriptError> {
-        self.with_ctx(|c| c.read_only = true);
+        self.with_output(|c| *c.read_only = true);
         let r = self.call::<i64>("points", (self.g.clone(), seat + 1, hidden));
-        self.with_ctx(|c| c.read_only = false);
+        self.with_output(|c| *c.read_only = false);
         r
     }
 
     /// Extra per-player facts a variant shows (knights played, special cards, ...).
     pub fn describe(&self, seat: usize) -> Result<Value, ScriptError> {
-        self.with_ctx(|c| c.read_only = true);
+        self.with_output(|c| *c.read_only = true);
         let r = self.call::<mlua::Value>("describe", (self.g.clone(), seat + 1));
-        self.with_ctx(|c| c.read_only = false);
+        self.with_output(|c| *c.read_only = false);
         api::from_lua_value(&r?).map_err(lua_err).map(|v| v.unwrap_or(Value::Map(Default::default())))
     }
 
     /// The rules text of one kind of card (the variant's `card_text` filter), if it has one.
     pub fn card_text(&self, kind: &str) -> Result<Option<String>, ScriptError> {
-        self.with_ctx(|c| c.read_only = true);
+        self.with_output(|c| *c.read_only = true);
         let r = self.call::<Option<String>>("card_text", (self.g.clone(), kind.to_string()));
-        self.with_ctx(|c| c.read_only = false);
+        self.with_output(|c| *c.read_only = false);
         r
     }
 
     /// Text for a player at the table, from a variant's filter: `welcome` (seat and action
     /// unused) or `action_note` (what `action` costs `seat` now, say).
     pub fn player_text(&self, point: &str, seat: usize, action: &str) -> Result<Option<String>, ScriptError> {
-        self.with_ctx(|c| c.read_only = true);
+        self.with_output(|c| *c.read_only = true);
         let r = self.call::<Option<String>>("player_text", (self.g.clone(), point, seat + 1, action));
-        self.with_ctx(|c| c.read_only = false);
+        self.with_output(|c| *c.read_only = false);
         r
     }
 
     /// The `evaluate` filter for every seat (victory points without one), for bots.
     pub fn evaluate(&self) -> Result<Vec<f64>, ScriptError> {
-        self.with_ctx(|c| c.read_only = true);
+        self.with_output(|c| *c.read_only = true);
         let r = self.call::<Vec<f64>>("evaluate", self.g.clone());
-        self.with_ctx(|c| c.read_only = false);
+        self.with_output(|c| *c.read_only = false);
         let v = r?;
         let n = self.state().players.len();
         if v.len() != n || v.iter().any(|x| !x.is_finite()) {
@@ -675,21 +773,23 @@ fn sandbox(lua: &Lua, used: Rc<Cell<u64>>) -> Result<Function, ScriptError> {
           __debug_print(concat(parts, "\t"))
         end
 
-        -- Freezing: the tables the engine hands to scripts keep their identity but become
-        -- empty proxies of their old contents, refusing every write (rawset included).
+        -- Freezing: the tables the engine hands to scripts keep their identity and their
+        -- contents, and refuse every write (rawset included). The patched VM sends every
+        -- write to a frozen table, to a new key or an old one, to `__newindex` (`mark`,
+        -- `lua_freeze`); reads stay as fast as any table's, which matters for `g:` and
+        -- globals, read a few hundred times an action.
+        local mark = ...
         local frozen = setmetatable({}, { __mode = "k" })
         function rawset(t, k, v)
           if frozen[t] then error("this table is frozen (sandbox)", 2) end
           return raw_rawset(t, k, v)
         end
         local function freeze(t, name)
-          local backing = {}
-          for k, v in rawnext, t do backing[k] = v end
-          for k in rawnext, backing do raw_rawset(t, k, nil) end
           frozen[t] = true
           local msg = "'" .. name .. "' is frozen: a variant changes the rules through hooks and actions, "
             .. "not by changing what the engine provides"
-          setmetatable(t, { __index = backing, __newindex = function() error(msg, 2) end, __metatable = false })
+          setmetatable(t, { __newindex = function() error(msg, 2) end, __metatable = false })
+          mark(t)
         end
         -- Called once the variants are loaded and `g` is complete.
         return function(g, engine)
@@ -702,10 +802,27 @@ fn sandbox(lua: &Lua, used: Rc<Cell<u64>>) -> Result<Function, ScriptError> {
     "##,
         )
         .set_name("@engine/sandbox.lua")
-        .eval()
+        .call(mark_frozen(lua).map_err(lua_err)?)
         .map_err(lua_err)?;
     bound_string_library(lua).map_err(lua_err)?;
     Ok(freeze)
+}
+
+extern "C-unwind" {
+    /// The vendored VM's freeze (`vendor/README.md`).
+    fn lua_freeze(l: *mut mlua::ffi::lua_State, idx: std::ffi::c_int);
+}
+
+/// `mark(t)`: freezes the table `t` (the sandbox's `freeze` sets its metatable first).
+fn mark_frozen(lua: &Lua) -> mlua::Result<Function> {
+    unsafe extern "C-unwind" fn mark(l: *mut mlua::ffi::lua_State) -> std::ffi::c_int {
+        if mlua::ffi::lua_type(l, 1) == mlua::ffi::LUA_TTABLE {
+            lua_freeze(l, 1);
+        }
+        0
+    }
+    // SAFETY: `mark` reads one argument and pushes nothing.
+    unsafe { lua.create_c_function(mark) }
 }
 
 /// Wraps the string functions whose work a count hook cannot see (they run in C): each

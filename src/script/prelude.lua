@@ -229,9 +229,58 @@ local function install_slots(g)
   end
 end
 
+-- g:cached(fn, arg, reads): fn(g, arg), computed once while what it reads stays as it is.
+-- `reads`: nil, anything (the whole state); "grids", the slot grids only; "seat_grids", the
+-- grids of seat `arg` only; "seat_cards", which cards lie where on them, not their stores
+-- (and, always, the variant's own constants). The versions behind
+-- it (numbers that change with every write and every state the engine installs) are kept
+-- from variants: a game must not depend on how often a bot forked.
+-- What a miss charges beyond `fn` and the first `used` (which its measure includes): the
+-- second `used` and the second version, less the `charge` of a hit (each call into the
+-- engine costs CALL_COST, 40 units; api.rs). src/engine.rs tests hold it to the unit.
+local MISS_EXTRA = 40 + 40 - 40
+
+local function install_cached(g)
+  local READS = { whole = g.__version, grids = g.__grid_version, seat_grids = g.__seat_grid_version,
+    seat_cards = g.__seat_card_version }
+  local used, charge = g.__used, g.__charge
+  g.__version, g.__grid_version, g.__seat_grid_version, g.__seat_card_version = nil, nil, nil, nil
+  g.__used, g.__charge = nil, nil
+  local NONE = {}
+  local values, stamps, costs = {}, {}, {} -- [reads][fn][arg]
+  function g:cached(fn, arg, reads)
+    local ver = READS[reads or "whole"]
+    if not ver or reads == "whole" then
+      error("g:cached: reads must be nil, \"grids\", \"seat_grids\" or \"seat_cards\", not " .. tostring(reads), 2)
+    end
+    local v = ver(self, arg)
+    local key = reads or NONE
+    local vals = values[key]
+    if not vals then vals = {}; values[key] = vals; stamps[key] = {}; costs[key] = {} end
+    local by_fn = vals[fn]
+    if not by_fn then by_fn = {}; vals[fn] = by_fn; stamps[key][fn] = {}; costs[key][fn] = {} end
+    local at_fn, cost_fn = stamps[key][fn], costs[key][fn]
+    local k = arg
+    if k == nil then k = NONE end
+    if at_fn[k] == v then
+      -- A value kept costs what computing it did (and the calls below that a hit skips),
+      -- so the budget a call uses never depends on what happened to be kept.
+      charge(self, cost_fn[k])
+      return by_fn[k]
+    end
+    local before = used(self)
+    local r = fn(self, arg)
+    local after = used(self)
+    -- Kept only if nothing it reads changed meanwhile: a listing may not write, but `fn` might.
+    if ver(self, arg) == v then by_fn[k] = r; at_fn[k] = v; cost_fn[k] = after - before + MISS_EXTRA end
+    return r
+  end
+end
+
 function engine.install(g)
   sealed = true
   install_slots(g)
+  install_cached(g)
   function g:run(point, ...)
     local list = points().sequence[point] or EMPTY
     for i = 1, #list do

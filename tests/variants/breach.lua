@@ -145,6 +145,11 @@ local TAMPER = {
   string_lib = function() string.upper = function(s) return s end end,
   string_metatable = function() getmetatable("").__index = {} end,
   table_lib = function() table.insert = nil end,
+  -- Every way a write reaches a table: by computed key, by integer, from C.
+  g_computed_key = function(g) local k = "ro" .. "ll"; g[k] = function() return { 6, 6 } end end,
+  g_integer_key = function(g) g[1] = true end,
+  g_from_c = function(g) table.insert(g, function() end) end,
+  math_from_c = function() table.move({ 1 }, 1, 1, 1, math) end,
   register_hook = function() on("rolled", "breach.late", function() end) end,
   replace_hook = function() replace_hook("base.victory", function() end) end,
 }

@@ -598,6 +598,14 @@ function G:filter(point, value) end
 ---@param point string
 function G:run(point) end
 
+---fn(g, arg), computed once while what it reads is unchanged, then the same value (the same table) again; reads: nil (it may read anything: any change of the state recomputes it), "grids" (only the slot grids), "seat_grids" (only seat arg's grids), "seat_cards" (only which cards lie where on seat arg's grids, not their stores). Treat the value as read-only
+---Returns: what fn returns
+---@param fn string
+---@param arg string
+---@param reads? string
+---@return any
+function G:cached(fn, arg, reads) end
+
 ---base.lua's exports (docs/api.md, Base's exports).
 ---@class CatanBase
 catan = {}

@@ -830,7 +830,7 @@ static void auxsetstr (lua_State *L, const TValue *t, const char *k) {
   const TValue *slot;
   TString *str = luaS_new(L, k);
   api_checknelems(L, 1);
-  if (luaV_fastget(L, t, str, slot, luaH_getstr)) {
+  if (luaV_fastget(L, t, str, slot, luaH_getstr) && luaV_notfrozen(t)) {
     luaV_finishfastset(L, t, slot, s2v(L->top.p - 1));
     L->top.p--;  /* pop value */
   }
@@ -858,7 +858,7 @@ LUA_API void lua_settable (lua_State *L, int idx) {
   lua_lock(L);
   api_checknelems(L, 2);
   t = index2value(L, idx);
-  if (luaV_fastget(L, t, s2v(L->top.p - 2), slot, luaH_get)) {
+  if (luaV_fastget(L, t, s2v(L->top.p - 2), slot, luaH_get) && luaV_notfrozen(t)) {
     luaV_finishfastset(L, t, slot, s2v(L->top.p - 1));
   }
   else
@@ -880,7 +880,7 @@ LUA_API void lua_seti (lua_State *L, int idx, lua_Integer n) {
   lua_lock(L);
   api_checknelems(L, 1);
   t = index2value(L, idx);
-  if (luaV_fastgeti(L, t, n, slot)) {
+  if (luaV_fastgeti(L, t, n, slot) && luaV_notfrozen(t)) {
     luaV_finishfastset(L, t, slot, s2v(L->top.p - 1));
   }
   else {
@@ -1234,6 +1234,18 @@ LUA_API int lua_gc (lua_State *L, int what, ...) {
 /*
 ** miscellaneous functions
 */
+
+
+/* catan-engine: freeze the table at 'idx': from now on every write to it but a raw one
+** calls its '__newindex' (or fails), while reads stay as fast as any table's */
+LUA_API void lua_freeze (lua_State *L, int idx) {
+  const TValue *t;
+  lua_lock(L);
+  t = index2value(L, idx);
+  api_check(L, ttistable(t), "table expected");
+  hvalue(t)->flags |= BITFROZEN;
+  lua_unlock(L);
+}
 
 
 /* catan-engine: charge 'n' units of work a library function does in C (see luaG_charge) */

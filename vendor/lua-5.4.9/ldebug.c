@@ -160,6 +160,22 @@ LUA_API int lua_gethookcount (lua_State *L) {
 }
 
 
+/* catan-engine: a fresh count for a new call, so that what a call may spend does not
+** depend on what earlier calls left charged (a game and its replay make other calls) */
+LUA_API void lua_resetcharge (lua_State *L) {
+  if (L->basehookcount > 0)
+    L->hookcount = L->basehookcount;
+}
+
+
+/* catan-engine: the units charged to the count hook since it was last called */
+LUA_API int lua_pendingcharge (lua_State *L) {
+  if (!(L->hookmask & LUA_MASKCOUNT) || L->basehookcount <= 0 || L->hookcount <= 0)
+    return 0;
+  return L->basehookcount - L->hookcount;
+}
+
+
 LUA_API int lua_getstack (lua_State *L, int level, lua_Debug *ar) {
   int status;
   CallInfo *ci;

@@ -729,6 +729,10 @@ typedef union Node {
 */
 
 #define BITRAS		(1 << 7)
+
+/* catan-engine: a frozen table refuses every write but raw ones (see luaV_finishset) */
+#define BITFROZEN	(1 << 6)
+#define isfrozen(t)	((t)->flags & BITFROZEN)
 #define isrealasize(t)		(!((t)->flags & BITRAS))
 #define setrealasize(t)		((t)->flags &= cast_byte(~BITRAS))
 #define setnorealasize(t)	((t)->flags |= BITRAS)

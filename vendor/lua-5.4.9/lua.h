@@ -348,6 +348,8 @@ LUA_API int (lua_gc) (lua_State *L, int what, ...);
 
 LUA_API int   (lua_error) (lua_State *L);
 
+/* catan-engine: a table whose writes all take the metamethod path (see lvm.c) */
+LUA_API void  (lua_freeze) (lua_State *L, int idx);
 /* catan-engine: charge work done in C to the count hook (see luaG_charge) */
 LUA_API void  (lua_charge) (lua_State *L, lua_Integer n);
 
@@ -472,6 +474,10 @@ LUA_API void (lua_sethook) (lua_State *L, lua_Hook func, int mask, int count);
 LUA_API lua_Hook (lua_gethook) (lua_State *L);
 LUA_API int (lua_gethookmask) (lua_State *L);
 LUA_API int (lua_gethookcount) (lua_State *L);
+/* catan-engine: a fresh count for the next call into Lua (see luaG_meter) */
+LUA_API void (lua_resetcharge) (lua_State *L);
+/* catan-engine: units charged to the count hook since its last call (see luaG_meter) */
+LUA_API int (lua_pendingcharge) (lua_State *L);
 
 LUA_API int (lua_setcstacklimit) (lua_State *L, unsigned int limit);
 

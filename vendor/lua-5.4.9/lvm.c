@@ -336,9 +336,11 @@ void luaV_finishset (lua_State *L, const TValue *t, TValue *key,
     const TValue *tm;  /* '__newindex' metamethod */
     if (slot != NULL) {  /* is 't' a table? */
       Table *h = hvalue(t);  /* save 't' table */
-      lua_assert(isempty(slot));  /* slot must be empty */
+      lua_assert(isempty(slot) || isfrozen(h));  /* slot must be empty */
       tm = fasttm(L, h->metatable, TM_NEWINDEX);  /* get metamethod */
       if (tm == NULL) {  /* no metamethod? */
+        if (l_unlikely(isfrozen(h)))  /* catan-engine */
+          luaG_runerror(L, "attempt to write to a frozen table");
         sethvalue2s(L, L->top.p, h);  /* anchor 't' */
         L->top.p++;  /* assume EXTRA_STACK */
         luaH_finishset(L, h, key, slot, val);  /* set new value */
@@ -360,7 +362,7 @@ void luaV_finishset (lua_State *L, const TValue *t, TValue *key,
       return;
     }
     t = tm;  /* else repeat assignment over 'tm' */
-    if (luaV_fastget(L, t, key, slot, luaH_get)) {
+    if (luaV_fastget(L, t, key, slot, luaH_get) && luaV_notfrozen(t)) {
       /* execute 'luaV_finishfastset', but preserving the original 't'
          for the barrier. 't' and 'slot' can point to the same value,
          and so the assignment can change 't' value */
@@ -1341,7 +1343,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         TValue *rb = KB(i);
         TValue *rc = RKC(i);
         TString *key = tsvalue(rb);  /* key must be a short string */
-        if (luaV_fastget(L, upval, key, slot, luaH_getshortstr)) {
+        if (luaV_fastget(L, upval, key, slot, luaH_getshortstr) && luaV_notfrozen(upval)) {
           luaV_finishfastset(L, upval, slot, rc);
         }
         else
@@ -1354,9 +1356,9 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         TValue *rb = vRB(i);  /* key (table is in 'ra') */
         TValue *rc = RKC(i);  /* value */
         lua_Unsigned n;
-        if (ttisinteger(rb)  /* fast track for integers? */
+        if ((ttisinteger(rb)  /* fast track for integers? */
             ? (cast_void(n = ivalue(rb)), luaV_fastgeti(L, s2v(ra), n, slot))
-            : luaV_fastget(L, s2v(ra), rb, slot, luaH_get)) {
+            : luaV_fastget(L, s2v(ra), rb, slot, luaH_get)) && luaV_notfrozen(s2v(ra))) {
           luaV_finishfastset(L, s2v(ra), slot, rc);
         }
         else
@@ -1368,7 +1370,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         const TValue *slot;
         int c = GETARG_B(i);
         TValue *rc = RKC(i);
-        if (luaV_fastgeti(L, s2v(ra), c, slot)) {
+        if (luaV_fastgeti(L, s2v(ra), c, slot) && luaV_notfrozen(s2v(ra))) {
           luaV_finishfastset(L, s2v(ra), slot, rc);
         }
         else {
@@ -1384,7 +1386,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         TValue *rb = KB(i);
         TValue *rc = RKC(i);
         TString *key = tsvalue(rb);  /* key must be a short string */
-        if (luaV_fastget(L, s2v(ra), key, slot, luaH_getshortstr)) {
+        if (luaV_fastget(L, s2v(ra), key, slot, luaH_getshortstr) && luaV_notfrozen(s2v(ra))) {
           luaV_finishfastset(L, s2v(ra), slot, rc);
         }
         else

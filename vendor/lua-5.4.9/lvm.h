@@ -102,6 +102,13 @@ typedef enum {
 
 
 /*
+** catan-engine: the fast path of a write, taken only when 't' (a table, since the fast
+** get succeeded) is not frozen; a frozen table's writes go to 'luaV_finishset'.
+*/
+#define luaV_notfrozen(t)	(!isfrozen(hvalue(t)))
+
+
+/*
 ** Finish a fast set operation (when fast get succeeds). In that case,
 ** 'slot' points to the place to put the value.
 */
