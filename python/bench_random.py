@@ -7,7 +7,8 @@ Prints actions per second of: `catan sim --jobs 1` (random bots, from its JSON r
 games/s times mean actions), a Python loop of `game.play(game.random_action())` (one call
 into the engine per choice and per action, each returning Python objects), and the fast
 path `game.play_random()` (the whole game in Rust). The process and catan sim are pinned to
-one CPU. Like catan sim, the Python side makes one Game and `restart`s it for each game.
+one CPU. Run it after `maturin develop --release` (it imports the sources beside it, which
+need the compiled module built in place). Like catan sim, the Python side makes one Game and `restart`s it for each game.
 Actions per second, not games per second: the games differ (catan sim's bots have
 their own random streams), their lengths vary. Rounds are interleaved; medians reported.
 """
