@@ -24,6 +24,48 @@ pub struct Header {
     pub sandbox: bool,
 }
 
+impl Header {
+    /// A header as the command line and the Python package ask for a game: a variant stack
+    /// as typed ("base+helpers", split at '+'), the variant's default number of players
+    /// unless one is given, and options checked against the variants' declarations.
+    pub fn from_args(
+        stack: &str,
+        players: Option<usize>,
+        seed: u64,
+        options: Vec<(String, String)>,
+        sandbox: bool,
+    ) -> Result<Header, String> {
+        let variants: Vec<String> = stack.split('+').map(|s| s.trim().to_string()).collect();
+        let spec = Script::load(&variants).map_err(|e| e.to_string())?.spec.clone();
+        let header = Header { variants, players: players.unwrap_or(spec.default_players), seed, options, sandbox };
+        crate::script::resolve_options(&spec, &header.options)?;
+        Ok(header)
+    }
+}
+
+/// Options as `--options-file FILE` (TOML, KEY = VALUE lines) and `--option KEY=VALUE`
+/// give them: the file's first, each `KEY=VALUE` replacing the file's value of its key.
+pub fn option_args(file: Option<&str>, given: &[String]) -> Result<Vec<(String, String)>, String> {
+    let mut out = vec![];
+    if let Some(path) = file {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let table: toml::Table = toml::from_str(&text).map_err(|e| format!("{path}: {e}"))?;
+        for (k, v) in table {
+            let v = match v {
+                toml::Value::String(s) => s,
+                other => other.to_string(),
+            };
+            out.push((k, v));
+        }
+    }
+    for o in given {
+        let (k, v) = o.split_once('=').ok_or_else(|| format!("--option takes KEY=VALUE, not '{o}'"))?;
+        out.retain(|(key, _)| key != k.trim());
+        out.push((k.trim().to_string(), v.trim().to_string()));
+    }
+    Ok(out)
+}
+
 /// One logged action: who, what (as typed), and the random numbers it drew.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LogEntry {
@@ -151,6 +193,22 @@ impl Game {
         let outcome = game.take_outcome();
         game.record(0, outcome.messages);
         Ok(game)
+    }
+
+    /// An independent copy of the game as it stands (state, log, messages) on freshly
+    /// loaded scripts: what Python's `Game.clone()` gives. Costs a load of the variant
+    /// stack; a fork within one game (`snapshot`/`restore`) costs only a state clone.
+    pub fn try_clone(&self) -> Result<Game, GameError> {
+        let script = Script::load(&self.header.variants)?;
+        script.set_state(self.state().clone());
+        Ok(Game {
+            script,
+            header: self.header.clone(),
+            log: self.log.clone(),
+            messages: self.messages.clone(),
+            message_bytes: self.message_bytes,
+            next: std::cell::Cell::new(self.next.get()),
+        })
     }
 
     /// Starts a new game with the same variants, players and options but another seed,

@@ -216,24 +216,7 @@ impl BudgetArgs {
 }
 
 fn options(args: &GameArgs) -> Result<Vec<(String, String)>, String> {
-    let mut out = vec![];
-    if let Some(path) = &args.options_file {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-        let table: toml::Table = toml::from_str(&text).map_err(|e| format!("{path}: {e}"))?;
-        for (k, v) in table {
-            let v = match v {
-                toml::Value::String(s) => s,
-                other => other.to_string(),
-            };
-            out.push((k, v));
-        }
-    }
-    for o in &args.options {
-        let (k, v) = o.split_once('=').ok_or_else(|| format!("--option takes KEY=VALUE, not '{o}'"))?;
-        out.retain(|(key, _)| key != k.trim());
-        out.push((k.trim().to_string(), v.trim().to_string()));
-    }
-    Ok(out)
+    catan_engine::engine::option_args(args.options_file.as_deref(), &args.options)
 }
 
 fn variant_stack(args: &GameArgs) -> Vec<String> {
@@ -273,20 +256,10 @@ fn loaded_header(path: &str, args: &GameArgs) -> Result<Header, String> {
 }
 
 fn header(args: &GameArgs, sandbox: bool) -> Result<Header, String> {
-    let variants = variant_stack(args);
-    let spec = script::Script::load(&variants).map_err(|e| e.to_string())?.spec.clone();
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
     });
-    let header = Header {
-        variants,
-        players: args.players.unwrap_or(spec.default_players),
-        seed,
-        options: options(args)?,
-        sandbox,
-    };
-    script::resolve_options(&spec, &header.options)?;
-    Ok(header)
+    Header::from_args(args.variant.as_deref().unwrap_or("base"), args.players, seed, options(args)?, sandbox)
 }
 
 /// What `catan variants` prints about one variant stack.
@@ -349,21 +322,7 @@ fn sim_lineup(
     max_actions: usize,
     budget: &BudgetArgs,
 ) -> Result<sim::Lineup, String> {
-    let kinds: Vec<_> = match &bots {
-        Some(list) => list
-            .split(',')
-            .map(catan_engine::bot::BotKind::parse)
-            .collect::<Result<_, _>>()
-            .map_err(|e| format!("--bots: {e}"))?,
-        None => vec![],
-    };
-    Ok(sim::Lineup {
-        bots: kinds,
-        budget: budget.budget(),
-        order: sim::SeatOrder::parse(seats)?,
-        max_actions,
-        external: Default::default(),
-    })
+    sim::Lineup::from_args(bots.as_deref(), seats, max_actions, budget.budget())
 }
 
 /// The seats `--bot-cmd` gives external programs in `catan sim` (every seat without a

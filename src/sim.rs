@@ -3,8 +3,9 @@
 use crate::bot::external::{ExternalBot, ExternalSeats};
 use crate::bot::{Bot, BotKind, Budget};
 use crate::engine::{Game, GameError, Header};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
@@ -117,7 +118,7 @@ pub struct FailedGame {
 }
 
 /// Why a game ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum End {
     /// A seat won.
@@ -138,8 +139,8 @@ impl End {
     }
 }
 
-/// One game of a run, as `--out` writes it.
-#[derive(Debug, Clone, Serialize)]
+/// One game of a run, as `--out` writes it (and as a sweep's shards send it back).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GameRow {
     /// The game's index in the run (its seed is the run's seed plus this).
     pub game: usize,
@@ -376,6 +377,18 @@ impl Default for Lineup {
 }
 
 impl Lineup {
+    /// The lineup `catan sim` flags ask for: `--bots` ("mcts,random,random,random", None:
+    /// random bots everywhere), `--seats` (rotate, shuffle, fixed), `--max-actions`.
+    pub fn from_args(bots: Option<&str>, seats: &str, max_actions: usize, budget: Budget) -> Result<Lineup, String> {
+        let kinds: Vec<BotKind> = match bots {
+            Some(list) => {
+                list.split(',').map(BotKind::parse).collect::<Result<_, _>>().map_err(|e| format!("--bots: {e}"))?
+            }
+            None => vec![],
+        };
+        Ok(Lineup { bots: kinds, budget, order: SeatOrder::parse(seats)?, max_actions, external: Default::default() })
+    }
+
     /// The bot of each seat in game `i`.
     pub fn seats(&self, players: usize, i: usize) -> Vec<BotKind> {
         if self.bots.is_empty() {
@@ -453,8 +466,8 @@ pub fn run_jobs(
     let start = Instant::now();
     let header = Header { variants: variants.to_vec(), players, seed, options: options.to_vec(), sandbox: false };
     let jobs = jobs.clamp(1, games.max(1));
-    let mut results: Vec<Option<Result<GameResult, FailedGame>>> = (0..games).map(|_| None).collect();
-    // Workers take the next game index from a shared counter and send back its result.
+    let mut rows: Vec<Option<GameRow>> = (0..games).map(|_| None).collect();
+    // Workers take the next game index from a shared counter and send back its row.
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel();
     let mut setup_error = None;
@@ -474,11 +487,7 @@ pub fn run_jobs(
                 let mut external = lineup.external.bots();
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= games {
-                        break;
-                    }
-                    let result = play_index(&mut game, header.seed, i, lineup, &mut external);
-                    if tx.send(Ok((i, result))).is_err() {
+                    if i >= games || tx.send(Ok(play_row(&mut game, header.seed, i, lineup, &mut external))).is_err() {
                         break;
                     }
                 }
@@ -488,8 +497,9 @@ pub fn run_jobs(
         let mut done = 0;
         for msg in rx {
             match msg {
-                Ok((i, r)) => {
-                    results[i] = Some(r);
+                Ok(row) => {
+                    let i = row.game;
+                    rows[i] = Some(row);
                     done += 1;
                     progress(done);
                 }
@@ -500,68 +510,64 @@ pub fn run_jobs(
     if let Some(e) = setup_error {
         return Err(e);
     }
+    let rows: Vec<GameRow> = rows.into_iter().flatten().collect();
+    Ok(report_from_rows(variants, players, lineup, rows, jobs, start.elapsed().as_secs_f64()))
+}
+
+/// Plays games `range` of a run (game `i` seeded with `header.seed + i`, its bots seated
+/// as in game `i` of `lineup`) one after the other on one loaded game, and returns their
+/// rows in order: a shard of [`run_jobs`] that gives the same rows as the whole run, for
+/// spreading a run over processes or machines (`python -m catan_engine.sweep`). Fails
+/// only if the game cannot be set up with the run's seed.
+pub fn play_range(header: &Header, range: Range<usize>, lineup: &Lineup) -> Result<Vec<GameRow>, GameError> {
+    if !lineup.bots.is_empty() && lineup.bots.len() != header.players {
+        return Err(GameError::Setup(format!(
+            "--bots names {} bots for {} players",
+            lineup.bots.len(),
+            header.players
+        )));
+    }
+    let mut game = Game::new(header.clone())?;
+    let mut external = lineup.external.bots();
+    Ok(range.map(|i| play_row(&mut game, header.seed, i, lineup, &mut external)).collect())
+}
+
+/// Adds up the rows of a run, in game order, into its report: the one way `catan sim`
+/// and a sharded sweep both count. `games` is the number of rows; `jobs` and `seconds`
+/// say how they were played.
+pub fn report_from_rows(
+    variants: &[String],
+    players: usize,
+    lineup: &Lineup,
+    mut rows: Vec<GameRow>,
+    jobs: usize,
+    seconds: f64,
+) -> SimReport {
+    rows.sort_by_key(|r| r.game);
+    let games = rows.len();
     let mut wins = vec![0; players];
     let (mut turns, mut acts, mut finished) = (vec![], 0u64, 0usize);
-    let (mut failed, mut rows, mut cut_off) = (vec![], vec![], vec![]);
+    let (mut failed, mut cut_off) = (vec![], vec![]);
     let mut by_kind: BTreeMap<BotKind, usize> = BTreeMap::new();
-    for (i, r) in results.into_iter().enumerate() {
-        let Some(r) = r else { continue };
-        let bots: Vec<String> = lineup
-            .seats(players, i)
-            .iter()
-            .enumerate()
-            .map(|(s, k)| if lineup.external.is_external(s) { "external" } else { k.name() }.to_string())
-            .collect();
-        let r = match r {
-            Ok(r) => r,
-            Err(f) => {
-                rows.push(GameRow {
-                    game: i,
-                    seed: f.seed,
-                    winner: None,
-                    points: vec![],
-                    turns: 0,
-                    actions: f.actions,
-                    bots,
-                    end: End::Error,
-                    reason: f.error.clone(),
-                });
-                failed.push(f);
+    for row in &rows {
+        match row.end {
+            End::Error => {
+                failed.push(FailedGame { seed: row.seed, actions: row.actions, error: row.reason.clone() });
                 continue;
             }
-        };
-        if let Some(w) = r.winner {
+            End::ActionCap => cut_off.push(row.clone()),
+            End::Won => {}
+        }
+        if let Some(w) = row.winner.and_then(|w| w.checked_sub(1)).filter(|&w| w < players) {
             wins[w] += 1;
             if !lineup.external.is_external(w) {
-                *by_kind.entry(lineup.seats(players, i)[w]).or_default() += 1;
+                *by_kind.entry(lineup.seats(players, row.game)[w]).or_default() += 1;
             }
             finished += 1;
         }
-        turns.push(r.turns as f64);
-        acts += r.actions as u64;
-        let (end, reason) = match r.winner {
-            Some(_) => (End::Won, String::new()),
-            None => {
-                (End::ActionCap, format!("no winner after {} actions (the action cap), turn {}", r.actions, r.turns))
-            }
-        };
-        let row = GameRow {
-            game: i,
-            seed: r.seed,
-            winner: r.winner.map(|w| w + 1),
-            points: r.points,
-            turns: r.turns,
-            actions: r.actions,
-            bots,
-            end,
-            reason,
-        };
-        if end == End::ActionCap {
-            cut_off.push(row.clone());
-        }
-        rows.push(row);
+        turns.push(row.turns as f64);
+        acts += row.actions as u64;
     }
-    let secs = start.elapsed().as_secs_f64();
     let n = games - failed.len();
     let played = n.max(1) as f64;
     let mut bots = BTreeMap::new();
@@ -589,7 +595,7 @@ pub fn run_jobs(
     }
     let seat_rates = wins.iter().map(|&w| Rate { rate: w as f64 / played, ci95: wilson95(w, n) }).collect();
     let (mean_turns, turns_ci95) = mean_ci95(&turns);
-    Ok(SimReport {
+    SimReport {
         variants: variants.to_vec(),
         players,
         games,
@@ -603,11 +609,11 @@ pub fn run_jobs(
         mean_turns,
         turns_ci95,
         mean_actions: acts as f64 / played,
-        seconds: secs,
-        games_per_second: games as f64 / secs.max(1e-9),
+        seconds,
+        games_per_second: games as f64 / seconds.max(1e-9),
         bots,
         rows,
-    })
+    }
 }
 
 /// Two runs on the same seeds, A and B, and how B differs from A: games are paired by
@@ -706,21 +712,59 @@ pub fn rows_jsonl(rows: &[(&str, &GameRow)]) -> String {
 }
 
 /// Plays game `index` of a run (seed: the run's seed plus the index, bots: the lineup
-/// rotated `index` seats) on a worker's game.
-fn play_index(
+/// rotated `index` seats, the seats with a bot in `external` played by those programs)
+/// on a worker's game, and returns its row.
+pub fn play_row(
     game: &mut Game,
     seed: u64,
     index: usize,
     lineup: &Lineup,
     external: &mut [Option<ExternalBot>],
-) -> Result<GameResult, FailedGame> {
+) -> GameRow {
     let seed = seed.wrapping_add(index as u64);
     let players = game.header().players;
     let seats = lineup.seats(players, index);
+    let bots: Vec<String> = seats
+        .iter()
+        .enumerate()
+        .map(|(s, k)| if lineup.external.is_external(s) { "external" } else { k.name() }.to_string())
+        .collect();
     let cap = lineup.max_actions;
-    game.restart(seed)
-        .and_then(|()| play_capped_external(game, &seats, lineup.budget, cap, external, |_| Ok(())))
-        .map_err(|e| FailedGame { seed, actions: game.log().len(), error: e.to_string() })
+    let played =
+        game.restart(seed).and_then(|()| play_capped_external(game, &seats, lineup.budget, cap, external, |_| Ok(())));
+    match played {
+        Err(e) => GameRow {
+            game: index,
+            seed,
+            winner: None,
+            points: vec![],
+            turns: 0,
+            actions: game.log().len(),
+            bots,
+            end: End::Error,
+            reason: e.to_string(),
+        },
+        Ok(r) => {
+            let (end, reason) = match r.winner {
+                Some(_) => (End::Won, String::new()),
+                None => (
+                    End::ActionCap,
+                    format!("no winner after {} actions (the action cap), turn {}", r.actions, r.turns),
+                ),
+            };
+            GameRow {
+                game: index,
+                seed: r.seed,
+                winner: r.winner.map(|w| w + 1),
+                points: r.points,
+                turns: r.turns,
+                actions: r.actions,
+                bots,
+                end,
+                reason,
+            }
+        }
+    }
 }
 
 /// The rows for `--out FILE`: JSON Lines if FILE ends in `.jsonl` or `.json`, else CSV.

@@ -41,7 +41,8 @@ fn zone_view(game: &Game, zone: &Zone, vis: Visibility, owner: Option<usize>, ob
     zone_json(game, zone, can_see(vis, owner, obs))
 }
 
-fn can_see(vis: Visibility, owner: Option<usize>, obs: Observer) -> bool {
+/// Whether `obs` sees which cards a zone of visibility `vis` owned by `owner` holds.
+pub fn can_see(vis: Visibility, owner: Option<usize>, obs: Observer) -> bool {
     match (obs, vis) {
         (Observer::Referee, _) => true,
         (_, Visibility::Public) => true,

@@ -1,0 +1,18 @@
+"""Every python block of docs/python.md runs as written."""
+
+import os
+import re
+
+import pytest
+
+DOC = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "python.md")
+
+
+def blocks():
+    with open(DOC) as f:
+        return re.findall(r"```python\n(.*?)```", f.read(), re.S)
+
+
+@pytest.mark.parametrize("code", blocks(), ids=lambda c: c.splitlines()[1][:40] if len(c.splitlines()) > 1 else c[:40])
+def test_doc_example_runs(code):
+    exec(compile(code, DOC, "exec"), {"__name__": "__doc_example__"})

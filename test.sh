@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Every test: the Rust suite (`cargo test`), then the Python package's (python/test.sh:
+# it makes a venv under target/, installs maturin, pytest, pettingzoo, gymnasium, numpy
+# and ray, builds the wheel and runs pytest). Exits non-zero if either fails.
+set -uo pipefail
+cd "$(dirname "$0")"
+cargo test
+rust=$?
+python/test.sh
+python=$?
+if [ "$rust" -ne 0 ] || [ "$python" -ne 0 ]; then
+  echo "failed: cargo test (status $rust), python/test.sh (status $python)" >&2
+  exit 1
+fi
