@@ -8,66 +8,20 @@
 
 use catan_engine::protocol::{Server, PROTOCOL_VERSION};
 use serde_json::{json, Value as J};
-use std::io::{Read, Write};
-use std::process::{Command, Stdio};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_catan");
+mod common;
+use common::process::{catan_in, Run};
 
 /// The example random bot, as a `--bot-cmd` command.
 fn random_bot() -> String {
     format!("python3 '{}/examples/bots/random_bot.py'", env!("CARGO_MANIFEST_DIR"))
 }
 
-struct Run {
-    out: String,
-    err: String,
-    code: Option<i32>,
-}
-
 /// Runs `catan ARGS` with `input` on stdin; kills it and fails after `secs` seconds.
 fn catan(args: &[&str], input: &str, secs: u64) -> Run {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .env_remove("CATAN_VARIANTS")
-        .env("CATAN_HOME", env!("CARGO_TARGET_TMPDIR"))
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run catan");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.as_bytes().to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let mut stdout = child.stdout.take().unwrap();
-    let mut stderr = child.stderr.take().unwrap();
-    let out_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        stdout.read_to_string(&mut s).unwrap();
-        s
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        stderr.read_to_string(&mut s).unwrap();
-        s
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if start.elapsed() > Duration::from_secs(secs) {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("catan {args:?} still running after {secs} s");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    writer.join().unwrap();
-    Run { out: out_reader.join().unwrap(), err: err_reader.join().unwrap(), code: status.code() }
+    catan_in(Path::new(env!("CARGO_TARGET_TMPDIR")), args, input, secs)
 }
 
 /// One request through a server, its answer parsed.

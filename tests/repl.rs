@@ -3,18 +3,10 @@
 //! `catan variants`. Every run has a deadline, so a hang fails the test.
 
 use serde_json::Value as J;
-use std::io::{Read, Write};
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_catan");
-
-struct Run {
-    out: String,
-    err: String,
-    code: Option<i32>,
-}
+mod common;
+use common::process::{catan_in, tail, Run};
 
 impl Run {
     fn ok(&self) -> &Self {
@@ -56,11 +48,6 @@ fn is_prompt(line: &str) -> bool {
     (line.starts_with("[turn ") && line.contains("]> ")) || line.starts_with("game over> ")
 }
 
-fn tail(s: &str) -> String {
-    let lines: Vec<&str> = s.lines().collect();
-    lines[lines.len().saturating_sub(40)..].join("\n")
-}
-
 /// Runs `catan ARGS` with `input` on stdin; kills it after `secs` seconds. Autosaves go
 /// to cargo's scratch folder, never to the user's home.
 fn catan_with_deadline(args: &[&str], input: impl AsRef<[u8]>, secs: u64) -> Run {
@@ -76,53 +63,6 @@ fn scratch_home(name: &str) -> PathBuf {
         let _ = std::fs::remove_dir_all(&dir);
     }
     dir
-}
-
-/// `catan ARGS` with `CATAN_HOME` set to `home`.
-fn catan_in(home: &std::path::Path, args: &[&str], input: impl AsRef<[u8]>, secs: u64) -> Run {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .env_remove("CATAN_VARIANTS")
-        .env("CATAN_HOME", home)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run catan");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.as_ref().to_vec();
-    let writer = std::thread::spawn(move || {
-        // The binary may exit before it reads everything (quit, --strict).
-        let _ = stdin.write_all(&input);
-    });
-    let mut stdout = child.stdout.take().unwrap();
-    let mut stderr = child.stderr.take().unwrap();
-    let out_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        stdout.read_to_string(&mut s).unwrap();
-        s
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        stderr.read_to_string(&mut s).unwrap();
-        s
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if start.elapsed() > Duration::from_secs(secs) {
-            let _ = child.kill();
-            let _ = child.wait();
-            let out = out_reader.join().unwrap();
-            panic!("catan {args:?} still running after {secs} s\nstdout (tail):\n{}", tail(&out));
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    writer.join().unwrap();
-    Run { out: out_reader.join().unwrap(), err: err_reader.join().unwrap(), code: status.code() }
 }
 
 fn catan(args: &[&str], input: &str) -> Run {

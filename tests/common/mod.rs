@@ -3,6 +3,8 @@
 //! invariants of a base game (cards, pieces, points) from the raw state.
 #![allow(dead_code)]
 
+pub mod process;
+
 use catan_engine::engine::Outcome;
 use catan_engine::spec::SiteKind;
 use catan_engine::state::Zone;
