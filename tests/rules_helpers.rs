@@ -17,8 +17,6 @@ use catan_engine::value::Value;
 use catan_engine::view::view;
 use catan_engine::{Game, GameError, GameState, Header, ScriptErrorKind};
 use common::*;
-use std::io::{Read, Write};
-use std::process::{Command, Stdio};
 
 const HELPERS: [&str; 10] =
     ["candamir", "hilde", "jean", "lin", "louis", "marianne", "nassir", "sean", "vincent", "william"];
@@ -785,26 +783,9 @@ fn william() {
 
 /// Runs `catan ARGS` with `input` on stdin (with a deadline) and returns stdout.
 fn catan(args: &[&str], input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_catan"))
-        .args(args)
-        .env_remove("CATAN_VARIANTS")
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run catan");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_string();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let mut out = String::new();
-    child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
-    let status = child.wait().unwrap();
-    writer.join().unwrap();
-    assert!(status.success(), "catan {args:?} failed:\n{out}");
-    out
+    let run = common::process::catan_in(std::path::Path::new(env!("CARGO_TARGET_TMPDIR")), args, input, 120);
+    assert_eq!(run.code, Some(0), "catan {args:?} failed:\n{}\n{}", run.err, run.out);
+    run.out
 }
 
 /// Marianne and Sean in the REPL: the holder is prompted on another player's turn (a human)
