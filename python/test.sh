@@ -20,6 +20,10 @@ rm -f "$root"/target/wheels/catan_engine-*.whl
 "$venv/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps "$root"/target/wheels/catan_engine-*.whl
 cargo build --release --quiet --manifest-path "$root/Cargo.toml" --bin catan
 export CATAN_BIN="$root/target/release/catan"
-# The pytest script, not `python -m pytest`: the tests must import the installed wheel,
-# not the sources beside them (which lack the compiled module).
-"$venv/bin/pytest" -p no:cacheprovider tests "$@"
+# The pytest script, not `python -m pytest`, run from outside python/: the tests, and the
+# Ray workers the sweep tests start (which put the driver's working folder first on their
+# path), must import the installed wheel, not the sources here (which lack the compiled
+# module).
+tests=$(pwd)/tests
+cd "$root/target"
+"$venv/bin/pytest" -p no:cacheprovider -c "$root/python/pyproject.toml" --rootdir "$root/python" "$tests" "$@"

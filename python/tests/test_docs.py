@@ -2,6 +2,7 @@
 
 import os
 import re
+import sys
 
 import pytest
 
@@ -15,4 +16,11 @@ def blocks():
 
 @pytest.mark.parametrize("code", blocks(), ids=lambda c: c.splitlines()[1][:40] if len(c.splitlines()) > 1 else c[:40])
 def test_doc_example_runs(code):
-    exec(compile(code, DOC, "exec"), {"__name__": "__doc_example__"})
+    try:
+        exec(compile(code, DOC, "exec"), {"__name__": "__doc_example__"})
+    finally:
+        # An example that fails before its ray.shutdown() must not leave Ray running for
+        # the tests after it.
+        ray = sys.modules.get("ray")
+        if ray is not None and ray.is_initialized():
+            ray.shutdown()
