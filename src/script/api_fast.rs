@@ -224,17 +224,12 @@ unsafe fn seat_card_version(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -
     Some(1)
 }
 
-extern "C-unwind" {
-    /// The vendored VM's units charged since the count hook last ran (`vendor/README.md`).
-    fn lua_pendingcharge(l: *mut ffi::lua_State) -> c_int;
-}
-
 /// The budget used by this call into the rules so far, to the unit: `g:cached` charges a
 /// value kept what computing it cost, so that a game and its replay, whatever each kept,
 /// use the same budget.
 unsafe fn used(l: *mut ffi::lua_State, _c: &Ctx, _extra: &mut u64) -> Option<c_int> {
     let slot = &*(ffi::lua_touserdata(l, ffi::lua_upvalueindex(1)) as *const FastSlot);
-    ffi::lua_pushinteger(l, (slot.used.get() + lua_pendingcharge(l).max(0) as u64) as i64);
+    ffi::lua_pushinteger(l, (slot.used.get() + super::lua_pendingcharge(l).max(0) as u64) as i64);
     Some(1)
 }
 

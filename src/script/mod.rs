@@ -421,9 +421,6 @@ impl Script {
     /// plus what the VM charged since its count hook last ran (which a new call carries).
     #[cfg(test)]
     pub(crate) fn charged(&self) -> (u64, u64) {
-        extern "C-unwind" {
-            fn lua_pendingcharge(l: *mut mlua::ffi::lua_State) -> std::ffi::c_int;
-        }
         // SAFETY: reads a counter of the Lua state; touches no stack slot.
         let pending =
             unsafe { self.lua.exec_raw::<i64>((), |l| mlua::ffi::lua_pushinteger(l, lua_pendingcharge(l) as i64)) };
@@ -431,9 +428,6 @@ impl Script {
     }
 
     fn call<R: mlua::FromLuaMulti>(&self, func: &str, args: impl mlua::IntoLuaMulti) -> Result<R, ScriptError> {
-        extern "C-unwind" {
-            fn lua_resetcharge(l: *mut mlua::ffi::lua_State);
-        }
         // Every call starts with the whole budget: none of it carried over from calls a
         // replay does not make (listings, a bot's thinking), so a game and its replay
         // refuse the same actions.
@@ -808,9 +802,14 @@ fn sandbox(lua: &Lua, used: Rc<Cell<u64>>) -> Result<Function, ScriptError> {
     Ok(freeze)
 }
 
+// What the vendored Lua adds to its C API (`vendor/README.md`).
 extern "C-unwind" {
-    /// The vendored VM's freeze (`vendor/README.md`).
+    /// Freezes the table at `idx`: every write to it takes `__newindex` (or fails).
     fn lua_freeze(l: *mut mlua::ffi::lua_State, idx: std::ffi::c_int);
+    /// Gives the count hook a fresh countdown (a new call into the rules).
+    fn lua_resetcharge(l: *mut mlua::ffi::lua_State);
+    /// The units charged since the count hook last ran.
+    pub(crate) fn lua_pendingcharge(l: *mut mlua::ffi::lua_State) -> std::ffi::c_int;
 }
 
 /// `mark(t)`: freezes the table `t` (the sandbox's `freeze` sets its metatable first).
