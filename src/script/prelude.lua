@@ -247,7 +247,7 @@ local function install_cached(g)
   g.__version, g.__grid_version, g.__seat_grid_version, g.__seat_card_version = nil, nil, nil, nil
   g.__used, g.__charge = nil, nil
   local NONE = {}
-  local values, stamps, costs = {}, {}, {} -- [reads][fn][arg]
+  local memo = {} -- [reads][fn] = { value = {}, at = {}, cost = {} }, each by arg
   function g:cached(fn, arg, reads)
     local ver = READS[reads or "whole"]
     if not ver or reads == "whole" then
@@ -255,24 +255,23 @@ local function install_cached(g)
     end
     local v = ver(self, arg)
     local key = reads or NONE
-    local vals = values[key]
-    if not vals then vals = {}; values[key] = vals; stamps[key] = {}; costs[key] = {} end
-    local by_fn = vals[fn]
-    if not by_fn then by_fn = {}; vals[fn] = by_fn; stamps[key][fn] = {}; costs[key][fn] = {} end
-    local at_fn, cost_fn = stamps[key][fn], costs[key][fn]
+    local per = memo[key]
+    if not per then per = {}; memo[key] = per end
+    local m = per[fn]
+    if not m then m = { value = {}, at = {}, cost = {} }; per[fn] = m end
     local k = arg
     if k == nil then k = NONE end
-    if at_fn[k] == v then
+    if m.at[k] == v then
       -- A value kept costs what computing it did (and the calls below that a hit skips),
       -- so the budget a call uses never depends on what happened to be kept.
-      charge(self, cost_fn[k])
-      return by_fn[k]
+      charge(self, m.cost[k])
+      return m.value[k]
     end
     local before = used(self)
     local r = fn(self, arg)
     local after = used(self)
     -- Kept only if nothing it reads changed meanwhile: a listing may not write, but `fn` might.
-    if ver(self, arg) == v then by_fn[k] = r; at_fn[k] = v; cost_fn[k] = after - before + MISS_EXTRA end
+    if ver(self, arg) == v then m.value[k], m.at[k], m.cost[k] = r, v, after - before + MISS_EXTRA end
     return r
   end
 end
