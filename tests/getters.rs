@@ -103,3 +103,70 @@ fn a_bad_argument_gets_the_methods_error_at_the_scripts_line() {
         assert!(*g.state() == before, "{action}: the refused action changed the state");
     }
 }
+
+#[test]
+fn the_fast_writers_change_what_their_methods_change() {
+    let mut g = game();
+    g.act(0, "roll").expect("red rolls");
+    let before = g.state().clone();
+    let out = g.act(0, "write").expect("the writers run");
+    let st = g.state();
+    let spec = g.spec();
+    let zone = |name: &str| spec.zones.iter().position(|z| z.name == name).expect("zone");
+    let card = |name: &str| spec.cards.iter().position(|c| c.name == name).expect("card");
+    assert_eq!(st.vars.get("w_int"), Some(&Value::Int(7)));
+    assert_eq!(st.vars.get("w_float"), Some(&Value::Num(2.0)), "a float stays a float");
+    assert_eq!(st.vars.get("w_bool"), Some(&Value::Bool(false)));
+    assert_eq!(st.vars.get("w_str"), Some(&Value::Str("seven".into())));
+    assert_eq!(st.vars.get("w_table"), Some(&Value::List(vec![Value::Int(1), Value::Int(2)])));
+    assert_eq!(st.vars.get("w_gone"), None, "setting nil removes the value");
+    assert_eq!(st.phase, "trade");
+    assert_eq!(st.current, 0);
+    assert_eq!(st.turn, before.turn + 1);
+    let texts: Vec<&str> = out.messages.iter().map(|m| m.text.as_str()).collect();
+    assert!(texts.ends_with(&["the writers ran", "42"]), "{texts:?}");
+    assert!(out.events.iter().any(|e| e == "written"), "{:?}", out.events);
+    let hand =
+        |st: &catan_engine::state::GameState, c: &str| st.zone(Some(0), zone("hand")).expect("hand").count(card(c));
+    assert_eq!(hand(&st, "ore"), hand(&before, "ore") + 1);
+    assert_eq!(hand(&st, "wool"), hand(&before, "wool") + 1);
+    let bank = |st: &catan_engine::state::GameState| st.zone(None, zone("bank")).expect("bank").total();
+    assert_eq!(bank(&st), bank(&before) - 2);
+    // What the stored values hold is kept exactly as the methods keep it.
+    let bytes: usize = st.vars.iter().map(|(k, v)| 32 + k.len() + v.size()).sum::<usize>()
+        + st.players.iter().flat_map(|p| p.vars.iter()).map(|(k, v)| 32 + k.len() + v.size()).sum::<usize>();
+    assert_eq!(st.var_bytes, bytes);
+}
+
+#[test]
+fn a_writer_refused_gets_the_methods_error_and_changes_nothing() {
+    let text = std::fs::read_to_string(GETTERS).expect("fixture");
+    // (action, error, located): an argument of the wrong type is refused by mlua before
+    // the method runs, with no file:line of the script (as for every method).
+    for (action, says, located) in [
+        ("bad_move", "holds", true),
+        ("bad_move_card", "'gold' is not a card", true),
+        ("bad_set_current", "there is no player 9", true),
+        ("bad_set_turn", "out of range", false),
+        ("bad_log", "table", false),
+        ("bad_set", "function", true),
+    ] {
+        let mut g = game();
+        g.act(0, "roll").expect("red rolls");
+        let before = g.state().clone();
+        let e = match g.act(0, action) {
+            Err(GameError::Script(e)) => e,
+            other => panic!("{action}: expected a script error, got {other:?}"),
+        };
+        assert!(e.message.contains(says), "{action}: {e}");
+        if located {
+            let line = text.lines().position(|l| l.ends_with(&format!("-- {action}"))).expect("marker") + 1;
+            assert_eq!(e.location.as_deref(), Some(format!("{GETTERS}:{line}").as_str()), "{action}: {e:?}");
+        }
+        assert!(*g.state() == before, "{action}: the refused action changed the state");
+    }
+    // A `when` that writes while legal actions are listed is refused by the method.
+    let g = game();
+    let e = g.legal_actions(0).expect_err("a writing `when` fails the listing");
+    assert!(e.to_string().contains("may not change"), "{e}");
+}

@@ -1,5 +1,6 @@
 //! The `g:` getters the rules call most (`phase`, `count`, `get`, `at`, ... : about nine
-//! calls in ten), as raw Lua C functions.
+//! calls in ten), and the writers they call most (`set`, `log`, `move`, `set_phase`, ...),
+//! as raw Lua C functions.
 //!
 //! An mlua callback costs about 700 machine instructions of glue (protected call, argument
 //! and result conversion, a registry reference for `g`) around a few dozen of work; these
@@ -8,14 +9,19 @@
 //! ordinary (a bad argument, a table to build, the budget running out, no game yet), so
 //! the errors, their locations and the charges are those of `api.rs`, written once.
 //!
-//! Safety: the functions read the `Ctx` in the Lua app data through a pointer refreshed
-//! whenever a state is installed (`Script::set_state`). They only read, and they run
-//! inside a Lua call, when no Rust borrow of the context is alive (a method of `api.rs`
-//! never calls into Lua while it holds one; if one did, its own borrow would fail).
+//! A writer checks everything its method would refuse before it changes anything, so it
+//! either does all the method does (charges, host memory, the version `g:cached` keys on)
+//! or nothing, and hands over.
+//!
+//! Safety: the functions reach the `Ctx` in the Lua app data through a pointer refreshed
+//! whenever a state is installed (`Script::set_state`). They run inside a Lua call, when
+//! no Rust borrow of the context is alive (a method of `api.rs` never calls into Lua while
+//! it holds one, and the engine holds none across a call into the rules; if one did, the
+//! methods' own borrows would fail).
 
 use super::api::{card, zone_ref, CALL_COST, MAX_DEPTH};
 use super::api_slots::{grid_ref, pos};
-use super::{Ctx, INSTRUCTION_BUDGET};
+use super::{Ctx, Message, HOST_MEMORY_CAP, INSTRUCTION_BUDGET, VARS_CAP};
 use crate::spec::SiteKind;
 use crate::state::Zone;
 use crate::value::Value;
@@ -27,19 +33,34 @@ use std::rc::Rc;
 /// What the fast getters share, kept in the Lua app data (a stable address for as long
 /// as the Lua state lives).
 pub(crate) struct FastSlot {
-    ctx: Cell<*const Ctx>,
+    ctx: Cell<*mut Ctx>,
     used: Rc<Cell<u64>>,
+    /// The meter's host memory of this call (`Meter::bytes`).
+    bytes: Rc<Cell<usize>>,
 }
 
 impl FastSlot {
-    pub(crate) fn new(used: Rc<Cell<u64>>) -> FastSlot {
-        FastSlot { ctx: Cell::new(std::ptr::null()), used }
+    pub(crate) fn new(used: Rc<Cell<u64>>, bytes: Rc<Cell<usize>>) -> FastSlot {
+        FastSlot { ctx: Cell::new(std::ptr::null_mut()), used, bytes }
+    }
+
+    /// Charges the call and `extra` units, and `bytes` of host memory, if both stay within
+    /// their caps; false (nothing charged) otherwise, and the slow method raises.
+    fn spend(&self, extra: u64, bytes: usize) -> bool {
+        let used = self.used.get() + CALL_COST + extra;
+        let held = self.bytes.get().saturating_add(bytes);
+        if used > INSTRUCTION_BUDGET || held > HOST_MEMORY_CAP {
+            return false;
+        }
+        self.used.set(used);
+        self.bytes.set(held);
+        true
     }
 }
 
 /// Points the getters at the context now in the app data (after `set_app_data`).
 pub(crate) fn refresh(lua: &Lua) {
-    let ctx = lua.app_data_ref::<Ctx>().map_or(std::ptr::null(), |c| &*c as *const Ctx);
+    let ctx = lua.app_data_mut::<Ctx>().map_or(std::ptr::null_mut(), |mut c| &mut *c as *mut Ctx);
     if let Some(slot) = lua.app_data_ref::<FastSlot>() {
         slot.ctx.set(ctx);
     }
@@ -56,7 +77,7 @@ pub(super) fn install(lua: &Lua, g: &Table) -> mlua::Result<()> {
         Some(s) => &*s as *const FastSlot,
         None => return Ok(()),
     };
-    for &(name, tramp) in FAST {
+    for &(name, tramp) in FAST.iter().chain(FAST_WRITERS) {
         let slow: Function = g.raw_get(name)?;
         // SAFETY: pushes a C closure over (slot, slow); `slot` outlives every call (see
         // FastSlot).
@@ -95,6 +116,50 @@ unsafe fn run(l: *mut ffi::lua_State, f: Fast) -> c_int {
     ffi::lua_rotate(l, 1, 1);
     ffi::lua_callk(l, n, ffi::LUA_MULTRET, 0, None);
     ffi::lua_gettop(l)
+}
+
+/// A fast writer: checks everything the `api.rs` method would refuse before it changes
+/// anything, charges through `FastSlot::spend` and returns how many results it pushed, or
+/// None (nothing changed, nothing charged) to hand the call to the method.
+type FastWrite = unsafe fn(*mut ffi::lua_State, &mut Ctx, &FastSlot) -> Option<c_int>;
+
+/// `run` for the writers: never while legal actions are listed (the method refuses).
+unsafe fn run_write(l: *mut ffi::lua_State, f: FastWrite) -> c_int {
+    let slot = &*(ffi::lua_touserdata(l, ffi::lua_upvalueindex(1)) as *const FastSlot);
+    let ctx = slot.ctx.get();
+    if !ctx.is_null() && !(*ctx).read_only && ffi::lua_checkstack(l, 4) != 0 {
+        let top = ffi::lua_gettop(l);
+        if let Some(n) = f(l, &mut *ctx, slot) {
+            return n;
+        }
+        ffi::lua_settop(l, top);
+    }
+    let n = ffi::lua_gettop(l);
+    ffi::lua_pushvalue(l, ffi::lua_upvalueindex(2));
+    ffi::lua_rotate(l, 1, 1);
+    ffi::lua_callk(l, n, ffi::LUA_MULTRET, 0, None);
+    ffi::lua_gettop(l)
+}
+
+macro_rules! writers {
+    ($($name:literal => $f:ident),* $(,)?) => {
+        const FAST_WRITERS: &[(&str, ffi::lua_CFunction)] = &[$(($name, {
+            unsafe extern "C-unwind" fn t(l: *mut ffi::lua_State) -> c_int { run_write(l, $f) }
+            t
+        })),*];
+    };
+}
+
+// The writers rules call most (about seven calls an action in base): an mlua callback
+// costs about five times a C function.
+writers! {
+    "set" => set,
+    "log" => log,
+    "_record" => record,
+    "move" => move_cards,
+    "set_phase" => set_phase,
+    "set_current" => set_current,
+    "set_turn" => set_turn,
 }
 
 /// (name, C function) for each getter: a C function per getter, each calling `run`.
@@ -523,4 +588,125 @@ unsafe fn store(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_i
     let (gi, r, k) = position_args(l, c)?;
     ffi::lua_pushinteger(l, c.state.grids[gi].store(r, k) as i64);
     Some(1)
+}
+
+// The writers: each does what its method in api.rs does, or nothing at all.
+
+unsafe fn set_phase(l: *mut ffi::lua_State, c: &mut Ctx, slot: &FastSlot) -> Option<c_int> {
+    let p = str_arg(l, 2)?;
+    if !slot.spend(0, 0) {
+        return None;
+    }
+    c.touch();
+    c.state.phase.clear();
+    c.state.phase.push_str(p);
+    Some(0)
+}
+
+unsafe fn set_current(l: *mut ffi::lua_State, c: &mut Ctx, slot: &FastSlot) -> Option<c_int> {
+    let s = seat_of(c, int_arg(l, 2)?)?;
+    if !slot.spend(0, 0) {
+        return None;
+    }
+    c.touch();
+    c.state.current = s;
+    Some(0)
+}
+
+unsafe fn set_turn(l: *mut ffi::lua_State, c: &mut Ctx, slot: &FastSlot) -> Option<c_int> {
+    let t = u32::try_from(int_arg(l, 2)?).ok()?;
+    if !slot.spend(0, 0) {
+        return None;
+    }
+    c.touch();
+    c.state.turn = t;
+    Some(0)
+}
+
+/// `g:log(text)`: a message for everyone, charged as `api::message` charges it.
+unsafe fn log(l: *mut ffi::lua_State, c: &mut Ctx, slot: &FastSlot) -> Option<c_int> {
+    let text = str_arg(l, 2)?;
+    if !slot.spend(text.len() as u64 / 16, 64 + text.len()) {
+        return None;
+    }
+    c.touch();
+    c.messages.push(Message { text: text.to_owned(), to: None });
+    Some(0)
+}
+
+/// `g:_record(event)`, which the prelude's `g:emit` calls: allowed while listing too, as
+/// its method is, and not a change of the state.
+unsafe fn record(l: *mut ffi::lua_State, c: &mut Ctx, slot: &FastSlot) -> Option<c_int> {
+    let event = str_arg(l, 2)?;
+    if !slot.spend(0, 32 + event.len()) {
+        return None;
+    }
+    c.events.push(event.to_owned());
+    Some(0)
+}
+
+/// `g:set(key, value)` for a value that is not a table (the method converts tables).
+unsafe fn set(l: *mut ffi::lua_State, c: &mut Ctx, slot: &FastSlot) -> Option<c_int> {
+    let key = str_arg(l, 2)?;
+    let value = match ffi::lua_type(l, 3) {
+        ffi::LUA_TNIL | ffi::LUA_TNONE => None,
+        ffi::LUA_TBOOLEAN => Some(Value::Bool(ffi::lua_toboolean(l, 3) != 0)),
+        ffi::LUA_TNUMBER => match int_arg(l, 3) {
+            Some(i) if ffi::lua_isinteger(l, 3) != 0 => Some(Value::Int(i)),
+            _ => Some(Value::Num(ffi::lua_tonumberx(l, 3, std::ptr::null_mut()))),
+        },
+        ffi::LUA_TSTRING => Some(Value::Str(str_arg(l, 3)?.to_owned())),
+        _ => return None,
+    };
+    // As `store_var`: its size, the host memory and the cap on all stored values.
+    let new = value.as_ref().map_or(0, |v| 32 + key.len() + v.size());
+    if new > VARS_CAP {
+        return None;
+    }
+    let old = c.state.vars.get(key).map_or(0, |v| 32 + key.len() + v.size());
+    let total = c.state.var_bytes.saturating_sub(old) + new;
+    if total > VARS_CAP || !slot.spend(new as u64 / 32, new) {
+        return None;
+    }
+    c.touch();
+    match value {
+        Some(v) => match c.state.vars.get_mut(key) {
+            Some(slot) => *slot = v,
+            None => {
+                c.state.vars.insert(key.to_owned(), v);
+            }
+        },
+        None => {
+            c.state.vars.remove(key);
+        }
+    }
+    c.state.var_bytes = total;
+    Some(0)
+}
+
+/// `g:move(from_owner, from_zone, to_owner, to_zone, kind, n)`.
+unsafe fn move_cards(l: *mut ffi::lua_State, c: &mut Ctx, slot: &FastSlot) -> Option<c_int> {
+    let n = if is_nil(l, 7) { 1 } else { u16::try_from(int_arg(l, 7)?).ok()? } as usize;
+    let from = zone_ref(c, owner_arg(l, 2)?, str_arg(l, 3)?).ok()?;
+    let dest = zone_ref(c, owner_arg(l, 4)?, str_arg(l, 5)?).ok()?;
+    let k = card(c, str_arg(l, 6)?).ok()?;
+    let source = c.state.zone(from.0, from.1)?;
+    if source.count(k) < n || c.state.zone(dest.0, dest.1).is_none() {
+        return None;
+    }
+    let extra = match source {
+        Zone::Stack(s) => (s.len() as u64).saturating_mul(n as u64) / 8,
+        Zone::Counts(_) => 0,
+    };
+    if !slot.spend(extra, 0) {
+        return None;
+    }
+    c.touch();
+    c.state.zone_mut(from.0, from.1)?.remove(k, n);
+    if c.state.zone_mut(dest.0, dest.1)?.add(k, n).is_err() {
+        // The destination is full: put the cards back; the method raises.
+        let _ = c.state.zone_mut(from.0, from.1)?.add(k, n);
+        return None;
+    }
+    Some(0)
 }

@@ -43,7 +43,7 @@ const HOOK_EVERY: u32 = 10_000;
 /// at the start of every call into the rules.
 pub(crate) struct Meter {
     pub used: Rc<Cell<u64>>,
-    pub bytes: Cell<usize>,
+    pub bytes: Rc<Cell<usize>>,
 }
 
 /// Charges `units` instructions of work done for the script; past the budget the call is
@@ -657,8 +657,9 @@ impl Script {
 /// engine hands to scripts, called once loading is done.
 fn sandbox(lua: &Lua, used: Rc<Cell<u64>>) -> Result<Function, ScriptError> {
     lua.set_memory_limit(MEMORY_CAP).map_err(lua_err)?;
-    lua.set_app_data(Meter { used: used.clone(), bytes: Cell::new(0) });
-    lua.set_app_data(api_fast::FastSlot::new(used.clone()));
+    let bytes = Rc::new(Cell::new(0));
+    lua.set_app_data(Meter { used: used.clone(), bytes: bytes.clone() });
+    lua.set_app_data(api_fast::FastSlot::new(used.clone(), bytes));
     // Rules allocate many short-lived tables (argument lists, options): the generational
     // collector handles those much more cheaply than the incremental one.
     lua.gc_set_mode(mlua::state::GcMode::Generational(mlua::state::GcGenParams::default()));

@@ -39,3 +39,28 @@ act("bad_at", function(g) g:at("hex", 1) end) -- bad_at
 act("bad_option", function(g) g:option("roads_cost") end) -- bad_option
 act("bad_cards", function(g) g:cards(nil, "hand") end) -- bad_cards
 act("bad_supply", function(g, p) g:supply(p, "castle") end) -- bad_supply
+
+-- The writers answered by C functions too: `write` uses each with what its method takes,
+-- values a fast path leaves to the method (a table, a float seat, a number for a string)
+-- included.
+act("write", function(g, p)
+  g:set("w_int", 7); g:set("w_float", 2.0); g:set("w_bool", false); g:set("w_str", "seven")
+  g:set("w_table", { 1, 2 }); g:set("w_gone", 1); g:set("w_gone", nil)
+  g:set_phase("main"); g:set_phase(5); g:set_phase("trade")
+  g:set_current(2.0); g:set_current(1)
+  g:set_turn(g:turn() + 1)
+  g:log("the writers ran"); g:log(42)
+  g:move(nil, "bank", p, "hand", "ore", 2)
+  g:move(nil, "bank", p, "hand", "wool")
+  g:move(p, "hand", nil, "bank", "ore")
+  g:_record("written")
+end)
+
+act("bad_move", function(g, p) g:move(p, "hand", nil, "bank", "ore", 99) end) -- bad_move
+act("bad_move_card", function(g, p) g:move(nil, "bank", p, "hand", "gold") end) -- bad_move_card
+act("bad_set_current", function(g) g:set_current(9) end) -- bad_set_current
+act("bad_set_turn", function(g) g:set_turn(-1) end) -- bad_set_turn
+act("bad_log", function(g) g:log({}) end) -- bad_log
+act("bad_set", function(g) g:set("f", function() end) end) -- bad_set
+-- A `when` may not write: listing legal actions leaves the state as it was.
+action { name = "sneaky", syntax = "sneaky", when = function(g) g:set("sneaky", 1) return true end, apply = function() end }
