@@ -746,15 +746,22 @@ fn sandbox(lua: &Lua, used: Rc<Cell<u64>>) -> Result<Function, ScriptError> {
         function pairs(t)
           local mt = getmetatable(t)
           if type(mt) == "table" and mt.__pairs then return mt.__pairs(t) end
-          local keys, n = {}, 0
+          local keys, n, mixed = {}, 0, false
+          local first
           for k in rawnext, t do
-            if not ordered[type(k)] then
-              error("pairs: a table with " .. type(k) .. " keys has no fixed order (use string or number keys)", 2)
+            local tk = type(k)
+            if not ordered[tk] then
+              error("pairs: a table with " .. tk .. " keys has no fixed order (use string or number keys)", 2)
             end
             n = n + 1
             keys[n] = k
+            if n == 1 then first = tk elseif tk ~= first then mixed = true end
           end
-          sort(keys, before)
+          -- Keys all strings or all numbers (nearly every table) sort by `<` itself, in C;
+          -- `before` orders the same way and the rest.
+          if n > 1 then
+            if mixed or first == "boolean" then sort(keys, before) else sort(keys) end
+          end
           local i = 0
           return function()
             i = i + 1

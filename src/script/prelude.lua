@@ -91,6 +91,10 @@ end
 
 -- Hooks by kind, then point: by.filter["cost"] is the ordered list of cost filters. Kept
 -- in two levels so that running a point builds no string.
+-- Once the game starts the index never changes: FILTER, SEQUENCE and EVENT hold its three
+-- parts, so running a point is one table read.
+local FILTER, SEQUENCE, EVENT
+
 local function points()
   if R.by_point then return R.by_point end
   local by = { sequence = {}, filter = {}, event = {} }
@@ -112,6 +116,7 @@ local function points()
     end
   end
   R.by_point = by
+  if sealed then FILTER, SEQUENCE, EVENT = by.filter, by.sequence, by.event end
   return by
 end
 
@@ -187,7 +192,7 @@ end
 -- integer (a seat, points): one returning anything else is named, with the line that
 -- defines it, instead of failing later in Rust.
 local function run_filter(g, point, integers, value, ...)
-  local list = points().filter[point] or EMPTY
+  local list = (FILTER or points().filter)[point] or EMPTY
   for i = 1, #list do
     local h = list[i]
     depth = depth + 1
@@ -281,7 +286,7 @@ function engine.install(g)
   install_slots(g)
   install_cached(g)
   function g:run(point, ...)
-    local list = points().sequence[point] or EMPTY
+    local list = (SEQUENCE or points().sequence)[point] or EMPTY
     for i = 1, #list do
       local h = list[i]
       depth = depth + 1
@@ -293,7 +298,7 @@ function engine.install(g)
   function g:filter(point, value, ...) return run_filter(self, point, false, value, ...) end
   function g:emit(event, data)
     self:_record(event)
-    local list = points().event[event] or EMPTY
+    local list = (EVENT or points().event)[event] or EMPTY
     for i = 1, #list do
       local h = list[i]
       depth = depth + 1
@@ -336,11 +341,33 @@ local function options_of(g, def, seat)
   return out
 end
 
-local function available(def, phase, g, seat)
-  if def.phase_set and not def.phase_set[phase] then return false end
-  if not def.when then return true end
+-- The actions that exist in a phase (`phases` naming it, or none), in registration order:
+-- all of them, and those a bot can draw (listed by `options`, or taking no arguments).
+-- Built once per phase name after the rules are sealed, so listing and drawing walk only
+-- the actions of the phase instead of asking every action.
+local IN_PHASE, DRAWABLE = {}, {}
+local function in_phase(phase)
+  local all = IN_PHASE[phase]
+  if all then return all, DRAWABLE[phase] end
+  all = {}
+  local drawable = {}
+  for _, name in ipairs(R.order) do
+    local def = R.actions[name]
+    if not def.phase_set or def.phase_set[phase] then
+      all[#all + 1] = def
+      if def.options or not def.has_args then drawable[#drawable + 1] = def end
+    end
+  end
+  if sealed then IN_PHASE[phase], DRAWABLE[phase] = all, drawable end
+  return all, drawable
+end
+
+-- `when` of an action of the phase (true without one).
+local function open_now(def, g, seat)
+  local when = def.when
+  if not when then return true end
   depth, active[1] = 1, def
-  local ok = def.when(g, seat)
+  local ok = when(g, seat)
   depth = 0
   return ok
 end
@@ -348,10 +375,11 @@ end
 function engine.legal_actions(g, seat)
   g = listing_view(g)
   local out, templates = {}, {}
-  local phase = g:phase()
-  for _, name in ipairs(R.order) do
-    local def = R.actions[name]
-    if available(def, phase, g, seat) then
+  local all = in_phase(g:phase())
+  for j = 1, #all do
+    local def = all[j]
+    if open_now(def, g, seat) then
+      local name = def.name
       local opts = options_of(g, def, seat)
       if opts then
         for i = 1, #opts do out[#out + 1] = { name, opts[i] } end
@@ -371,15 +399,13 @@ end
 local names = {} -- reused by every draw: sampling allocates nothing of its own
 function engine.sample(g, seat, rnd)
   g = listing_view(g)
-  local phase = g:phase()
+  local _, drawable = in_phase(g:phase())
   local n = 0
-  local order, actions = R.order, R.actions
-  for j = 1, #order do
-    local name = order[j]
-    local def = actions[name]
-    if (def.options or not def.has_args) and available(def, phase, g, seat) then
+  for j = 1, #drawable do
+    local def = drawable[j]
+    if open_now(def, g, seat) then
       n = n + 1
-      names[n] = name
+      names[n] = def
     end
   end
   local k = 0
@@ -388,15 +414,15 @@ function engine.sample(g, seat, rnd)
     local r = rnd[k]
     if not r then return nil, "more" end
     local i = (r * n) // 1 + 1
-    local name = names[i]
+    local def = names[i]
     names[i] = names[n]
     n = n - 1
-    local opts = options_of(g, R.actions[name], seat)
+    local opts = options_of(g, def, seat)
     if opts and #opts > 0 then
       k = k + 1
       local r2 = rnd[k]
       if not r2 then return nil, "more" end
-      return name, opts[(r2 * #opts) // 1 + 1]
+      return def.name, opts[(r2 * #opts) // 1 + 1]
     end
   end
   return nil
