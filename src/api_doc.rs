@@ -292,7 +292,7 @@ pub fn stubs() -> String {
     s.push_str(
         "\n---An action (docs/modding.md, Actions).\n---@class CatanAction\n---@field name string\n\
          ---@field syntax? string\n---@field help? string\n---@field phases? string[]\n\
-         ---@field when? fun(g: G, p: integer): boolean\n---@field options? fun(g: G, p: integer): any[]\n\
+         ---@field when? fun(g: G, p: integer): boolean\n---@field options? fun(g: G, p: integer): any[]\n---@field sample? fun(g: G, p: integer, r: number): any\n\
          ---@field legal? fun(g: G, p: integer, ...): boolean, any\n---@field apply fun(g: G, p: integer, ...)\n\
          ---@field not_now? string\n---@field why_not? fun(g: G, p: integer): string?\n\
          ---@field debug? boolean\n\n---@class CatanHookOptions\n---@field priority? integer\n\n",

@@ -646,3 +646,50 @@ fn undo_takes_back_a_sandbox_edit() {
     assert_same_state("undo dice", &before, &g.state());
     assert!(g.log().is_empty());
 }
+
+/// Red holds 13 cards of four kinds and a 7 is rolled: red owes 6.
+fn red_must_discard(g: &mut Game) {
+    g.sandbox(0, "give red 3 brick 3 wool 4 ore 3 grain").unwrap();
+    g.sandbox(0, "dice 3 4").unwrap();
+    g.act(0, "roll").unwrap();
+    assert_eq!(g.state().phase, "discard");
+    assert_eq!(g.to_act().unwrap(), 0);
+}
+
+/// What a bot draws with numbers `[0, r]` in the discard phase for each r in turn, and the
+/// discards the listing gives at the same places: an action's `sample` must give the
+/// option `options` lists at position (r * count) // 1 + 1.
+fn drawn_and_listed(g: &Game) -> (Vec<catan_engine::Action>, Vec<catan_engine::Action>) {
+    let listed: Vec<_> = g.legal_actions(0).unwrap().into_iter().filter(|a| a.name == "discard").collect();
+    let n = listed.len();
+    let mut rs: Vec<f64> = (0..n).map(|j| j as f64 / n as f64).collect();
+    rs.extend((0..97).map(|j| (j as f64 + 0.37) / 97.0));
+    let mut drawn = vec![];
+    let mut want = vec![];
+    for r in rs {
+        drawn.push(g.sample_action(0, &[0.0, r]).unwrap().unwrap().expect("red must discard"));
+        want.push(listed[(r * n as f64) as usize].clone());
+    }
+    (drawn, want)
+}
+
+#[test]
+fn a_sample_draws_the_option_the_listing_has_at_that_place() {
+    let mut g = sandbox_game(&["base"]);
+    red_must_discard(&mut g);
+    let (drawn, listed) = drawn_and_listed(&g);
+    assert!(listed.len() > 100);
+    assert_eq!(drawn, listed);
+}
+
+#[test]
+fn wrapping_legal_leaves_the_bots_drawing_from_what_it_allows() {
+    let mut g = sandbox_game(&["tests/variants/no_ore_discards.lua"]);
+    red_must_discard(&mut g);
+    let (drawn, listed) = drawn_and_listed(&g);
+    assert_eq!(drawn, listed);
+    for a in &drawn {
+        let text = g.action_text(a);
+        assert!(!text.contains("ore"), "'{text}' is drawn, but the child refuses discarding ore");
+    }
+}

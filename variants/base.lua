@@ -1024,6 +1024,40 @@ local function selections(hand, n)
   return out
 end
 
+-- The selection `selections(hand, n)` lists at position (r * count) // 1 + 1, found by
+-- counting: what the random bots draw (an action's `sample`), without listing the
+-- hundreds of ways to discard half of a large hand.
+local function nth_selection(hand, n, r)
+  local last = #RESOURCES
+  -- ways[i][left]: the ways to pick `left` more cards from resources i.. on.
+  local ways = { [last + 1] = { [0] = 1 } }
+  for i = last, 1, -1 do
+    local have, after, w = hand[RESOURCES[i]] or 0, ways[i + 1], {}
+    for left = 0, n do
+      local sum = 0
+      for k = 0, math.min(have, left) do sum = sum + (after[left - k] or 0) end
+      w[left] = sum
+    end
+    ways[i] = w
+  end
+  local count = ways[1][n]
+  if count == 0 then return nil end
+  local skip, left, out = (r * count) // 1, n, {}
+  for i = 1, last do
+    local res = RESOURCES[i]
+    for k = math.min(hand[res] or 0, left), 0, -1 do
+      local here = ways[i + 1][left - k] or 0
+      if skip < here then
+        if k > 0 then out[res] = k end
+        left = left - k
+        break
+      end
+      skip = skip - here
+    end
+  end
+  return out
+end
+
 action {
   name = "discard",
   phases = { "discard" },
@@ -1032,6 +1066,9 @@ action {
   when = function(g, p) return g:phase() == "discard" and ((g:get("discards") or {})[p] or 0) > 0 end,
   options = function(g, p)
     return selections(g:cards(p, "hand"), g:get("discards")[p])
+  end,
+  sample = function(g, p, r)
+    return nth_selection(g:cards(p, "hand"), g:get("discards")[p], r)
   end,
   legal = function(g, p, cards)
     local owed = g:get("discards")[p]

@@ -158,6 +158,9 @@ function wrap_action(name, parts)
   local def = R.actions[name]
   if not def then error("no action named '" .. tostring(name) .. "' to wrap", 2) end
   for key, wrapper in pairs(parts) do def[key] = wrapper(def[key]) end
+  -- `sample` draws from the options as they were: a child that changes what is legal or
+  -- listed without wrapping `sample` too leaves the bots to draw from the listing.
+  if (parts.legal or parts.options) and not parts.sample then def.sample = nil end
   -- A wrapped `legal` may forbid what the parent's `options` lists: keep only the options
   -- it allows, so listed actions stay legal (unless the child wraps `options` itself).
   if parts.legal and not parts.options and def.options then
@@ -417,12 +420,19 @@ function engine.sample(g, seat, rnd)
     local def = names[i]
     names[i] = names[n]
     n = n - 1
-    local opts = options_of(g, def, seat)
-    if opts and #opts > 0 then
-      k = k + 1
-      local r2 = rnd[k]
-      if not r2 then return nil, "more" end
-      return def.name, opts[(r2 * #opts) // 1 + 1]
+    local r2 = rnd[k + 1]
+    if def.sample and r2 then
+      -- The option `options` would give at r2's place, found without listing them all.
+      depth, active[1] = 1, def
+      local o = def.sample(g, seat, r2)
+      depth = 0
+      if o ~= nil then return def.name, o end
+    else
+      local opts = options_of(g, def, seat)
+      if opts and #opts > 0 then
+        if not r2 then return nil, "more" end
+        return def.name, opts[(r2 * #opts) // 1 + 1]
+      end
     end
   end
   return nil

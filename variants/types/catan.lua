@@ -694,6 +694,7 @@ function catan.use_card(g, p, card, face_up) end
 ---@field phases? string[]
 ---@field when? fun(g: G, p: integer): boolean
 ---@field options? fun(g: G, p: integer): any[]
+---@field sample? fun(g: G, p: integer, r: number): any
 ---@field legal? fun(g: G, p: integer, ...): boolean, any
 ---@field apply fun(g: G, p: integer, ...)
 ---@field not_now? string
