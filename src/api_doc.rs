@@ -65,8 +65,7 @@ pub fn methods() -> Vec<Method> {
             if name.starts_with('_') || out.iter().any(|m| m.name == name) {
                 continue;
             }
-            let params =
-                args.split(',').map(|a| a.trim().to_string()).filter(|a| !a.is_empty() && a != "...").collect();
+            let params = args.split(',').map(|a| a.trim().to_string()).filter(|a| !a.is_empty()).collect();
             out.push(Method {
                 name: name.to_string(),
                 params,
@@ -239,7 +238,8 @@ pub fn stubs() -> String {
                 Some(n) => (n, true),
                 None => (p.as_str(), false),
             };
-            let ty = param_type(name);
+            // `...`: any further arguments (g:run's, g:log's format arguments).
+            let ty = if name == "..." { "any" } else { param_type(name) };
             let q = if optional && !ty.ends_with('?') { "?" } else { "" };
             s.push_str(&format!("---@param {name}{q} {ty}\n"));
             args.push(name.to_string());

@@ -124,7 +124,7 @@ fn the_fast_writers_change_what_their_methods_change() {
     assert_eq!(st.current, 0);
     assert_eq!(st.turn, before.turn + 1);
     let texts: Vec<&str> = out.messages.iter().map(|m| m.text.as_str()).collect();
-    assert!(texts.ends_with(&["the writers ran", "42"]), "{texts:?}");
+    assert!(texts.ends_with(&["the writers ran", "42", "red holds 50% of 2.5", "red: 7"]), "{texts:?}");
     assert!(out.events.iter().any(|e| e == "written"), "{:?}", out.events);
     let hand =
         |st: &catan_engine::state::GameState, c: &str| st.zone(Some(0), zone("hand")).expect("hand").count(card(c));
@@ -149,6 +149,8 @@ fn a_writer_refused_gets_the_methods_error_and_changes_nothing() {
         ("bad_set_current", "there is no player 9", true),
         ("bad_set_turn", "out of range", false),
         ("bad_log", "table", false),
+        ("bad_log_format", "'%d' needs an integer", true),
+        ("bad_log_arg", "a table cannot be written in a message", true),
         ("bad_set", "function", true),
     ] {
         let mut g = game();

@@ -758,7 +758,7 @@ action {
     local before = holder and g:longest_trail(holder, "road")
     if g:phase() == "setup" then
       g:place(p, "settlement", node)
-      g:log(name(g, p) .. " places a settlement on " .. node)
+      g:log("%s places a settlement on %d", name(g, p), node)
       local idx = g:get("setup_index")
       if idx > g:players() then starting_resources(g, p, node) end
       g:set("setup_last", node)
@@ -767,7 +767,7 @@ action {
       pay(g, p, cost(g, "settlement", p))
       g:place(p, "settlement", node)
       did_build(g)
-      g:log(name(g, p) .. " builds a settlement on " .. node)
+      g:log("%s builds a settlement on %d", name(g, p), node)
     end
     -- A settlement may break an opponent's road (Almanac: Longest Road).
     update_longest_road(g, before)
@@ -828,7 +828,7 @@ action {
     local a, b = g:ends(path)
     g:place(p, "road", path)
     if ph == "setup" then
-      g:log(name(g, p) .. " places a road on " .. a .. "-" .. b)
+      g:log("%s places a road on %d-%d", name(g, p), a, b)
       local idx = g:get("setup_index") + 1
       g:set("setup_index", idx)
       g:set("setup_step", "settlement")
@@ -839,7 +839,7 @@ action {
       end
     elseif ph == "road_building" then
       local left = g:get("free_roads") - 1
-      g:log(name(g, p) .. " builds a free road on " .. a .. "-" .. b)
+      g:log("%s builds a free road on %d-%d", name(g, p), a, b)
       if left == 0 or #road_spots(g, p) == 0 then
         g:set("free_roads", nil)
         g:set_phase(g:get("return_phase"))
@@ -850,7 +850,7 @@ action {
     else
       pay(g, p, cost(g, "road", p))
       did_build(g)
-      g:log(name(g, p) .. " builds a road on " .. a .. "-" .. b)
+      g:log("%s builds a road on %d-%d", name(g, p), a, b)
     end
     update_longest_road(g)
     g:emit("built", { seat = p, piece = "road", site = path })
@@ -880,7 +880,7 @@ action {
     -- Cities: the settlement goes back to your supply.
     g:upgrade(node, "city")
     did_build(g)
-    g:log(name(g, p) .. " builds a city on " .. node)
+    g:log("%s builds a city on %d", name(g, p), node)
     g:emit("built", { seat = p, piece = "city", site = node })
   end,
 }
@@ -942,7 +942,7 @@ local function produce(g, roll)
         for p, n in pairs(per) do
           g:move(nil, "bank", p, "hand", r, n)
           receive(p, r, n)
-          g:log(name(g, p) .. " receives " .. cards_text({ [r] = n }))
+          if n == 1 then g:log("%s receives %s", name(g, p), r) else g:log("%s receives %d %s", name(g, p), n, r) end
         end
       elseif #who == 1 and opt(g, "shortage_exception") then
         -- The shortage affects one player only: they take what is left.
@@ -994,7 +994,7 @@ action {
     local d = g:roll(2)
     local sum = d[1] + d[2]
     g:set("last_roll", { d[1], d[2] })
-    g:log(name(g, p) .. " rolls " .. d[1] .. "+" .. d[2] .. " = " .. sum)
+    g:log("%s rolls %d+%d = %d", name(g, p), d[1], d[2], sum)
     local after = opt(g, "combined_trade_build") and "main" or "trade"
     if sum == 7 then
       g:run("seven", p, after)
@@ -1116,7 +1116,7 @@ local function steal(g, p, victim)
   local card = g:random_card(victim, "hand", "resource")
   if card then
     g:move(victim, "hand", p, "hand", card, 1)
-    g:log(name(g, p) .. " steals a card from " .. name(g, victim))
+    g:log("%s steals a card from %s", name(g, p), name(g, victim))
     g:tell({ p, victim }, name(g, p) .. " stole " .. card .. " from " .. name(g, victim))
   else
     g:log(name(g, p) .. " steals from " .. name(g, victim) .. ", who has no cards")
@@ -1145,7 +1145,7 @@ action {
   end,
   apply = function(g, p, hex)
     g:set_marker("robber", hex)
-    g:log(name(g, p) .. " moves the robber to H" .. hex)
+    g:log("%s moves the robber to H%d", name(g, p), hex)
     g:emit("robber_moved", { seat = p, hex = hex })
     local vs = victims(g, p, hex)
     if #vs == 0 then
@@ -1601,7 +1601,7 @@ local function next_turn(g, p, nxt)
   g:set_current(nxt)
   g:set_turn(g:turn() + 1)
   g:set_phase("roll")
-  g:log("--- turn " .. g:turn() .. ": " .. name(g, nxt) .. " ---")
+  g:log("--- turn %d: %s ---", g:turn(), name(g, nxt))
   g:emit("turn_ended", { seat = p })
   g:run("turn_begin", nxt)
 end

@@ -19,7 +19,7 @@
 //! it holds one, and the engine holds none across a call into the rules; if one did, the
 //! methods' own borrows would fail).
 
-use super::api::{card, zone_ref, CALL_COST, MAX_DEPTH};
+use super::api::{card, format_log, zone_ref, LogArg, CALL_COST, MAX_DEPTH};
 use super::api_slots::{grid_ref, pos};
 use super::{Ctx, Message, HOST_MEMORY_CAP, INSTRUCTION_BUDGET, VARS_CAP};
 use crate::spec::SiteKind;
@@ -625,12 +625,28 @@ unsafe fn set_turn(l: *mut ffi::lua_State, c: &mut Ctx, slot: &FastSlot) -> Opti
 
 /// `g:log(text)`: a message for everyone, charged as `api::message` charges it.
 unsafe fn log(l: *mut ffi::lua_State, c: &mut Ctx, slot: &FastSlot) -> Option<c_int> {
-    let text = str_arg(l, 2)?;
+    let format = str_arg(l, 2)?;
+    let top = ffi::lua_gettop(l);
+    let text = if top <= 2 {
+        format.to_owned()
+    } else {
+        // `g:log(format, ...)`: anything but strings and numbers goes to the method.
+        let mut args = Vec::with_capacity((top - 2) as usize);
+        for i in 3..=top {
+            args.push(match ffi::lua_type(l, i) {
+                ffi::LUA_TSTRING => LogArg::Str(str_arg(l, i)?),
+                ffi::LUA_TNUMBER if ffi::lua_isinteger(l, i) != 0 => LogArg::Int(int_arg(l, i)?),
+                ffi::LUA_TNUMBER => LogArg::Num(ffi::lua_tonumberx(l, i, std::ptr::null_mut())),
+                _ => return None,
+            });
+        }
+        format_log(format, &args).ok()?
+    };
     if !slot.spend(text.len() as u64 / 16, 64 + text.len()) {
         return None;
     }
     c.touch();
-    c.messages.push(Message { text: text.to_owned(), to: None });
+    c.messages.push(Message { text, to: None });
     Some(0)
 }
 

@@ -50,6 +50,7 @@ act("write", function(g, p)
   g:set_current(2.0); g:set_current(1)
   g:set_turn(g:turn() + 1)
   g:log("the writers ran"); g:log(42)
+  g:log("%s holds %d%% of %s", "red", 50, 2.5); g:log("%s: %d", g:color(p), 7.0)
   g:move(nil, "bank", p, "hand", "ore", 2)
   g:move(nil, "bank", p, "hand", "wool")
   g:move(p, "hand", nil, "bank", "ore")
@@ -61,6 +62,8 @@ act("bad_move_card", function(g, p) g:move(nil, "bank", p, "hand", "gold") end) 
 act("bad_set_current", function(g) g:set_current(9) end) -- bad_set_current
 act("bad_set_turn", function(g) g:set_turn(-1) end) -- bad_set_turn
 act("bad_log", function(g) g:log({}) end) -- bad_log
+act("bad_log_format", function(g) g:log("%d cards", "two") end) -- bad_log_format
+act("bad_log_arg", function(g) g:log("%s", {}) end) -- bad_log_arg
 act("bad_set", function(g) g:set("f", function() end) end) -- bad_set
 -- A `when` may not write: listing legal actions leaves the state as it was.
 action { name = "sneaky", syntax = "sneaky", when = function(g) g:set("sneaky", 1) return true end, apply = function() end }

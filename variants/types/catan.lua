@@ -569,10 +569,11 @@ function G:random(n) end
 ---@return any
 function G:shuffled(list) end
 
----(changes the state) a message for everyone, kept with the action in the game log
+---(changes the state) a message for everyone, kept with the action in the game log. With arguments, text is a format: %s a string or number, %d an integer, %% a percent sign: g:log("%s rolls %d+%d", g:color(p), a, b) builds the message in the engine, cheaper than joining strings with .. in Lua
 ---Returns: —
 ---@param text string
-function G:log(text) end
+---@param ... any
+function G:log(text, ...) end
 
 ---(changes the state) a message only the listed seats read: g:tell({ p, victim }, "...")
 ---Returns: —
@@ -590,13 +591,15 @@ function G:emit(event, data) end
 ---Returns: the value
 ---@param point string
 ---@param value any
+---@param ... any
 ---@return any
-function G:filter(point, value) end
+function G:filter(point, value, ...) end
 
 ---runs every sequence(point, ...) hook as fn(g, ...)
 ---Returns: —
 ---@param point string
-function G:run(point) end
+---@param ... any
+function G:run(point, ...) end
 
 ---fn(g, arg), computed once while what it reads is unchanged, then the same value (the same table) again; reads: nil (it may read anything: any change of the state recomputes it), "grids" (only the slot grids), "seat_grids" (only seat arg's grids), "seat_cards" (only which cards lie where on seat arg's grids, not their stores). Treat the value as read-only
 ---Returns: what fn returns
