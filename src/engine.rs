@@ -163,6 +163,9 @@ pub struct Game {
     /// The seat to act in the current state, once asked: every action checks it anyway
     /// (see `perform`), so the bots' next question costs no call into the rules.
     next: std::cell::Cell<Option<usize>>,
+    /// The snapshot the last action took, kept so the next one copies the state into its
+    /// buffers (`GameState::clone_from`) instead of allocating a new state.
+    spare: Option<GameState>,
 }
 
 impl Game {
@@ -188,8 +191,15 @@ impl Game {
         let options = crate::script::resolve_options(&spec, &header.options).map_err(GameError::Setup)?;
         script.set_state(GameState::new(&spec, header.players, header.seed, options));
         script.setup().map_err(|e| GameError::Setup(format!("setup failed: {e}")))?;
-        let mut game =
-            Game { script, header, log: vec![], messages: vec![], message_bytes: 0, next: Default::default() };
+        let mut game = Game {
+            script,
+            header,
+            log: vec![],
+            messages: vec![],
+            message_bytes: 0,
+            next: Default::default(),
+            spare: None,
+        };
         let outcome = game.take_outcome();
         game.record(0, outcome.messages);
         Ok(game)
@@ -208,6 +218,7 @@ impl Game {
             messages: self.messages.clone(),
             message_bytes: self.message_bytes,
             next: std::cell::Cell::new(self.next.get()),
+            spare: None,
         })
     }
 
@@ -285,7 +296,13 @@ impl Game {
         if seat >= self.header.players {
             return Err(GameError::Setup(format!("there is no seat {}", seat + 1)));
         }
-        let snapshot = self.state().clone();
+        let snapshot = match self.spare.take() {
+            Some(mut spare) => {
+                spare.clone_from(&self.state());
+                spare
+            }
+            None => self.state().clone(),
+        };
         self.script.with_output(|c| {
             c.draws.clear();
             c.messages.clear();
@@ -315,6 +332,7 @@ impl Game {
         });
         match result {
             Ok(next) => {
+                self.spare = Some(snapshot);
                 self.next.set(next);
                 let draws = self.script.with_output(|c| std::mem::take(c.draws));
                 let command = action.to_text(&self.script.spec, &self.state());
@@ -324,12 +342,14 @@ impl Game {
                 Ok(outcome)
             }
             Err(e) => {
+                let mut snapshot = snapshot;
                 self.script.with_ctx(|c| {
-                    c.state = snapshot;
+                    std::mem::swap(&mut c.state, &mut snapshot);
                     c.draws.clear();
                     c.messages.clear();
                     c.events.clear();
                 });
+                self.spare = Some(snapshot);
                 Err(GameError::Script(e))
             }
         }

@@ -45,10 +45,27 @@ pub struct Harbor {
 }
 
 /// Cards in a zone: counts per card kind, or an ordered stack (top = last).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Zone {
     Counts(Vec<u16>),
     Stack(Vec<u16>),
+}
+
+// The state is cloned before every action (the snapshot an error puts back): `clone_from`
+// copies into the buffers a kept snapshot already has instead of allocating new ones.
+impl Clone for Zone {
+    fn clone(&self) -> Zone {
+        match self {
+            Zone::Counts(c) => Zone::Counts(c.clone()),
+            Zone::Stack(s) => Zone::Stack(s.clone()),
+        }
+    }
+    fn clone_from(&mut self, source: &Zone) {
+        match (self, source) {
+            (Zone::Counts(a), Zone::Counts(b)) | (Zone::Stack(a), Zone::Stack(b)) => a.clone_from(b),
+            (me, _) => *me = source.clone(),
+        }
+    }
 }
 
 /// A zone would hold more than `Zone::MAX` cards.
@@ -116,7 +133,7 @@ impl Zone {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlayerState {
     pub name: String,
     pub color: String,
@@ -127,7 +144,7 @@ pub struct PlayerState {
     pub vars: BTreeMap<String, Value>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 pub struct GameState {
     pub topology: Option<Arc<Topology>>,
     pub hexes: Vec<HexState>,
@@ -159,6 +176,105 @@ pub struct GameState {
     /// `g:pset` to enforce `VARS_CAP`; derived, so not saved or compared.
     #[serde(skip)]
     pub var_bytes: usize,
+}
+
+impl Clone for PlayerState {
+    fn clone(&self) -> PlayerState {
+        let mut p = PlayerState {
+            name: String::new(),
+            color: String::new(),
+            zones: vec![],
+            supply: vec![],
+            vars: BTreeMap::new(),
+        };
+        p.clone_from(self);
+        p
+    }
+    fn clone_from(&mut self, source: &PlayerState) {
+        // Every field by name: a field added later fails to compile here until copied.
+        let PlayerState { name, color, zones, supply, vars } = source;
+        self.name.clone_from(name);
+        self.color.clone_from(color);
+        self.zones.clone_from(zones);
+        self.supply.clone_from(supply);
+        if self.vars != *vars {
+            self.vars.clone_from(vars);
+        }
+    }
+}
+
+impl Clone for GameState {
+    fn clone(&self) -> GameState {
+        GameState {
+            topology: self.topology.clone(),
+            hexes: self.hexes.clone(),
+            harbors: self.harbors.clone(),
+            markers: self.markers.clone(),
+            intersections: self.intersections.clone(),
+            paths: self.paths.clone(),
+            zones: self.zones.clone(),
+            players: self.players.clone(),
+            current: self.current,
+            phase: self.phase.clone(),
+            turn: self.turn,
+            options: self.options.clone(),
+            vars: self.vars.clone(),
+            winner: self.winner,
+            rng: self.rng.clone(),
+            forced_dice: self.forced_dice.clone(),
+            grids: self.grids.clone(),
+            var_bytes: self.var_bytes,
+        }
+    }
+    /// Copies `source` into this state's buffers (a snapshot kept from the last action
+    /// needs no new allocation for most of it).
+    fn clone_from(&mut self, source: &GameState) {
+        // Every field by name: a field added later fails to compile here until copied.
+        let GameState {
+            topology,
+            hexes,
+            harbors,
+            markers,
+            intersections,
+            paths,
+            zones,
+            players,
+            current,
+            phase,
+            turn,
+            options,
+            vars,
+            winner,
+            rng,
+            forced_dice,
+            grids,
+            var_bytes,
+        } = source;
+        self.topology.clone_from(topology);
+        self.hexes.clone_from(hexes);
+        self.harbors.clone_from(harbors);
+        if self.markers != *markers {
+            self.markers.clone_from(markers);
+        }
+        self.intersections.clone_from(intersections);
+        self.paths.clone_from(paths);
+        self.zones.clone_from(zones);
+        self.players.clone_from(players);
+        self.current = *current;
+        self.phase.clone_from(phase);
+        self.turn = *turn;
+        self.options.clone_from(options);
+        // The maps allocate a node per entry when cloned; most actions leave them as they
+        // were, which comparing finds out without allocating.
+        if self.vars != *vars {
+            self.vars.clone_from(vars);
+        }
+        self.winner = *winner;
+        self.rng.clone_from(rng);
+        self.forced_dice.clone_from(forced_dice);
+        self.grids.clone_from(grids);
+        self.var_bytes = *var_bytes;
+    }
 }
 
 impl PartialEq for GameState {

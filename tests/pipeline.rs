@@ -693,3 +693,29 @@ fn wrapping_legal_leaves_the_bots_drawing_from_what_it_allows() {
         assert!(!text.contains("ore"), "'{text}' is drawn, but the child refuses discarding ore");
     }
 }
+
+/// The snapshot before each action is copied into the last one's buffers
+/// (`GameState::clone_from`): the copy must be the state, field for field, whatever the
+/// buffers held before (another game, more players' worth of grids, other stored values).
+#[test]
+fn a_state_copied_into_old_buffers_is_the_same_state() {
+    let mut rivals = Game::new(Header { players: 2, ..header_of(&["rivals"], &[]) }).unwrap();
+    let mut base = Game::new(header_of(&["base"], &[])).unwrap();
+    let mut bot = catan_engine::bot::RandomBot::new(3);
+    for _ in 0..40 {
+        for g in [&mut rivals, &mut base] {
+            let seat = g.to_act().unwrap();
+            if let Some(a) = bot.choose(g, seat).unwrap() {
+                g.perform(seat, &a).unwrap();
+            }
+        }
+    }
+    for (from, into) in [(&rivals, &base), (&base, &rivals), (&base, &base)] {
+        let source = from.state().clone();
+        let mut copy = into.state().clone();
+        copy.clone_from(&source);
+        assert!(copy == source);
+        assert_eq!(serde_json::to_string(&copy).unwrap(), serde_json::to_string(&source).unwrap());
+        assert_eq!(copy.var_bytes, source.var_bytes);
+    }
+}

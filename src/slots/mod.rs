@@ -14,7 +14,7 @@ pub mod render;
 use serde::{Deserialize, Serialize};
 
 /// One occupied position: its cards (bottom first; the last is on top) and its store.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Slot {
     /// 0-based row within the grid.
     pub row: u16,
@@ -27,6 +27,18 @@ pub struct Slot {
     pub store: u16,
 }
 
+// Copies into a kept snapshot's buffers (see `GameState::clone_from`).
+impl Clone for Slot {
+    fn clone(&self) -> Slot {
+        Slot { row: self.row, col: self.col, cards: self.cards.clone(), store: self.store }
+    }
+    fn clone_from(&mut self, source: &Slot) {
+        let Slot { row, col, cards, store } = source;
+        (self.row, self.col, self.store) = (*row, *col, *store);
+        self.cards.clone_from(cards);
+    }
+}
+
 impl Slot {
     /// The card in play: the top of the pile.
     pub fn top(&self) -> Option<u16> {
@@ -35,7 +47,7 @@ impl Slot {
 }
 
 /// A grid of slots, owned by a seat or by the game.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SlotGrid {
     /// Index into `Spec::grids`.
     pub spec: usize,
@@ -106,6 +118,24 @@ pub fn split_label(label: &str) -> Option<(&str, u32)> {
         return None;
     }
     Some((letters, digits.parse().ok()?))
+}
+
+impl Clone for SlotGrid {
+    fn clone(&self) -> SlotGrid {
+        SlotGrid {
+            spec: self.spec,
+            owner: self.owner,
+            rows: self.rows,
+            cols: self.cols,
+            first_row: self.first_row,
+            slots: self.slots.clone(),
+        }
+    }
+    fn clone_from(&mut self, source: &SlotGrid) {
+        let SlotGrid { spec, owner, rows, cols, first_row, slots } = source;
+        (self.spec, self.owner, self.rows, self.cols, self.first_row) = (*spec, *owner, *rows, *cols, *first_row);
+        self.slots.clone_from(slots);
+    }
 }
 
 impl SlotGrid {
