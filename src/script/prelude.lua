@@ -298,7 +298,22 @@ function engine.install(g)
       depth = depth - 1
     end
   end
-  function g:filter(point, value, ...) return run_filter(self, point, false, value, ...) end
+  points() -- sealed now: FILTER, SEQUENCE and EVENT are set
+  -- run_filter without its check for integers, in one call: rules filter a value several
+  -- times an action.
+  local filters = FILTER
+  function g:filter(point, value, ...)
+    local list = filters[point]
+    if not list then return value end
+    for i = 1, #list do
+      local h = list[i]
+      depth = depth + 1
+      active[depth] = h
+      value = h.fn(self, value, ...)
+      depth = depth - 1
+    end
+    return value
+  end
   function g:emit(event, data)
     self:_record(event)
     local list = (EVENT or points().event)[event] or EMPTY
