@@ -719,3 +719,19 @@ fn a_state_copied_into_old_buffers_is_the_same_state() {
         assert_eq!(copy.var_bytes, source.var_bytes);
     }
 }
+
+/// A bot's numbers go to `sample` in one table, refilled for every draw; more numbers than
+/// its room (64) take the slower way, with the same draw, and too few ask for more.
+#[test]
+fn a_draw_is_the_same_whatever_the_count_of_numbers_handed_over() {
+    let mut g = sandbox_game(&["base"]);
+    red_must_discard(&mut g);
+    let short = g.sample_action(0, &[0.0, 0.42]).unwrap().unwrap();
+    let mut long = vec![0.0, 0.42];
+    long.extend((0..200).map(|i| i as f64 / 200.0));
+    assert_eq!(g.sample_action(0, &long).unwrap().unwrap(), short);
+    assert_eq!(g.sample_action(0, &long[..60]).unwrap().unwrap(), short);
+    // After a long table, a short one is not read past its end.
+    assert_eq!(g.sample_action(0, &[0.0]).unwrap(), Err(()), "one number is not enough for a discard");
+    assert_eq!(g.sample_action(0, &[0.0, 0.42]).unwrap().unwrap(), short);
+}

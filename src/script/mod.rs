@@ -216,9 +216,15 @@ pub struct Script {
     calls: std::collections::HashMap<&'static str, Function>,
     /// The prelude's `failed_rule`: the hook or action an error was raised in.
     failed_rule: Option<Function>,
-    /// The random numbers handed to `sample`, one table refilled for every call.
+    /// The random numbers handed to `sample`, one table refilled for every call, made with
+    /// room for `RND_SLOTS` so that filling it never allocates.
     rnd: Table,
+    /// The action names as Lua strings, made once each (`perform` passes one per action).
+    names: std::cell::RefCell<std::collections::HashMap<String, mlua::LuaString>>,
 }
+
+/// The random numbers `sample` takes without growing its table.
+const RND_SLOTS: usize = 64;
 
 const DISPATCH: &[&str] = &[
     "setup",
@@ -360,8 +366,8 @@ impl Script {
             calls.insert(*name, engine.get::<Function>(*name).map_err(lua_err)?);
         }
         let failed_rule = engine.get::<Option<Function>>("failed_rule").map_err(lua_err)?;
-        let rnd = lua.create_table().map_err(lua_err)?;
-        Ok(Script { lua, spec, files, used, g, calls, failed_rule, rnd })
+        let rnd = lua.create_table_with_capacity(RND_SLOTS + 1, 0).map_err(lua_err)?;
+        Ok(Script { lua, spec, files, used, g, calls, failed_rule, rnd, names: Default::default() })
     }
 
     /// The names of `g`'s methods, sorted, without the engine's internal ones (`_...`):
@@ -432,8 +438,9 @@ impl Script {
         // replay does not make (listings, a bot's thinking), so a game and its replay
         // refuse the same actions.
         self.used.set(0);
-        // SAFETY: sets a counter of the Lua state; touches no stack slot.
-        unsafe { self.lua.exec_raw::<()>((), |l| lua_resetcharge(l)) }.map_err(lua_err)?;
+        // SAFETY: sets a counter of the Lua state; touches no stack slot and cannot raise,
+        // so it needs no protected call.
+        self.lua.exec_raw_lua(|raw| unsafe { lua_resetcharge(raw.state()) });
         if let Some(m) = self.lua.app_data_ref::<Meter>() {
             m.bytes.set(0);
         }
@@ -470,8 +477,9 @@ impl Script {
     /// the state on error.
     pub fn perform(&self, seat: usize, action: &Action) -> Result<(), ScriptError> {
         let args = self.args_to_lua(action)?;
+        let name = self.name_of(&action.name)?;
         let (ok, reason, at, variant): (bool, Option<String>, Option<String>, Option<String>) =
-            self.call("perform", (self.g.clone(), seat + 1, action.name.clone(), args))?;
+            self.call("perform", (self.g.clone(), seat + 1, name, args))?;
         if ok {
             return Ok(());
         }
@@ -482,6 +490,19 @@ impl Script {
             variant,
             rule: None,
         })
+    }
+
+    /// An action's name as a Lua string, made once.
+    fn name_of(&self, name: &str) -> Result<mlua::LuaString, ScriptError> {
+        if let Some(s) = self.names.borrow().get(name) {
+            return Ok(s.clone());
+        }
+        let s = self.lua.create_string(name).map_err(lua_err)?;
+        // Only the variant's own actions are kept: a name typed wrong is not.
+        if self.spec.action(name).is_some() {
+            self.names.borrow_mut().insert(name.to_string(), s.clone());
+        }
+        Ok(s)
     }
 
     /// Every action `seat` may take now, and the templates of those that cannot be
@@ -514,18 +535,40 @@ impl Script {
         // Filled through the C API: a table per call and a `raw_set` per number were a
         // tenth of a simulated game.
         // SAFETY: the closure sees the table at stack index 1 and leaves the stack empty.
-        unsafe {
-            self.lua.exec_raw::<()>(&self.rnd, |l| {
+        let filled = rnd.len() < RND_SLOTS
+            && self.lua.exec_raw_lua(|raw| unsafe {
+                // SAFETY: the slots 1..=RND_SLOTS exist (the table was made with them), so
+                // setting them allocates nothing and cannot raise: no protected call needed.
+                let l = raw.state();
+                let top = mlua::ffi::lua_gettop(l);
+                if mlua::ffi::lua_checkstack(l, 3) == 0 || raw.push(&self.rnd).is_err() {
+                    mlua::ffi::lua_settop(l, top);
+                    return false;
+                }
                 for (i, x) in rnd.iter().enumerate() {
                     mlua::ffi::lua_pushnumber(l, *x);
-                    mlua::ffi::lua_rawseti(l, 1, i as i64 + 1);
+                    mlua::ffi::lua_rawseti(l, -2, i as i64 + 1);
                 }
                 mlua::ffi::lua_pushnil(l); // the end, whatever a longer call left after it
-                mlua::ffi::lua_rawseti(l, 1, rnd.len() as i64 + 1);
-                mlua::ffi::lua_settop(l, 0);
-            })
+                mlua::ffi::lua_rawseti(l, -2, rnd.len() as i64 + 1);
+                mlua::ffi::lua_settop(l, top);
+                true
+            });
+        if !filled {
+            // More numbers than the table has room for: filled in a protected call.
+            unsafe {
+                self.lua.exec_raw::<()>(&self.rnd, |l| {
+                    for (i, x) in rnd.iter().enumerate() {
+                        mlua::ffi::lua_pushnumber(l, *x);
+                        mlua::ffi::lua_rawseti(l, 1, i as i64 + 1);
+                    }
+                    mlua::ffi::lua_pushnil(l);
+                    mlua::ffi::lua_rawseti(l, 1, rnd.len() as i64 + 1);
+                    mlua::ffi::lua_settop(l, 0);
+                })
+            }
+            .map_err(lua_err)?;
         }
-        .map_err(lua_err)?;
         self.with_output(|c| *c.read_only = true);
         let r = self.call::<(Option<String>, mlua::Value)>("sample", (self.g.clone(), seat + 1, self.rnd.clone()));
         self.with_output(|c| *c.read_only = false);
