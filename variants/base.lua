@@ -1199,10 +1199,10 @@ local PLAY_PHASES = { "roll", "main", "trade", "build" }
 -- Playing Development Cards: one per turn, any time during your turn (even before the
 -- roll), never one bought this turn.
 local function may_play(g, p, card)
-  if p ~= g:current() or g:get("played_dev") then return false end
+  -- Holding the card is asked first: it is what most often says no.
+  if g:count(p, "dev", card) == 0 or p ~= g:current() or g:get("played_dev") then return false end
   local ph = g:phase()
-  if ph ~= "roll" and not in_turn(g) then return false end
-  return g:count(p, "dev", card) > 0
+  return ph == "roll" or in_turn(g)
 end
 
 -- `help knight` and the like: the development cards in the rulebook's words (Almanac:
