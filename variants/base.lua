@@ -950,7 +950,7 @@ local function produce(g, roll)
     local per = want[r]
     if per then
       local need, who = 0, {}
-      for p, n in pairs(per) do need = need + n; who[#who + 1] = p end
+      for p, n in next, per do need = need + n; who[#who + 1] = p end -- (order-free: a sum, and who[1] read only when alone)
       local bank = g:count(nil, "bank", r)
       if need <= bank then
         for p, n in pairs(per) do
@@ -1634,7 +1634,7 @@ action {
   apply = function(g, p)
     g:run("turn_end", p)
     -- Cards bought this turn become playable from the next turn on.
-    for card, n in pairs(g:cards(p, "dev_new")) do g:move(p, "dev_new", p, "dev", card, n) end
+    for card, n in next, g:cards(p, "dev_new") do g:move(p, "dev_new", p, "dev", card, n) end
     g:set("played_dev", false)
     g:set("last_roll", nil)
     if not between_turns(g, p) then next_turn(g, p, p % g:players() + 1) end
@@ -1703,7 +1703,7 @@ end
 -- A builder's Special Building Phase is over.
 local function end_special_building(g, p)
   -- Cards bought now were not bought in the builder's own turn: they may be played in it.
-  for card, n in pairs(g:cards(p, "dev_new")) do g:move(p, "dev_new", p, "dev", card, n) end
+  for card, n in next, g:cards(p, "dev_new") do g:move(p, "dev_new", p, "dev", card, n) end
   special_building(g, g:get("special_building"), p)
 end
 
