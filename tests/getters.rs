@@ -76,6 +76,33 @@ fn the_fast_getters_answer_what_the_state_holds() {
     // A stored table comes back as it was stored (integer keys stay integers).
     assert_eq!(get("stored"), st.vars["stored"]);
     assert_eq!(get("stored_types"), Value::Str("integer boolean float".into()));
+    let Value::List(harbors) = get("harbors") else { panic!("harbors is not a list") };
+    let mut seen = 0;
+    for (seat, got) in harbors.iter().enumerate() {
+        let want: Vec<Value> = st
+            .harbors
+            .iter()
+            .filter(|h| {
+                topo.paths[h.path].ends.iter().any(|&x| st.intersections[x].is_some_and(|pc| pc.owner as usize == seat))
+            })
+            .map(|h| {
+                let mut m = std::collections::BTreeMap::new();
+                if let Some(r) = &h.resource {
+                    m.insert("resource".to_string(), Value::Str(r.clone()));
+                }
+                m.insert("ratio".to_string(), Value::Int(h.ratio as i64));
+                Value::Map(m)
+            })
+            .collect();
+        seen += want.len();
+        // An empty list is stored as an empty map.
+        let got = match got {
+            Value::Map(m) if m.is_empty() => Value::List(vec![]),
+            v => v.clone(),
+        };
+        assert_eq!(got, Value::List(want), "seat {}", seat + 1);
+    }
+    assert!(seen > 0, "no seat builds on a harbor: the check above compares nothing");
 }
 
 #[test]
@@ -89,6 +116,7 @@ fn a_bad_argument_gets_the_methods_error_at_the_scripts_line() {
         ("bad_option", "no option named 'roads_cost'"),
         ("bad_cards", "belongs to a player"),
         ("bad_supply", "'castle' is not a piece"),
+        ("bad_harbors", "there is no player 9"),
     ] {
         let mut g = game();
         g.act(0, "roll").expect("red rolls");

@@ -195,6 +195,7 @@ trampolines! {
     "hex_neighbors" => hex_neighbors,
     "hexes_at" => hexes_at,
     "hexes_numbered" => hexes_numbered,
+    "harbors_of" => harbors_of,
     "__slots_flat" => slots_flat,
     "slot" => slot,
     "store" => store,
@@ -542,6 +543,31 @@ unsafe fn owner_arg(l: *mut ffi::lua_State, i: c_int) -> Option<Option<i64>> {
     } else {
         Some(Some(int_arg(l, i)?))
     }
+}
+
+/// `g:harbors_of(p)`: { resource = kind or nil, ratio = n } for each harbor p builds on.
+unsafe fn harbors_of(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Option<c_int> {
+    let s = seat_of(c, int_arg(l, 2)?)?;
+    let topo = c.state.topology.as_ref()?;
+    *extra = c.state.harbors.len() as u64 * 2; // as api.rs
+    let mine = |x: usize| c.state.intersections.get(x).copied().flatten().is_some_and(|pc| pc.owner as usize == s);
+    ffi::lua_createtable(l, 0, 0);
+    let mut n = 0;
+    for h in c.state.harbors.iter() {
+        let [a, b] = topo.paths.get(h.path)?.ends;
+        if mine(a) || mine(b) {
+            ffi::lua_createtable(l, 0, 2);
+            if let Some(r) = &h.resource {
+                push_str(l, r);
+                ffi::lua_setfield(l, -2, c"resource".as_ptr());
+            }
+            ffi::lua_pushinteger(l, h.ratio as i64);
+            ffi::lua_setfield(l, -2, c"ratio".as_ptr());
+            n += 1;
+            ffi::lua_rawseti(l, -2, n);
+        }
+    }
+    Some(1)
 }
 
 unsafe fn slots_flat(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Option<c_int> {

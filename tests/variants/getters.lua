@@ -13,6 +13,9 @@ local function act(name, apply)
 end
 
 act("probe", function(g, p)
+  -- A harbor for seat 3, so that g:harbors_of has something to say.
+  local h = g:harbors()[1]
+  if not g:at("intersection", h.ends[1]) then g:place(3, "settlement", h.ends[1]) end
   g:set("stored", { 1, "two", { three = 3, [4] = true }, n = { 5.5 } })
   local stored = g:get("stored")
   local terrain, number = g:hex(5)
@@ -29,6 +32,7 @@ act("probe", function(g, p)
     numbered = g:hexes_numbered(8), hex_count = g:hex_count(),
     option = g:option("victory_points"), var = g:get("played_dev"), stored = stored,
     stored_types = math.type(stored[1]) .. " " .. type(stored[3][4]) .. " " .. math.type(stored.n[1]),
+    harbors = { g:harbors_of(1), g:harbors_of(2), g:harbors_of(3), g:harbors_of(4) },
   })
 end)
 
@@ -39,6 +43,7 @@ act("bad_at", function(g) g:at("hex", 1) end) -- bad_at
 act("bad_option", function(g) g:option("roads_cost") end) -- bad_option
 act("bad_cards", function(g) g:cards(nil, "hand") end) -- bad_cards
 act("bad_supply", function(g, p) g:supply(p, "castle") end) -- bad_supply
+act("bad_harbors", function(g) g:harbors_of(9) end) -- bad_harbors
 
 -- The writers answered by C functions too: `write` uses each with what its method takes,
 -- values a fast path leaves to the method (a table, a float seat, a number for a string)
