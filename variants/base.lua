@@ -950,7 +950,7 @@ local function produce(g, roll)
     local per = want[r]
     if per then
       local need, who = 0, {}
-      for p, n in next, per do need = need + n; who[#who + 1] = p end -- (order-free: a sum, and who[1] read only when alone)
+      for p, n in pairs(per) do need = need + n; who[#who + 1] = p end
       local bank = g:count(nil, "bank", r)
       if need <= bank then
         for p, n in pairs(per) do
