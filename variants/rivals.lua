@@ -295,39 +295,62 @@ end
 
 -- Every card in play in p's principality with its definition: { row, col, card, store, def }.
 -- Rules ask for it several times an action, so it is built once per state (`g:cached`):
--- callers read it and never change it.
+-- callers read it and never change it. The cards change rarely and the stores on most
+-- actions, so the list is kept while the cards stay ("seat_cards") and each entry's
+-- `store` is read from the grid when asked, never kept.
+local LIVE_STORE = {
+  __index = function(s, k)
+    if k == "store" then return s.g:store(s.owner, P, s.row, s.col) end
+  end,
+}
 local function read_placed(g, p)
   local out = {}
   for _, s in ipairs(g:slots(p, P)) do
     if s.card then
-      s.def = CARDS[s.card]
-      out[#out + 1] = s
+      s.def, s.store, s.g, s.owner = CARDS[s.card], nil, g, p
+      out[#out + 1] = setmetatable(s, LIVE_STORE)
     end
   end
   return out
 end
-local function placed(g, p) return g:cached(read_placed, p, "seat_grids") end
+local function placed(g, p) return g:cached(read_placed, p, "seat_cards") end
 
 -- The helpers below take an optional `ps`, the result of placed(g, p), so that one rule
 -- reads the principality once.
-local function regions(g, p, resource, ps)
+local function pick_regions(list, resource)
   local out = {}
-  for _, s in ipairs(ps or placed(g, p)) do
+  for _, s in ipairs(list) do
     if s.def and s.def.type == "region" and (not resource or s.def.resource == resource) then out[#out + 1] = s end
   end
   return out
+end
+local function all_regions(g, p) return pick_regions(placed(g, p)) end
+-- (Kept with the cards, like `placed`; callers read the list and never change it.)
+local function regions(g, p, resource, ps)
+  if ps and ps ~= placed(g, p) then return pick_regions(ps, resource) end
+  local all = g:cached(all_regions, p, "seat_cards")
+  if not resource then return all end
+  return pick_regions(all, resource)
 end
 
 -- Everything that stores resources of p: the regions and, from the Theme Sets, expansions
 -- with `stores = true` and a `resource` (the Gold Cache), through which paying, receiving
 -- and counting resources go.
-local function holders(g, p, resource, ps)
+local function pick_holders(list, resource)
   local out = {}
-  for _, s in ipairs(ps or placed(g, p)) do
+  for _, s in ipairs(list) do
     local d = s.def
     if d and (d.type == "region" or d.stores) and (not resource or d.resource == resource) then out[#out + 1] = s end
   end
   return out
+end
+local function all_holders(g, p) return pick_holders(placed(g, p)) end
+-- (Kept with the cards, like `placed`: paying, receiving and counting ask it often.)
+local function holders(g, p, resource, ps)
+  if ps and ps ~= placed(g, p) then return pick_holders(ps, resource) end
+  local all = g:cached(all_holders, p, "seat_cards")
+  if not resource then return all end
+  return pick_holders(all, resource)
 end
 
 local function expansions(g, p, kind_type, ps)
@@ -452,11 +475,18 @@ end
 -- Replenishing Your Hand: 3 cards plus 1 per progress point.
 local function hand_limit(g, p, ps) return g:filter("hand_limit", 3 + tally(g, p, ps).progress, p) end
 
-local function stock(g, p, ps)
+local function count_stock(list)
   local have = {}
   for _, r in ipairs(RESOURCES) do have[r] = 0 end
-  for _, s in ipairs(holders(g, p, nil, ps)) do have[s.def.resource] = have[s.def.resource] + s.store end
+  for _, s in ipairs(list) do have[s.def.resource] = have[s.def.resource] + s.store end
   return have
+end
+local function read_stock(g, p) return count_stock(holders(g, p)) end
+-- What p has of each resource. Kept while p's grids stay as they are (`g:cached`):
+-- callers read it and never change it.
+local function stock(g, p, ps)
+  if ps and ps ~= placed(g, p) then return count_stock(holders(g, p, nil, ps)) end
+  return g:cached(read_stock, p, "seat_grids")
 end
 
 local function stock_total(g, p)
