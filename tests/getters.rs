@@ -148,6 +148,19 @@ fn the_fast_writers_change_what_their_methods_change() {
     assert_eq!(st.vars.get("w_str"), Some(&Value::Str("seven".into())));
     assert_eq!(st.vars.get("w_table"), Some(&Value::List(vec![Value::Int(1), Value::Int(2)])));
     assert_eq!(st.vars.get("w_gone"), None, "setting nil removes the value");
+    let map = |pairs: &[(&str, Value)]| Value::Map(pairs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect());
+    let holes = map(&[("2", Value::Int(20)), ("3", Value::Int(30)), ("4", Value::Int(40)), ("6", Value::Int(60))]);
+    let nested = map(&[
+        ("list", Value::List(vec![Value::Str("a".into()), map(&[("b", Value::Bool(true))])])),
+        ("7", Value::Num(2.5)),
+        ("holes", holes),
+        ("empty", map(&[])),
+    ]);
+    assert_eq!(
+        st.vars.get("w_nested"),
+        Some(&nested),
+        "a table keeps its shape: lists, maps, keys 1..n only make a list"
+    );
     assert_eq!(st.phase, "trade");
     assert_eq!(st.current, 0);
     assert_eq!(st.turn, before.turn + 1);
@@ -180,6 +193,8 @@ fn a_writer_refused_gets_the_methods_error_and_changes_nothing() {
         ("bad_log_format", "'%d' needs an integer", true),
         ("bad_log_arg", "a table cannot be written in a message", true),
         ("bad_set", "function", true),
+        ("bad_set_nested", "function", true),
+        ("bad_set_key", "table keys must be strings or integers", true),
     ] {
         let mut g = game();
         g.act(0, "roll").expect("red rolls");

@@ -160,6 +160,7 @@ writers! {
     "set_phase" => set_phase,
     "set_current" => set_current,
     "set_turn" => set_turn,
+    "set_store" => set_store,
 }
 
 /// (name, C function) for each getter: a C function per getter, each calling `run`.
@@ -195,6 +196,7 @@ trampolines! {
     "hex_neighbors" => hex_neighbors,
     "hexes_at" => hexes_at,
     "hexes_numbered" => hexes_numbered,
+    "grid_count" => grid_count,
     "harbors_of" => harbors_of,
     "__slots_flat" => slots_flat,
     "slot" => slot,
@@ -698,6 +700,7 @@ unsafe fn set(l: *mut ffi::lua_State, c: &mut Ctx, slot: &FastSlot) -> Option<c_
             _ => Some(Value::Num(ffi::lua_tonumberx(l, 3, std::ptr::null_mut()))),
         },
         ffi::LUA_TSTRING => Some(Value::Str(str_arg(l, 3)?.to_owned())),
+        ffi::LUA_TTABLE => Some(table_value(l, 3, 0, &mut 32)?),
         _ => return None,
     };
     // As `store_var`: its size, the host memory and the cap on all stored values.
@@ -751,4 +754,124 @@ unsafe fn move_cards(l: *mut ffi::lua_State, c: &mut Ctx, slot: &FastSlot) -> Op
         return None;
     }
     Some(0)
+}
+
+/// A value of the Lua stack as `api::from_lua_value` converts it (the same raw walk: `#`,
+/// `next`, no metamethods), None for anything it refuses (the method then raises): a
+/// function, a key that is neither string nor integer, too deep or too large. `size`
+/// counts as it does, against `VARS_CAP`. A stored table used to cost a few microseconds
+/// of mlua calls per level; Rivals stores its queue of dice results on most actions.
+unsafe fn lua_value(l: *mut ffi::lua_State, i: c_int, depth: usize, size: &mut usize) -> Option<Option<Value>> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    *size += 32;
+    let v = match ffi::lua_type(l, i) {
+        ffi::LUA_TNIL => None,
+        ffi::LUA_TBOOLEAN => Some(Value::Bool(ffi::lua_toboolean(l, i) != 0)),
+        ffi::LUA_TNUMBER if ffi::lua_isinteger(l, i) != 0 => {
+            Some(Value::Int(ffi::lua_tointegerx(l, i, std::ptr::null_mut())))
+        }
+        ffi::LUA_TNUMBER => Some(Value::Num(ffi::lua_tonumberx(l, i, std::ptr::null_mut()))),
+        ffi::LUA_TSTRING => {
+            let text = str_arg(l, i)?;
+            *size += text.len();
+            Some(Value::Str(text.to_owned()))
+        }
+        ffi::LUA_TTABLE => Some(table_value(l, i, depth, size)?),
+        _ => return None,
+    };
+    (*size <= VARS_CAP).then_some(v)
+}
+
+/// The table at stack index `i` (its own 32 bytes already counted in `size`).
+unsafe fn table_value(l: *mut ffi::lua_State, i: c_int, depth: usize, size: &mut usize) -> Option<Value> {
+    if depth > MAX_DEPTH || *size > VARS_CAP || ffi::lua_checkstack(l, 4) == 0 {
+        return None;
+    }
+    let t = ffi::lua_absindex(l, i);
+    let len = ffi::lua_rawlen(l, t);
+    let mut count = 0usize;
+    ffi::lua_pushnil(l);
+    while ffi::lua_next(l, t) != 0 {
+        count += 1;
+        ffi::lua_settop(l, -2);
+    }
+    // A list needs every key 1..len (`#` is any border), as `api::convert` checks.
+    let list = count == len
+        && len > 0
+        && (1..=len).all(|k| {
+            let present = ffi::lua_rawgeti(l, t, k as i64) != ffi::LUA_TNIL;
+            ffi::lua_settop(l, -2);
+            present
+        });
+    if list {
+        let mut out = Vec::with_capacity(len);
+        for k in 1..=len {
+            ffi::lua_rawgeti(l, t, k as i64);
+            let v = lua_value(l, -1, depth + 1, size);
+            ffi::lua_settop(l, -2);
+            out.push(v?.unwrap_or(Value::Bool(false)));
+        }
+        return Some(Value::List(out));
+    }
+    let mut map = std::collections::BTreeMap::new();
+    ffi::lua_pushnil(l);
+    while ffi::lua_next(l, t) != 0 {
+        // Key at -2, value at -1; the key is read without converting it in place.
+        let key = match ffi::lua_type(l, -2) {
+            ffi::LUA_TSTRING => str_arg(l, -2).map(str::to_owned),
+            ffi::LUA_TNUMBER if ffi::lua_isinteger(l, -2) != 0 => {
+                Some(ffi::lua_tointegerx(l, -2, std::ptr::null_mut()).to_string())
+            }
+            _ => None,
+        };
+        let Some(key) = key else {
+            ffi::lua_settop(l, -3);
+            return None;
+        };
+        *size += key.len();
+        let v = lua_value(l, -1, depth + 1, size);
+        ffi::lua_settop(l, -2);
+        match v {
+            Some(Some(v)) => {
+                map.insert(key, v);
+            }
+            Some(None) => {}
+            None => {
+                ffi::lua_settop(l, -2);
+                return None;
+            }
+        }
+    }
+    Some(Value::Map(map))
+}
+
+/// `g:set_store(owner, grid, row, col, n)`.
+unsafe fn set_store(l: *mut ffi::lua_State, c: &mut Ctx, slot: &FastSlot) -> Option<c_int> {
+    let owner = owner_arg(l, 2)?;
+    let (gi, r, k) = pos(c, owner, str_arg(l, 3)?, int_arg(l, 4)?, int_arg(l, 5)?).ok()?;
+    let n = u16::try_from(int_arg(l, 6)?).ok()?;
+    if !slot.spend(0, 0) {
+        return None;
+    }
+    c.touch();
+    c.touch_grids(owner, false);
+    c.state.grids[gi].get_mut(r, k).store = n;
+    c.state.grids[gi].tidy(r, k);
+    Some(0)
+}
+
+/// `g:grid_count(owner, grid, kind)`: cards in play on the grid, of one kind or all.
+unsafe fn grid_count(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
+    let gi = grid_ref(c, owner_arg(l, 2)?, str_arg(l, 3)?).ok()?;
+    let slots = &c.state.grids[gi].slots;
+    let n = if is_nil(l, 4) {
+        slots.iter().filter(|s| s.top().is_some()).count()
+    } else {
+        let k = card(c, str_arg(l, 4)?).ok()? as u16;
+        slots.iter().filter(|s| s.top() == Some(k)).count()
+    };
+    ffi::lua_pushinteger(l, n as i64);
+    Some(1)
 }

@@ -51,6 +51,9 @@ act("bad_harbors", function(g) g:harbors_of(9) end) -- bad_harbors
 act("write", function(g, p)
   g:set("w_int", 7); g:set("w_float", 2.0); g:set("w_bool", false); g:set("w_str", "seven")
   g:set("w_table", { 1, 2 }); g:set("w_gone", 1); g:set("w_gone", nil)
+  local holes = {}
+  for _, k in ipairs({ 2, 3, 4, 6 }) do holes[k] = k * 10 end
+  g:set("w_nested", { list = { "a", { b = true } }, [7] = 2.5, holes = holes, empty = {} })
   g:set_phase("main"); g:set_phase(5); g:set_phase("trade")
   g:set_current(2.0); g:set_current(1)
   g:set_turn(g:turn() + 1)
@@ -70,5 +73,7 @@ act("bad_log", function(g) g:log({}) end) -- bad_log
 act("bad_log_format", function(g) g:log("%d cards", "two") end) -- bad_log_format
 act("bad_log_arg", function(g) g:log("%s", {}) end) -- bad_log_arg
 act("bad_set", function(g) g:set("f", function() end) end) -- bad_set
+act("bad_set_nested", function(g) g:set("f", { ok = 1, deep = { fn = print } }) end) -- bad_set_nested
+act("bad_set_key", function(g) g:set("f", { [1.5] = true }) end) -- bad_set_key
 -- A `when` may not write: listing legal actions leaves the state as it was.
 action { name = "sneaky", syntax = "sneaky", when = function(g) g:set("sneaky", 1) return true end, apply = function() end }
