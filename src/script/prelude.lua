@@ -421,7 +421,14 @@ function engine.sample(g, seat, rnd)
   local n = 0
   for j = 1, #drawable do
     local def = drawable[j]
-    if open_now(def, g, seat) then
+    -- open_now, inlined: this loop asks every action of the phase at every draw.
+    local when, ok = def.when, true
+    if when then
+      depth, active[1] = 1, def
+      ok = when(g, seat)
+      depth = 0
+    end
+    if ok then
       n = n + 1
       names[n] = def
     end
