@@ -946,14 +946,20 @@ local function produce(g, roll)
     got[p] = got[p] or {}
     got[p][r] = (got[p][r] or 0) + n
   end
+  local seats = g:players()
   for _, r in ipairs(RESOURCES) do
     local per = want[r]
     if per then
+      -- The seats in order, as the sandbox's sorted pairs walks them, by a numeric loop.
       local need, who = 0, {}
-      for p, n in pairs(per) do need = need + n; who[#who + 1] = p end
+      for p = 1, seats do
+        local n = per[p]
+        if n then need = need + n; who[#who + 1] = p end
+      end
       local bank = g:count(nil, "bank", r)
       if need <= bank then
-        for p, n in pairs(per) do
+        for _, p in ipairs(who) do
+          local n = per[p]
           g:move(nil, "bank", p, "hand", r, n)
           receive(p, r, n)
           if n == 1 then g:log("%s receives %s", name(g, p), r) else g:log("%s receives %d %s", name(g, p), n, r) end
