@@ -220,12 +220,17 @@ local PIECES_56 = {
   brown = { settlements = { 21, 46 }, roads = { "21-26", "39-46" } },
 }
 
-local COSTS = {
-  road = { brick = 1, lumber = 1 },
-  settlement = { brick = 1, lumber = 1, wool = 1, grain = 1 },
-  city = { grain = 2, ore = 3 },
-  development = { ore = 1, wool = 1, grain = 1 },
+-- The printed costs, each a function that makes a fresh table: a table constructor sizes
+-- the table once, where adding the kinds one by one to an empty table regrows it (the cost
+-- filter runs several times an action).
+local NEW_COST = {
+  road = function() return { brick = 1, lumber = 1 } end,
+  settlement = function() return { brick = 1, lumber = 1, wool = 1, grain = 1 } end,
+  city = function() return { grain = 2, ore = 3 } end,
+  development = function() return { ore = 1, wool = 1, grain = 1 } end,
 }
+local COSTS = {}
+for what, make in pairs(NEW_COST) do COSTS[what] = make() end
 
 -- Small helpers ------------------------------------------------------------------------
 
@@ -289,6 +294,8 @@ for what, cards in pairs(COSTS) do
 end
 
 filter("cost", "base.cost", function(g, cards, what)
+  -- Nothing priced before (the usual case: this hook runs first): the printed price itself.
+  if next(cards) == nil and NEW_COST[what] then return NEW_COST[what]() end
   local list = COST_LIST[what]
   for i = 1, #list, 2 do
     local k = list[i]
