@@ -19,8 +19,9 @@
 //! it holds one, and the engine holds none across a call into the rules; if one did, the
 //! methods' own borrows would fail).
 
-use super::api::{card, format_log, zone_ref, LogArg, CALL_COST, MAX_DEPTH};
+use super::api::{card, zone_ref, CALL_COST, MAX_DEPTH};
 use super::api_slots::{grid_ref, pos};
+use super::log_format::{format_log, LogArg};
 use super::{Ctx, Message, HOST_MEMORY_CAP, INSTRUCTION_BUDGET, VARS_CAP};
 use crate::spec::SiteKind;
 use crate::state::Zone;

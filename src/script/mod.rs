@@ -9,6 +9,7 @@ mod api;
 mod api_fast;
 mod api_slots;
 pub mod error;
+mod log_format;
 mod spec_load;
 
 pub use error::{ScriptError, ScriptErrorKind};
