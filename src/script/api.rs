@@ -284,18 +284,29 @@ pub(super) fn locate(lua: &Lua, e: mlua::Error) -> mlua::Error {
     }
 }
 
+/// What storing `value` under `key` in `vars` takes, in bytes, and what all stored values
+/// (`var_bytes` now, `GameState::var_bytes`) take after it.
+pub(super) fn var_bytes_after(
+    vars: &BTreeMap<String, Value>,
+    var_bytes: usize,
+    key: &str,
+    value: Option<&Value>,
+) -> (usize, usize) {
+    let new = value.map_or(0, |v| 32 + key.len() + v.size());
+    let old = vars.get(key).map_or(0, |v| 32 + key.len() + v.size());
+    (new, var_bytes.saturating_sub(old) + new)
+}
+
 /// Stores `value` under `key` in the game's vars (`seat` None) or a player's, keeping
 /// `GameState::var_bytes` and refusing past `VARS_CAP`.
 fn store_var(lua: &Lua, c: &mut Ctx, seat: Option<usize>, key: String, value: Option<Value>) -> R<()> {
-    let new = value.as_ref().map_or(0, |v| 32 + key.len() + v.size());
+    let vars = match seat {
+        Some(s) => &c.state.players[s].vars,
+        None => &c.state.vars,
+    };
+    let (new, total) = var_bytes_after(vars, c.state.var_bytes, &key, value.as_ref());
     alloc(lua, new)?;
     charge(lua, new as u64 / 32)?;
-    let vars = match seat {
-        Some(s) => &mut c.state.players[s].vars,
-        None => &mut c.state.vars,
-    };
-    let old = vars.get(&key).map_or(0, |v| 32 + key.len() + v.size());
-    let total = c.state.var_bytes.saturating_sub(old) + new;
     if total > VARS_CAP {
         return Err(mlua::Error::external(ScriptError {
             location: caller(lua),

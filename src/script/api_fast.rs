@@ -19,7 +19,7 @@
 //! it holds one, and the engine holds none across a call into the rules; if one did, the
 //! methods' own borrows would fail).
 
-use super::api::{card, zone_ref, CALL_COST, MAX_DEPTH};
+use super::api::{card, var_bytes_after, zone_ref, CALL_COST, MAX_DEPTH};
 use super::api_slots::{grid_ref, pos};
 use super::log_format::{format_log, LogArg};
 use super::{Ctx, Message, HOST_MEMORY_CAP, INSTRUCTION_BUDGET, VARS_CAP};
@@ -103,15 +103,18 @@ unsafe fn run(l: *mut ffi::lua_State, f: Fast) -> c_int {
         let top = ffi::lua_gettop(l);
         let mut extra = 0;
         if let Some(n) = f(l, &*ctx, &mut extra) {
-            let used = slot.used.get() + CALL_COST + extra;
-            if used <= INSTRUCTION_BUDGET {
-                slot.used.set(used);
+            if slot.spend(extra, 0) {
                 return n;
             }
         }
         ffi::lua_settop(l, top);
     }
-    // No Rust value with a destructor is alive here: the slow method may raise.
+    hand_over(l)
+}
+
+/// Calls the `api.rs` method (upvalue 2) with the arguments on the stack and returns its
+/// results. No Rust value with a destructor may be alive in the caller: the method may raise.
+unsafe fn hand_over(l: *mut ffi::lua_State) -> c_int {
     let n = ffi::lua_gettop(l);
     ffi::lua_pushvalue(l, ffi::lua_upvalueindex(2));
     ffi::lua_rotate(l, 1, 1);
@@ -135,17 +138,15 @@ unsafe fn run_write(l: *mut ffi::lua_State, f: FastWrite) -> c_int {
         }
         ffi::lua_settop(l, top);
     }
-    let n = ffi::lua_gettop(l);
-    ffi::lua_pushvalue(l, ffi::lua_upvalueindex(2));
-    ffi::lua_rotate(l, 1, 1);
-    ffi::lua_callk(l, n, ffi::LUA_MULTRET, 0, None);
-    ffi::lua_gettop(l)
+    hand_over(l)
 }
 
-macro_rules! writers {
-    ($($name:literal => $f:ident),* $(,)?) => {
-        const FAST_WRITERS: &[(&str, ffi::lua_CFunction)] = &[$(($name, {
-            unsafe extern "C-unwind" fn t(l: *mut ffi::lua_State) -> c_int { run_write(l, $f) }
+/// `LIST`: (name, C function) for each fast function, a C function per name, each calling
+/// `runner` (`run` for the getters, `run_write` for the writers) with its body.
+macro_rules! c_functions {
+    ($list:ident, $runner:ident, { $($name:literal => $f:ident),* $(,)? }) => {
+        const $list: &[(&str, ffi::lua_CFunction)] = &[$(($name, {
+            unsafe extern "C-unwind" fn t(l: *mut ffi::lua_State) -> c_int { $runner(l, $f) }
             t
         })),*];
     };
@@ -153,7 +154,7 @@ macro_rules! writers {
 
 // The writers rules call most (about seven calls an action in base): an mlua callback
 // costs about five times a C function.
-writers! {
+c_functions! { FAST_WRITERS, run_write, {
     "set" => set,
     "log" => log,
     "_record" => record,
@@ -162,19 +163,9 @@ writers! {
     "set_current" => set_current,
     "set_turn" => set_turn,
     "set_store" => set_store,
-}
+}}
 
-/// (name, C function) for each getter: a C function per getter, each calling `run`.
-macro_rules! trampolines {
-    ($($name:literal => $f:ident),* $(,)?) => {
-        const FAST: &[(&str, ffi::lua_CFunction)] = &[$(($name, {
-            unsafe extern "C-unwind" fn t(l: *mut ffi::lua_State) -> c_int { run(l, $f) }
-            t
-        })),*];
-    };
-}
-
-trampolines! {
+c_functions! { FAST, run, {
     "phase" => phase,
     "current" => current,
     "players" => players,
@@ -208,7 +199,7 @@ trampolines! {
     "__seat_card_version" => seat_card_version,
     "__used" => used,
     "__charge" => charge,
-}
+}}
 
 // Reading arguments: None for anything the slow method should judge.
 
@@ -705,12 +696,7 @@ unsafe fn set(l: *mut ffi::lua_State, c: &mut Ctx, slot: &FastSlot) -> Option<c_
         _ => return None,
     };
     // As `store_var`: its size, the host memory and the cap on all stored values.
-    let new = value.as_ref().map_or(0, |v| 32 + key.len() + v.size());
-    if new > VARS_CAP {
-        return None;
-    }
-    let old = c.state.vars.get(key).map_or(0, |v| 32 + key.len() + v.size());
-    let total = c.state.var_bytes.saturating_sub(old) + new;
+    let (new, total) = var_bytes_after(&c.state.vars, c.state.var_bytes, key, value.as_ref());
     if total > VARS_CAP || !slot.spend(new as u64 / 32, new) {
         return None;
     }

@@ -534,8 +534,16 @@ impl Script {
     /// Ok(Err(())) when more numbers are needed.
     pub fn sample(&self, seat: usize, rnd: &[f64]) -> Result<Result<Option<Action>, ()>, ScriptError> {
         // Filled through the C API: a table per call and a `raw_set` per number were a
-        // tenth of a simulated game.
-        // SAFETY: the closure sees the table at stack index 1 and leaves the stack empty.
+        // tenth of a simulated game. `fill` sets the numbers, then nil after the last
+        // (whatever a longer call left after it), in the table at stack index `t`.
+        let fill = |l: *mut mlua::ffi::lua_State, t: std::ffi::c_int| unsafe {
+            for (i, x) in rnd.iter().enumerate() {
+                mlua::ffi::lua_pushnumber(l, *x);
+                mlua::ffi::lua_rawseti(l, t, i as i64 + 1);
+            }
+            mlua::ffi::lua_pushnil(l);
+            mlua::ffi::lua_rawseti(l, t, rnd.len() as i64 + 1);
+        };
         let filled = rnd.len() < RND_SLOTS
             && self.lua.exec_raw_lua(|raw| unsafe {
                 // SAFETY: the slots 1..=RND_SLOTS exist (the table was made with them), so
@@ -546,25 +554,16 @@ impl Script {
                     mlua::ffi::lua_settop(l, top);
                     return false;
                 }
-                for (i, x) in rnd.iter().enumerate() {
-                    mlua::ffi::lua_pushnumber(l, *x);
-                    mlua::ffi::lua_rawseti(l, -2, i as i64 + 1);
-                }
-                mlua::ffi::lua_pushnil(l); // the end, whatever a longer call left after it
-                mlua::ffi::lua_rawseti(l, -2, rnd.len() as i64 + 1);
+                fill(l, mlua::ffi::lua_absindex(l, -1));
                 mlua::ffi::lua_settop(l, top);
                 true
             });
         if !filled {
             // More numbers than the table has room for: filled in a protected call.
+            // SAFETY: the closure sees the table at stack index 1 and leaves the stack empty.
             unsafe {
                 self.lua.exec_raw::<()>(&self.rnd, |l| {
-                    for (i, x) in rnd.iter().enumerate() {
-                        mlua::ffi::lua_pushnumber(l, *x);
-                        mlua::ffi::lua_rawseti(l, 1, i as i64 + 1);
-                    }
-                    mlua::ffi::lua_pushnil(l);
-                    mlua::ffi::lua_rawseti(l, 1, rnd.len() as i64 + 1);
+                    fill(l, 1);
                     mlua::ffi::lua_settop(l, 0);
                 })
             }
