@@ -116,7 +116,6 @@ local function points()
     end
   end
   R.by_point = by
-  if sealed then FILTER, SEQUENCE, EVENT = by.filter, by.sequence, by.event end
   return by
 end
 
@@ -298,7 +297,8 @@ function engine.install(g)
       depth = depth - 1
     end
   end
-  points() -- sealed now: FILTER, SEQUENCE and EVENT are set
+  local by = points() -- sealed now: the index is final
+  FILTER, SEQUENCE, EVENT = by.filter, by.sequence, by.event
   -- run_filter without its check for integers, in one call: rules filter a value several
   -- times an action.
   local filters = FILTER
