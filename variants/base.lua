@@ -283,24 +283,10 @@ local function hand_size(g, p) return g:count_category(p, "hand", "resource") en
 -- The printed costs are the first "cost" filter, base.cost: g:filter("cost", {}, what, seat)
 -- gives any price with every variant's changes (a variant may ask it; replace_hook("base.cost")
 -- reprices everything).
--- COSTS as flat lists { kind, n, kind, n, ... }: a numeric loop, asked several times an action.
-local COST_LIST = {}
-for what, cards in pairs(COSTS) do
-  local list = {}
-  for _, r in ipairs(RESOURCES) do
-    if cards[r] then list[#list + 1] = r; list[#list + 1] = cards[r] end
-  end
-  COST_LIST[what] = list
-end
-
 filter("cost", "base.cost", function(g, cards, what)
   -- Nothing priced before (the usual case: this hook runs first): the printed price itself.
   if next(cards) == nil and NEW_COST[what] then return NEW_COST[what]() end
-  local list = COST_LIST[what]
-  for i = 1, #list, 2 do
-    local k = list[i]
-    cards[k] = (cards[k] or 0) + list[i + 1]
-  end
+  for k, n in next, COSTS[what] do cards[k] = (cards[k] or 0) + n end
   return cards
 end, { priority = -1000 })
 

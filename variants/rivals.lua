@@ -317,41 +317,32 @@ local function placed(g, p) return g:cached(read_placed, p, "seat_cards") end
 
 -- The helpers below take an optional `ps`, the result of placed(g, p), so that one rule
 -- reads the principality once.
-local function pick_regions(list, resource)
-  local out = {}
-  for _, s in ipairs(list) do
-    if s.def and s.def.type == "region" and (not resource or s.def.resource == resource) then out[#out + 1] = s end
+-- The cards of p's principality whose definition `keeps`, of one resource or of all: the
+-- whole list is kept with the cards, like `placed` (callers read it and never change it).
+local function kept_cards(keeps)
+  local function pick(list, resource)
+    local out = {}
+    for _, s in ipairs(list) do
+      local d = s.def
+      if d and keeps(d) and (not resource or d.resource == resource) then out[#out + 1] = s end
+    end
+    return out
   end
-  return out
+  local function all(g, p) return pick(placed(g, p)) end
+  return function(g, p, resource, ps)
+    if ps and ps ~= placed(g, p) then return pick(ps, resource) end
+    local list = g:cached(all, p, "seat_cards")
+    if not resource then return list end
+    return pick(list, resource)
+  end
 end
-local function all_regions(g, p) return pick_regions(placed(g, p)) end
--- (Kept with the cards, like `placed`; callers read the list and never change it.)
-local function regions(g, p, resource, ps)
-  if ps and ps ~= placed(g, p) then return pick_regions(ps, resource) end
-  local all = g:cached(all_regions, p, "seat_cards")
-  if not resource then return all end
-  return pick_regions(all, resource)
-end
+
+local regions = kept_cards(function(d) return d.type == "region" end)
 
 -- Everything that stores resources of p: the regions and, from the Theme Sets, expansions
 -- with `stores = true` and a `resource` (the Gold Cache), through which paying, receiving
--- and counting resources go.
-local function pick_holders(list, resource)
-  local out = {}
-  for _, s in ipairs(list) do
-    local d = s.def
-    if d and (d.type == "region" or d.stores) and (not resource or d.resource == resource) then out[#out + 1] = s end
-  end
-  return out
-end
-local function all_holders(g, p) return pick_holders(placed(g, p)) end
--- (Kept with the cards, like `placed`: paying, receiving and counting ask it often.)
-local function holders(g, p, resource, ps)
-  if ps and ps ~= placed(g, p) then return pick_holders(ps, resource) end
-  local all = g:cached(all_holders, p, "seat_cards")
-  if not resource then return all end
-  return pick_holders(all, resource)
-end
+-- and counting resources go (often: paying, receiving and counting ask it).
+local holders = kept_cards(function(d) return d.type == "region" or d.stores end)
 
 local function expansions(g, p, kind_type, ps)
   local out = {}
