@@ -16,6 +16,25 @@ fn ids(v: &[usize]) -> Value {
     Value::List(v.iter().map(|&i| Value::Int(i as i64 + 1)).collect())
 }
 
+/// After red's roll, `action` of the fixture fails with a script error that says `says`,
+/// at the fixture's line marked `-- action` when `located`, and leaves the state as it was.
+fn refused(action: &str, says: &str, located: bool) {
+    let mut g = game();
+    g.act(0, "roll").expect("red rolls");
+    let before = g.state().clone();
+    let e = match g.act(0, action) {
+        Err(GameError::Script(e)) => e,
+        other => panic!("{action}: expected a script error, got {other:?}"),
+    };
+    assert!(e.message.contains(says), "{action}: {e}");
+    if located {
+        let text = std::fs::read_to_string(GETTERS).expect("fixture");
+        let line = text.lines().position(|l| l.ends_with(&format!("-- {action}"))).expect("marker") + 1;
+        assert_eq!(e.location.as_deref(), Some(format!("{GETTERS}:{line}").as_str()), "{action}: {e:?}");
+    }
+    assert!(*g.state() == before, "{action}: the refused action changed the state");
+}
+
 #[test]
 fn the_fast_getters_answer_what_the_state_holds() {
     let mut g = game();
@@ -107,7 +126,6 @@ fn the_fast_getters_answer_what_the_state_holds() {
 
 #[test]
 fn a_bad_argument_gets_the_methods_error_at_the_scripts_line() {
-    let text = std::fs::read_to_string(GETTERS).expect("fixture");
     for (action, says) in [
         ("bad_count", "'pocket' is not a zone"),
         ("bad_hex", "there is no hex 999"),
@@ -118,17 +136,7 @@ fn a_bad_argument_gets_the_methods_error_at_the_scripts_line() {
         ("bad_supply", "'castle' is not a piece"),
         ("bad_harbors", "there is no player 9"),
     ] {
-        let mut g = game();
-        g.act(0, "roll").expect("red rolls");
-        let before = g.state().clone();
-        let e = match g.act(0, action) {
-            Err(GameError::Script(e)) => e,
-            other => panic!("{action}: expected a script error, got {other:?}"),
-        };
-        assert!(e.message.contains(says), "{action}: {e}");
-        let line = text.lines().position(|l| l.ends_with(&format!("-- {action}"))).expect("marker") + 1;
-        assert_eq!(e.location.as_deref(), Some(format!("{GETTERS}:{line}").as_str()), "{action}: {e:?}");
-        assert!(*g.state() == before, "{action}: the refused action changed the state");
+        refused(action, says, true);
     }
 }
 
@@ -181,7 +189,6 @@ fn the_fast_writers_change_what_their_methods_change() {
 
 #[test]
 fn a_writer_refused_gets_the_methods_error_and_changes_nothing() {
-    let text = std::fs::read_to_string(GETTERS).expect("fixture");
     // (action, error, located): an argument of the wrong type is refused by mlua before
     // the method runs, with no file:line of the script (as for every method).
     for (action, says, located) in [
@@ -196,19 +203,7 @@ fn a_writer_refused_gets_the_methods_error_and_changes_nothing() {
         ("bad_set_nested", "function", true),
         ("bad_set_key", "table keys must be strings or integers", true),
     ] {
-        let mut g = game();
-        g.act(0, "roll").expect("red rolls");
-        let before = g.state().clone();
-        let e = match g.act(0, action) {
-            Err(GameError::Script(e)) => e,
-            other => panic!("{action}: expected a script error, got {other:?}"),
-        };
-        assert!(e.message.contains(says), "{action}: {e}");
-        if located {
-            let line = text.lines().position(|l| l.ends_with(&format!("-- {action}"))).expect("marker") + 1;
-            assert_eq!(e.location.as_deref(), Some(format!("{GETTERS}:{line}").as_str()), "{action}: {e:?}");
-        }
-        assert!(*g.state() == before, "{action}: the refused action changed the state");
+        refused(action, says, located);
     }
     // A `when` that writes while legal actions are listed is refused by the method.
     let g = game();
