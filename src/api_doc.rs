@@ -310,7 +310,7 @@ pub fn stubs() -> String {
             "replace_hook" => "---@param name string\n---@param fn function\nfunction replace_hook(name, fn) end".to_string(),
             "wrap_hook" => "---@param name string\n---@param wrapper fun(original: function): function\nfunction wrap_hook(name, wrapper) end".to_string(),
             "wrap_action" => "---@param name string\n---@param parts table<string, fun(original: function): function>\nfunction wrap_action(name, parts) end".to_string(),
-            "deny" => "---@param reason string\n---@return boolean, table\nfunction deny(reason) end".to_string(),
+            "deny" => "---@param reason string|fun(...): string\n---@param ... any\n---@return boolean, table?\nfunction deny(reason, ...) end".to_string(),
             "hook_names" => "---@return string[]\nfunction hook_names() end".to_string(),
             other => format!("function {other}(...) end"),
         };

@@ -5,6 +5,7 @@
 //! Test variants live in tests/variants/; lines the tests point at carry a marker
 //! comment ("-- GRAB FAILS HERE"), so editing a file does not break the line numbers.
 
+use catan_engine::bot::RandomBot;
 use catan_engine::engine::{Outcome, SaveFile};
 use catan_engine::value::Value;
 use catan_engine::{Action, Game, GameError, GameState, Header, ScriptError, ScriptErrorKind};
@@ -194,6 +195,29 @@ fn deny_points_at_the_deny_line() {
     g.act(0, "picky 7").unwrap();
     assert_eq!(g.state().vars.get("picked"), Some(&Value::Int(7)));
     assert_eq!(g.log().last().unwrap().command, "picky 7");
+}
+
+/// `deny(fn, ...)` words the reason by calling fn(...) only when a player is refused:
+/// listing and drawing legal actions (which only ask whether) never call it.
+#[test]
+fn deny_words_a_lazy_reason_only_for_a_refused_player() {
+    let mut g = game(&[PIPELINE], &[]);
+    for _ in 0..3 {
+        let listed = g.legal_actions(0).unwrap();
+        assert!(listed.iter().all(|a| a.name != "wordy"), "{listed:?}");
+    }
+    let mut bot = RandomBot::new(3);
+    for _ in 0..20 {
+        let drawn = bot.choose(&g, 0).unwrap();
+        assert!(drawn.is_none_or(|a| a.name != "wordy"));
+    }
+    let before = g.state().clone();
+    let e = script_error("wordy", g.act(0, "wordy"));
+    assert_eq!(e.kind, ScriptErrorKind::Rejected, "{e:?}");
+    assert_eq!(e.message, "this and that (1)", "the reason was worded once, for this refusal");
+    let at = marked(PIPELINE, "WORDY DENIES HERE");
+    assert_eq!(e.location.as_deref(), Some(at.as_str()), "{e:?}");
+    assert_same_state("wordy", &before, &g.state());
 }
 
 #[test]

@@ -38,7 +38,7 @@ fn the_stubs_declare_the_whole_api() {
         "function filter(point, name, fn, opts)",
         "function on(event, name, fn, opts)",
         "function wrap_hook(",
-        "function deny(reason)",
+        "function deny(reason, ...)",
     ] {
         assert!(s.contains(global), "{global}");
     }

@@ -292,6 +292,10 @@ end, { priority = -1000 })
 
 local function cost(g, what, p) return g:filter("cost", {}, what, p) end
 
+-- The refusal of a price the seat cannot pay, as `deny(cannot_pay, price)`: worded only when
+-- a player is refused, not each time a bot's draw asks.
+local function cannot_pay(price) return "you cannot pay " .. cards_text(price) end
+
 -- What `help` and `legal` say an action costs the seat now, after every variant's cost
 -- filter (a house rule's price, not the printed one).
 local COST_OF = { settlement = "settlement", road = "road", city = "city", buy = "development" }
@@ -757,7 +761,8 @@ action {
       if owner == p then connected = true end
     end
     if not connected then return deny("a settlement must connect to one of your roads") end
-    if not has(g, p, cost(g, "settlement", p)) then return deny("you cannot pay " .. cards_text(cost(g, "settlement", p))) end
+    local price = cost(g, "settlement", p)
+    if not has(g, p, price) then return deny(cannot_pay, price) end
     return true
   end,
   apply = function(g, p, node)
@@ -825,8 +830,9 @@ action {
     if not contains(g:open_paths(p), path) then
       return deny("a road must connect to your road, settlement or city (and not through another player's building)")
     end
-    if ph ~= "road_building" and not has(g, p, cost(g, "road", p)) then
-      return deny("you cannot pay " .. cards_text(cost(g, "road", p)))
+    if ph ~= "road_building" then
+      local price = cost(g, "road", p)
+      if not has(g, p, price) then return deny(cannot_pay, price) end
     end
     return true
   end,
@@ -879,7 +885,8 @@ action {
     local kind, owner = g:at("intersection", node)
     if kind ~= "settlement" or owner ~= p then return deny("a city replaces one of your own settlements") end
     if g:supply(p, "city") == 0 then return deny("you have no city left") end
-    if not has(g, p, cost(g, "city", p)) then return deny("you cannot pay " .. cards_text(cost(g, "city", p))) end
+    local price = cost(g, "city", p)
+    if not has(g, p, price) then return deny(cannot_pay, price) end
     return true
   end,
   apply = function(g, p, node)
@@ -902,7 +909,8 @@ action {
   legal = function(g, p)
     -- Development cards: none can be bought once the deck is empty.
     if g:count(nil, "deck") == 0 then return deny("the development card deck is empty") end
-    if not has(g, p, cost(g, "development", p)) then return deny("you cannot pay " .. cards_text(cost(g, "development", p))) end
+    local price = cost(g, "development", p)
+    if not has(g, p, price) then return deny(cannot_pay, price) end
     return true
   end,
   apply = function(g, p)

@@ -130,8 +130,12 @@ pub(crate) struct Ctx {
     pub draws: Vec<u32>,
     pub messages: Vec<Message>,
     pub events: Vec<String>,
-    /// Set while listing legal actions: the API refuses every change.
+    /// Set while the rules are asked something (legal actions, points, whose turn): the
+    /// API refuses every change.
     pub read_only: bool,
+    /// Set while legal actions are listed or drawn, when nobody reads why an action is
+    /// refused: `deny` answers false alone, without its reason or its position.
+    pub listing: bool,
     /// Changes with every write the API lets through and every state installed, never to
     /// a number seen before in this Lua state: what `g:cached` keys on. Never shown to
     /// scripts, whose games must not depend on how often a bot forked.
@@ -194,6 +198,7 @@ pub(crate) struct Output<'a> {
     pub messages: &'a mut Vec<Message>,
     pub events: &'a mut Vec<String>,
     pub read_only: &'a mut bool,
+    pub listing: &'a mut bool,
 }
 
 /// A borrow of the state inside the Lua app data.
@@ -353,6 +358,7 @@ impl Script {
             lua.load(include_str!("prelude.lua")).set_name("@engine/prelude.lua").eval().map_err(lua_err)?;
         lua.globals().set("__engine", engine.clone()).map_err(lua_err)?;
         spec_load::install(&lua)?;
+        api_fast::install_deny(&lua).map_err(lua_err)?;
         for name in stack {
             used.set(0);
             spec_load::load_variant(&lua, name)?;
@@ -400,6 +406,7 @@ impl Script {
             messages: vec![],
             events: vec![],
             read_only: false,
+            listing: false,
         });
         api_fast::refresh(&self.lua);
     }
@@ -421,7 +428,13 @@ impl Script {
     pub(crate) fn with_output<R>(&self, f: impl FnOnce(Output<'_>) -> R) -> R {
         let mut c = self.lua.app_data_mut::<Ctx>().expect("game state installed");
         let c = &mut *c;
-        f(Output { draws: &mut c.draws, messages: &mut c.messages, events: &mut c.events, read_only: &mut c.read_only })
+        f(Output {
+            draws: &mut c.draws,
+            messages: &mut c.messages,
+            events: &mut c.events,
+            read_only: &mut c.read_only,
+            listing: &mut c.listing,
+        })
     }
 
     /// The budget charged so far, to the unit: the units of the last call into the rules
@@ -506,12 +519,20 @@ impl Script {
         Ok(s)
     }
 
+    /// Read-only and listing (legal actions listed or drawn), or neither.
+    fn listing(&self, on: bool) {
+        self.with_output(|c| {
+            *c.read_only = on;
+            *c.listing = on;
+        });
+    }
+
     /// Every action `seat` may take now, and the templates of those that cannot be
     /// listed (such as trade offers).
     pub fn legal_actions(&self, seat: usize) -> Result<(Vec<Action>, Vec<String>), ScriptError> {
-        self.with_output(|c| *c.read_only = true);
+        self.listing(true);
         let result = self.call::<(Table, Table)>("legal_actions", (self.g.clone(), seat + 1));
-        self.with_output(|c| *c.read_only = false);
+        self.listing(false);
         let (list, templates) = result?;
         let mut out = Vec::with_capacity(list.raw_len());
         for entry in list.sequence_values::<Table>() {
@@ -569,9 +590,9 @@ impl Script {
             }
             .map_err(lua_err)?;
         }
-        self.with_output(|c| *c.read_only = true);
+        self.listing(true);
         let r = self.call::<(Option<String>, mlua::Value)>("sample", (self.g.clone(), seat + 1, self.rnd.clone()));
-        self.with_output(|c| *c.read_only = false);
+        self.listing(false);
         match r? {
             (Some(name), option) => Ok(Ok(Some(self.action_from_lua(&name, option)?))),
             (None, mlua::Value::String(_)) => Ok(Err(())),

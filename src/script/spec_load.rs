@@ -82,8 +82,15 @@ pub(super) fn install(lua: &Lua) -> Result<(), ScriptError> {
     .map_err(lua_err)?;
     g.set(
         "deny",
-        lua.create_function(|lua, reason: String| {
-            let at = lua.inspect_stack(1, |d| {
+        // Reached through the C function of `api_fast::install_deny` (level 1), which
+        // answers by itself while legal actions are listed: the rule's frame is level 2.
+        // `deny(fn, ...)` words the reason by calling fn(...), only when it is wanted.
+        lua.create_function(|lua, (first, rest): (mlua::Value, mlua::MultiValue)| {
+            let reason: String = match first {
+                mlua::Value::Function(f) => f.call(rest)?,
+                other => mlua::FromLua::from_lua(other, lua)?,
+            };
+            let at = lua.inspect_stack(2, |d| {
                 let src = d.source();
                 let file = src.source.as_deref().unwrap_or("?").trim_start_matches('@').to_string();
                 format!("{}:{}", file, d.current_line().unwrap_or(0))

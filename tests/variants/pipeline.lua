@@ -71,6 +71,22 @@ action {
   apply = function(g, p, n) g:set("chosen", n) end,
 }
 
+-- Refused with a reason worded by a function, `deny(fn, ...)`: called only when a player is
+-- refused, never while legal actions are listed or drawn (the count in the reason shows it).
+local worded = 0
+local function word(a, b)
+  worded = worded + 1
+  return a .. " and " .. b .. " (" .. worded .. ")"
+end
+action {
+  name = "wordy",
+  syntax = "wordy",
+  legal = function(g, p)
+    return deny(word, "this", "that") -- WORDY DENIES HERE
+  end,
+  apply = function(g, p) end,
+}
+
 -- Only possible after the roll.
 action {
   name = "late",

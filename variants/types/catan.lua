@@ -759,10 +759,11 @@ function remove_action(name) end
 ---@param parts table<string, fun(original: function): function>
 function wrap_action(name, parts) end
 
----from legal: returns false plus the reason and its location
----@param reason string
----@return boolean, table
-function deny(reason) end
+---from legal: returns false plus the reason and its location; reason may be a function, and the reason is then reason(...), worded only when a player is refused (never while legal actions are listed or drawn, when deny returns false alone)
+---@param reason string|fun(...): string
+---@param ... any
+---@return boolean, table?
+function deny(reason, ...) end
 
 ---every registered hook name, sorted
 ---@return string[]
