@@ -706,6 +706,29 @@ fn a_sample_draws_the_option_the_listing_has_at_that_place() {
     assert_eq!(drawn, listed);
 }
 
+/// Base's maritime trade draws with its `sample` too: the trade drawn at each place is the
+/// one the listing has there (Maritime Trade: 4:1 for any resource held four times).
+#[test]
+fn a_sampled_trade_is_the_listed_trade_at_that_place() {
+    let mut g = sandbox_game(&["base"]);
+    g.sandbox(0, "give red 5 brick 4 wool 8 ore 3 grain").unwrap();
+    g.sandbox(0, "dice 3 3").unwrap();
+    g.act(0, "roll").unwrap();
+    let listed: Vec<_> = g.legal_actions(0).unwrap().into_iter().filter(|a| a.name == "trade").collect();
+    let n = listed.len();
+    assert!(n >= 12, "{listed:?}");
+    // The first number draws the kind of action: find one that draws a trade.
+    let first = (0..64)
+        .map(|j| (j as f64 + 0.5) / 64.0)
+        .find(|&r| matches!(g.sample_action(0, &[r, 0.0]), Ok(Ok(Some(a))) if a.name == "trade"))
+        .expect("some number draws a trade");
+    for j in 0..(3 * n) {
+        let r = (j as f64 + 0.21) / (3 * n) as f64;
+        let drawn = g.sample_action(0, &[first, r]).unwrap().unwrap().expect("a trade");
+        assert_eq!(drawn, listed[(r * n as f64) as usize], "at {r}");
+    }
+}
+
 #[test]
 fn wrapping_legal_leaves_the_bots_drawing_from_what_it_allows() {
     let mut g = sandbox_game(&["tests/variants/no_ore_discards.lua"]);

@@ -1385,6 +1385,24 @@ local function ratio(g, p, r, harbors)
   return g:filter("trade_ratio", best, p, r)
 end
 
+-- What p can give the bank now, as a flat list: resource, ratio, resource, ratio, ... in
+-- RESOURCES order. A resource p holds none of is not asked its ratio (a ratio is 1 or more).
+local function trade_gives(g, p)
+  local hand, harbors, out = g:cards(p, "hand"), nil, {}
+  for _, r in ipairs(RESOURCES) do
+    local n = hand[r]
+    if n and n > 0 then
+      harbors = harbors or g:harbors_of(p)
+      local k = ratio(g, p, r, harbors)
+      if n >= k then
+        out[#out + 1] = r
+        out[#out + 1] = k
+      end
+    end
+  end
+  return out
+end
+
 action {
   name = "trade",
   phases = { "main", "trade" },
@@ -1394,16 +1412,40 @@ action {
   when = function(g, p) return p == g:current() and may_trade(g) end,
   options = function(g, p)
     local out = {}
-    local hand, bank, harbors = g:cards(p, "hand"), g:cards(nil, "bank"), g:harbors_of(p)
-    for _, r in ipairs(RESOURCES) do
-      local k = ratio(g, p, r, harbors)
-      if (hand[r] or 0) >= k then
-        for _, t in ipairs(RESOURCES) do
-          if t ~= r and (bank[t] or 0) > 0 then out[#out + 1] = { { [r] = k }, { [t] = 1 } } end
-        end
+    local gives = trade_gives(g, p)
+    if #gives == 0 then return out end
+    local bank = g:cards(nil, "bank")
+    for i = 1, #gives, 2 do
+      local r, k = gives[i], gives[i + 1]
+      for _, t in ipairs(RESOURCES) do
+        if t ~= r and (bank[t] or 0) > 0 then out[#out + 1] = { { [r] = k }, { [t] = 1 } } end
       end
     end
     return out
+  end,
+  -- The trade `options` lists at x's place, counted instead of built (a bot's draw).
+  sample = function(g, p, x)
+    local gives = trade_gives(g, p)
+    if #gives == 0 then return nil end
+    local bank, stocked = g:cards(nil, "bank"), {}
+    for _, t in ipairs(RESOURCES) do
+      if (bank[t] or 0) > 0 then stocked[#stocked + 1] = t end
+    end
+    local count = 0
+    for i = 1, #gives, 2 do
+      count = count + #stocked - ((bank[gives[i]] or 0) > 0 and 1 or 0)
+    end
+    local left = (x * count) // 1
+    for i = 1, #gives, 2 do
+      local r = gives[i]
+      for _, t in ipairs(stocked) do
+        if t ~= r then
+          if left == 0 then return { { [r] = gives[i + 1] }, { [t] = 1 } } end
+          left = left - 1
+        end
+      end
+    end
+    return nil
   end,
   -- "The 4:1 trade is always possible, even if you do not have a settlement on a harbor":
   -- each card taken is paid with a group of one resource at any ratio from the player's
