@@ -85,6 +85,17 @@ fn the_fast_getters_answer_what_the_state_holds() {
     let mine = st.intersections.iter().flatten().filter(|pc| pc.owner == 0 && pc.kind as usize == settlement).count();
     assert_eq!(get("settlements"), Value::Int(mine as i64));
     assert_eq!(get("corners"), ids(&topo.hexes[4].corners));
+    let pieces: Vec<Value> = topo.hexes[4]
+        .corners
+        .iter()
+        .filter_map(|&n| st.intersections[n].map(|pc| (n, pc)))
+        .flat_map(|(n, pc)| {
+            let owner = pc.seat().map_or(Value::Bool(false), |s| Value::Int(s as i64 + 1));
+            [Value::Int(n as i64 + 1), Value::Str(spec.pieces[pc.kind as usize].name.clone()), owner]
+        })
+        .collect();
+    assert!(pieces.contains(&Value::Bool(false)), "the probe placed a piece of no player on hex 5");
+    assert_eq!(get("corner_pieces"), Value::List(pieces));
     assert_eq!(get("neighbors"), ids(&topo.hexes[4].neighbors));
     assert_eq!(get("hexes_at"), ids(&topo.intersections[0].hexes));
     let eights: Vec<usize> = st.hexes.iter().enumerate().filter(|(_, h)| h.number == Some(8)).map(|(i, _)| i).collect();
@@ -135,6 +146,7 @@ fn a_bad_argument_gets_the_methods_error_at_the_scripts_line() {
         ("bad_cards", "belongs to a player"),
         ("bad_supply", "'castle' is not a piece"),
         ("bad_harbors", "there is no player 9"),
+        ("bad_corner_pieces", "there is no hex 0"),
     ] {
         refused(action, says, true);
     }

@@ -932,8 +932,9 @@ local function produce(g, roll)
   for _, h in ipairs(g:hexes_numbered(roll)) do
     local r = g:hex_resource(h)
     if r and h ~= robber then
-      for _, node in ipairs(g:corners(h)) do
-        local kind, owner = g:at("intersection", node)
+      local pieces = g:corner_pieces(h) -- intersection, kind, owner, ...
+      for i = 1, #pieces, 3 do
+        local kind, owner = pieces[i + 1], pieces[i + 2]
         if owner then -- (a piece of no player, a 5-6 player blocker, produces nothing)
           local n = g:filter("production", kind == "city" and 2 or 1, owner, kind, h)
           want[r] = want[r] or {}

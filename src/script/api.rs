@@ -891,6 +891,23 @@ fn build(lua: &Lua) -> R<Table> {
         charge(l, sites.len() as u64 / 4)?;
         Ok(sites.iter().filter(|pc| pc.is_some_and(|pc| pc.owner as usize == s && pc.kind as usize == k)).count())
     });
+    // The pieces on the corners of the hex, clockwise from the top, flat: intersection,
+    // kind, owner (false: no player's), ... One call where production asked `corners` and
+    // then `at` for each corner.
+    method!(lua, g, "corner_pieces", |l, h: i64| {
+        let c = ctx(l)?;
+        let t = topo(&c)?;
+        let i = index(h, t.hexes.len(), "hex")?;
+        let mut out = Vec::new();
+        for &n in &t.hexes[i].corners {
+            if let Some(pc) = c.state.intersections[n] {
+                out.push(mlua::Value::Integer(n as i64 + 1));
+                out.push(mlua::Value::String(l.create_string(&c.spec.pieces[pc.kind as usize].name)?));
+                out.push(pc.seat().map_or(mlua::Value::Boolean(false), |s| mlua::Value::Integer(s as i64 + 1)));
+            }
+        }
+        Ok(out)
+    });
     // Seats with a piece on a corner of the hex, in seat order.
     method!(lua, g, "owners_at", |l, h: i64| {
         let c = ctx(l)?;

@@ -215,6 +215,7 @@ c_functions! { FAST, run, {
     "hex_count" => hex_count,
     "cards" => cards,
     "corners" => corners,
+    "corner_pieces" => corner_pieces,
     "hex_neighbors" => hex_neighbors,
     "hexes_at" => hexes_at,
     "hexes_numbered" => hexes_numbered,
@@ -530,6 +531,30 @@ unsafe fn cards(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Option<c_in
 unsafe fn corners(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
     let t = c.state.topology.as_ref()?;
     push_ids(l, &t.hexes.get(index_arg(l, 2)?)?.corners);
+    Some(1)
+}
+
+/// `g:corner_pieces(h)`: intersection, kind, owner (false: no player's) of each piece on
+/// the hex's corners, in one flat list.
+unsafe fn corner_pieces(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
+    let t = c.state.topology.as_ref()?;
+    let corners = &t.hexes.get(index_arg(l, 2)?)?.corners;
+    ffi::lua_createtable(l, 3 * corners.len() as c_int, 0);
+    let mut k = 0;
+    for &n in corners {
+        if let Some(pc) = c.state.intersections.get(n).copied().flatten() {
+            ffi::lua_pushinteger(l, n as i64 + 1);
+            ffi::lua_rawseti(l, -2, k + 1);
+            push_str(l, &c.spec.pieces[pc.kind as usize].name);
+            ffi::lua_rawseti(l, -2, k + 2);
+            match pc.seat() {
+                Some(s) => ffi::lua_pushinteger(l, s as i64 + 1),
+                None => ffi::lua_pushboolean(l, 0),
+            }
+            ffi::lua_rawseti(l, -2, k + 3);
+            k += 3;
+        }
+    }
     Some(1)
 }
 

@@ -16,6 +16,10 @@ act("probe", function(g, p)
   -- A harbor for seat 3, so that g:harbors_of has something to say.
   local h = g:harbors()[1]
   if not g:at("intersection", h.ends[1]) then g:place(3, "settlement", h.ends[1]) end
+  -- A piece of no player on a corner of hex 5, for g:corner_pieces to report as `false`.
+  for _, node in ipairs(g:corners(5)) do
+    if not g:at("intersection", node) then g:place(nil, "settlement", node) break end
+  end
   g:set("stored", { 1, "two", { three = 3, [4] = true }, n = { 5.5 } })
   local stored = g:get("stored")
   local terrain, number = g:hex(5)
@@ -28,7 +32,7 @@ act("probe", function(g, p)
     deck = #g:cards(nil, "deck"), terrain = terrain, number = number or 0,
     resource = g:hex_resource(5) or "none", piece = piece or "none", owner = owner or 0,
     supply = g:supply(p, "road"), settlements = g:piece_count(p, "settlement"),
-    corners = g:corners(5), neighbors = g:hex_neighbors(5), hexes_at = g:hexes_at(1),
+    corners = g:corners(5), corner_pieces = g:corner_pieces(5), neighbors = g:hex_neighbors(5), hexes_at = g:hexes_at(1),
     numbered = g:hexes_numbered(8), hex_count = g:hex_count(),
     option = g:option("victory_points"), var = g:get("played_dev"), stored = stored,
     stored_types = math.type(stored[1]) .. " " .. type(stored[3][4]) .. " " .. math.type(stored.n[1]),
@@ -44,6 +48,7 @@ act("bad_option", function(g) g:option("roads_cost") end) -- bad_option
 act("bad_cards", function(g) g:cards(nil, "hand") end) -- bad_cards
 act("bad_supply", function(g, p) g:supply(p, "castle") end) -- bad_supply
 act("bad_harbors", function(g) g:harbors_of(9) end) -- bad_harbors
+act("bad_corner_pieces", function(g) g:corner_pieces(0) end) -- bad_corner_pieces
 
 -- The writers answered by C functions too: `write` uses each with what its method takes,
 -- values a fast path leaves to the method (a table, a float seat, a number for a string)

@@ -393,6 +393,12 @@ function G:piece_count(p, kind) end
 ---@return integer[]
 function G:owners_at(h) end
 
+---the pieces on the corners of hex h, clockwise from the top, three entries each: intersection, kind, owner (false for a piece of no player): for i = 1, #t, 3 do local node, kind, owner = t[i], t[i + 1], t[i + 2] end. One call instead of g:corners(h) and a g:at per corner
+---Returns: flat list
+---@param h integer
+---@return any
+function G:corner_pieces(h) end
+
 ---empty intersections; with spacing >= 2, only those with no piece on a neighbouring intersection (the Distance Rule); with p, only those touching one of p's path pieces
 ---Returns: list of intersections
 ---@param spacing string
