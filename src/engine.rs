@@ -310,7 +310,7 @@ impl Game {
         });
         // An action must leave someone to act: one after which `to_act` fails (a hook
         // answering the wrong type) is refused with that hook's error.
-        let result = self.script.perform(seat, action).and_then(|()| {
+        let result = self.script.perform(seat, action).and_then(|next| {
             // The history lives in Rust, out of the Lua memory cap's sight: each call is
             // bounded (HOST_MEMORY_CAP), and so is the whole game.
             let bytes: usize = self.script.with_output(|c| c.messages.iter().map(|m| m.text.len()).sum());
@@ -323,12 +323,7 @@ impl Game {
                     ),
                 ));
             }
-            let over = self.state().winner.is_some();
-            if over {
-                Ok(None)
-            } else {
-                self.script.to_act().map(Some)
-            }
+            Ok(next)
         });
         match result {
             Ok(next) => {

@@ -661,6 +661,15 @@ fn a_to_act_hook_of_the_wrong_type_refuses_the_action_that_exposes_it() {
     assert_eq!(e.location.as_deref(), Some(line_of(BREACH, "BAD TO_ACT HERE").as_str()), "{e:?}");
 }
 
+/// Who acts next is asked read-only after every action, in the same call into the rules:
+/// a `to_act` filter that writes refuses the action, at the write's line.
+#[test]
+fn a_to_act_hook_that_writes_refuses_the_action() {
+    let (e, _) = breach_fails("scribble", ScriptErrorKind::Runtime);
+    assert!(e.message.contains("may not change"), "{e}");
+    assert_eq!(e.location.as_deref(), Some(line_of(BREACH, "TO_ACT WRITES HERE").as_str()), "{e:?}");
+}
+
 /// A `rolled` subscriber that fails on 8: the error names the hook and its line, the
 /// game is intact and can be saved and loaded again.
 #[test]

@@ -664,8 +664,10 @@ local function engine_points(g, p) return g:filter("victory_points", 0, p, true)
 -- 5-6 players: a Special Building Phase is not the builder's turn (it comes "between player
 -- turns"), so it wins nothing; 10 points then win once the builder's own turn begins.
 sequence("after_action", "base.victory", function(g)
+  if g:winner() then return end
+  local ph = g:phase()
+  if ph == "setup" or ph == "special_building" then return end
   local p = g:current()
-  if g:phase() == "setup" or g:phase() == "special_building" or g:winner() then return end
   if engine_points(g, p) >= opt(g, "victory_points") then
     g:declare_winner(p)
     g:log(name(g, p) .. " wins with " .. engine_points(g, p) .. " points!")

@@ -122,7 +122,8 @@ unsafe fn hand_over(l: *mut ffi::lua_State) -> c_int {
     ffi::lua_gettop(l)
 }
 
-/// Replaces the global `deny` (`spec_load.rs`) by a C function that answers false alone
+/// Sets the global `__read_only` (see below), and replaces the global `deny`
+/// (`spec_load.rs`) by a C function that answers false alone
 /// while legal actions are listed or drawn: nobody reads the reason then, and finding the
 /// rule's position cost more than most rules (a tenth of drawing a bot's action in base).
 /// Otherwise it hands the call to the function it replaced.
@@ -140,6 +141,24 @@ pub(super) fn install_deny(lua: &Lua) -> mlua::Result<()> {
         }
         hand_over(l)
     }
+    // `__read_only()`: the prelude's perform asks who acts next with the state read-only,
+    // as a call of its own would have it (the engine clears the flag after every call).
+    unsafe extern "C-unwind" fn read_only(l: *mut ffi::lua_State) -> c_int {
+        let slot = &*(ffi::lua_touserdata(l, ffi::lua_upvalueindex(1)) as *const FastSlot);
+        let ctx = slot.ctx.get();
+        if !ctx.is_null() {
+            (*ctx).read_only = true;
+        }
+        0
+    }
+    // SAFETY: a C closure over `slot`, which outlives every call.
+    let read_only: Function = unsafe {
+        lua.exec_raw((), |l| {
+            ffi::lua_pushlightuserdata(l, slot as *mut std::ffi::c_void);
+            ffi::lua_pushcclosure(l, read_only, 1);
+        })?
+    };
+    lua.globals().set("__read_only", read_only)?;
     let slow: Function = lua.globals().get("deny")?;
     // SAFETY: as in `install`: a C closure over (slot, slow); `slot` outlives every call.
     let fast: Function = unsafe {

@@ -487,15 +487,18 @@ impl Script {
         self.call::<()>("setup", self.g.clone())
     }
 
-    /// Applies an action: Ok(()) if done, Err if rejected or failed. The caller restores
-    /// the state on error.
-    pub fn perform(&self, seat: usize, action: &Action) -> Result<(), ScriptError> {
+    /// Applies an action: Ok(the seat to act next, None once the game is won) if done, Err
+    /// if rejected or failed. The caller restores the state on error.
+    pub fn perform(&self, seat: usize, action: &Action) -> Result<Option<usize>, ScriptError> {
         let args = self.args_to_lua(action)?;
         let name = self.name_of(&action.name)?;
-        let (ok, reason, at, variant): (bool, Option<String>, Option<String>, Option<String>) =
-            self.call("perform", (self.g.clone(), seat + 1, name, args))?;
+        type Answer = (bool, Option<String>, Option<String>, Option<String>, Option<i64>);
+        let answer = self.call::<Answer>("perform", (self.g.clone(), seat + 1, name, args));
+        // The prelude asks who acts next read-only, in the same call.
+        self.with_output(|c| *c.read_only = false);
+        let (ok, reason, at, variant, next) = answer?;
         if ok {
-            return Ok(());
+            return next.map(|s| self.seat_from(s)).transpose();
         }
         Err(ScriptError {
             kind: ScriptErrorKind::Rejected,
@@ -605,7 +608,11 @@ impl Script {
         self.with_output(|c| *c.read_only = true);
         let r = self.call::<i64>("to_act", self.g.clone());
         self.with_output(|c| *c.read_only = false);
-        let seat = r?;
+        self.seat_from(r?)
+    }
+
+    /// A 0-based seat from the 1-based one `to_act` answered.
+    fn seat_from(&self, seat: i64) -> Result<usize, ScriptError> {
         let n = self.state().players.len() as i64;
         if seat < 1 || seat > n {
             return Err(ScriptError::new(ScriptErrorKind::Runtime, format!("to_act returned seat {seat}, not 1..{n}")));

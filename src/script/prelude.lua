@@ -484,7 +484,11 @@ function engine.perform(g, seat, name, args)
   def.apply(g, seat, unpack(args))
   depth = 0
   g:run("after_action", seat, name)
-  return true
+  if g:winner() then return true end
+  -- Who acts next, asked in the same call (a call into the rules costs more than most
+  -- answers), with the state read-only from here on, as engine.to_act has it.
+  __read_only()
+  return true, nil, nil, nil, run_filter(g, "to_act", true, g:current())
 end
 
 function engine.setup(g) g:run("setup") end

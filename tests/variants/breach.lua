@@ -176,9 +176,12 @@ end)
 -- A filter that answers the wrong type: after `misdirect`, nobody can be asked to act.
 filter("to_act", "breach.to_act", function(g, seat) -- BAD TO_ACT HERE
   if g:get("misdirect") then return "red" end
+  if g:get("scribble") then g:set("scribbled", true) end -- TO_ACT WRITES HERE
   return seat
 end)
 action { name = "misdirect", syntax = "misdirect", apply = function(g) g:set("misdirect", true) end }
+-- Asking who acts may not change the game, after an action as anywhere else.
+action { name = "scribble", syntax = "scribble", apply = function(g) g:set("scribble", true) end }
 
 -- A sequence hook that fails after one action: the error names the hook.
 sequence("after_action", "breach.after", function(g, seat, name)
