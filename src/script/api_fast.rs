@@ -266,7 +266,14 @@ unsafe fn str_arg<'a>(l: *mut ffi::lua_State, i: c_int) -> Option<&'a str> {
     let mut len = 0usize;
     let p = ffi::lua_tolstring(l, i, &mut len);
     // The string stays on the stack (and alive) for the whole call.
-    std::str::from_utf8(std::slice::from_raw_parts(p as *const u8, len)).ok()
+    let bytes = std::slice::from_raw_parts(p as *const u8, len);
+    if bytes.is_ascii() {
+        // SAFETY: ASCII is UTF-8. The names rules pass are short and ASCII: checking that
+        // costs a fraction of `from_utf8`, which was a tenth of a `g:count` call.
+        Some(std::str::from_utf8_unchecked(bytes))
+    } else {
+        std::str::from_utf8(bytes).ok()
+    }
 }
 
 /// A 1-based id argument as a 0-based index (bounds are the caller's to check).
