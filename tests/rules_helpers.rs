@@ -746,6 +746,41 @@ fn vincent_can_cost_largest_army() {
     assert_eq!(holder(&g, "largest_army").as_deref(), Some("blue"), "red has 2 knights face up, blue 3");
 }
 
+/// Vincent and Largest Army once the holder has fewer than 3 knights: another player with
+/// more face-up knights than the holder takes the card at once, with 2 (Almanac: Largest
+/// Army — "If another player has more knight cards in front of them than the current holder
+/// ... they immediately take the special card").
+#[test]
+fn vincent_below_three_knights_passes_largest_army_to_more_knights() {
+    let mut g = position(&[("red", "vincent")], &[]);
+    roll(&mut g, 6, 6);
+    buy_until(&mut g, "red", "knight", 3);
+    pass_turn(&mut g);
+    roll(&mut g, 6, 6);
+    buy_until(&mut g, "blue", "knight", 2);
+    for i in 0..3 {
+        next_main_of(&mut g, "red");
+        play_knight_quietly(&mut g, "red");
+        if i < 2 {
+            next_main_of(&mut g, "blue");
+            play_knight_quietly(&mut g, "blue");
+        }
+    }
+    assert_eq!(holder(&g, "largest_army").as_deref(), Some("red"));
+    next_main_of(&mut g, "red");
+    sb(&mut g, "give red 2 ore grain");
+    act_as(&mut g, "red", "vincent city");
+    act_as(&mut g, "red", "city 15");
+    assert_eq!(holder(&g, "largest_army").as_deref(), Some("red"), "2 knights each: blue has not more");
+    act_as(&mut g, "red", "helper flip");
+    next_main_of(&mut g, "red");
+    sb(&mut g, "give red 2 ore grain");
+    act_as(&mut g, "red", "vincent city");
+    let city = listed_starting(&g, "red", "city").into_iter().next().expect("red's other settlement");
+    act_as(&mut g, "red", &city);
+    assert_eq!(holder(&g, "largest_army").as_deref(), Some("blue"), "red has 1 knight face up, blue 2");
+}
+
 /// Helpers in Detail: William — build a road with its lumber or its brick replaced by any other
 /// resource; the road is placed by base's rules.
 #[test]

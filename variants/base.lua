@@ -639,12 +639,18 @@ local function update_longest_road(g, before)
   end
 end
 
--- Largest Army: the first to play 3 knights, then whoever has strictly more.
+-- Largest Army: the first to play 3 knights, then whoever has more knights than the holder
+-- ("they immediately take the special card"), even fewer than 3 once the holder has given
+-- knights up (Helpers of Catan, Vincent).
 local function update_largest_army(g, p)
   local holder = g:get("largest_army")
+  if holder == p then return end
   local mine = g:count(p, "played", "knight")
-  if mine < 3 or holder == p then return end
-  if holder and g:count(holder, "played", "knight") >= mine then return end
+  if holder then
+    if g:count(holder, "played", "knight") >= mine then return end
+  elseif mine < 3 then
+    return
+  end
   g:set("largest_army", p)
   g:log(name(g, p) .. " takes Largest Army (" .. mine .. " knights)")
   g:emit("largest_army_changed", { from = holder, to = p })
