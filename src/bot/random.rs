@@ -22,7 +22,9 @@ impl RandomBot {
     /// the kind of action drawn are computed (a kind with no legal option is dropped and
     /// another drawn), all in one call into the rules.
     pub fn choose(&mut self, game: &Game, seat: usize) -> Result<Option<Action>, GameError> {
-        let mut want = 8;
+        // A number per kind of action drawn, and one for the option: a phase with a dozen
+        // kinds rarely needs more.
+        let mut want = 12;
         loop {
             let rnd: Vec<f64> = (0..want).map(|_| self.rng.random::<f64>()).collect();
             match game.sample_action(seat, &rnd)? {

@@ -410,29 +410,18 @@ function engine.legal_actions(g, seat)
 end
 
 -- One random legal action for a bot, in a single call: draw a kind of action uniformly
--- among those available (using the random numbers in [0, 1) that `rnd` holds, in order),
--- drop it and draw again if it has no legal option, then draw one of its options. The
--- same distribution as drawing from the full list by kind. Returns the name and the
--- option, nil when there is none, or nil, "more" when `rnd` ran out.
+-- among those the phase has (using the random numbers in [0, 1) that `rnd` holds, in
+-- order), drop it and draw again if its `when` says no or it has no legal option, then
+-- draw one of its options. The first kind that passes is uniform over the kinds with a
+-- legal option, as if drawn from the full list by kind, and only the kinds drawn are
+-- asked. Returns the name and the option, nil when there is none, or nil, "more" when
+-- `rnd` ran out.
 local names = {} -- reused by every draw: sampling allocates nothing of its own
 function engine.sample(g, seat, rnd)
   g = listing_view(g)
   local _, drawable = in_phase(g:phase())
-  local n = 0
-  for j = 1, #drawable do
-    local def = drawable[j]
-    -- open_now, inlined: this loop asks every action of the phase at every draw.
-    local when, ok = def.when, true
-    if when then
-      depth, active[1] = 1, def
-      ok = when(g, seat)
-      depth = 0
-    end
-    if ok then
-      n = n + 1
-      names[n] = def
-    end
-  end
+  local n = #drawable
+  for j = 1, n do names[j] = drawable[j] end
   local k = 0
   while n > 0 do
     k = k + 1
@@ -442,18 +431,27 @@ function engine.sample(g, seat, rnd)
     local def = names[i]
     names[i] = names[n]
     n = n - 1
-    local r2 = rnd[k + 1]
-    if def.sample and r2 then
-      -- The option `options` would give at r2's place, found without listing them all.
+    -- open_now, inlined: asked at nearly every draw.
+    local when, ok = def.when, true
+    if when then
       depth, active[1] = 1, def
-      local o = def.sample(g, seat, r2)
+      ok = when(g, seat)
       depth = 0
-      if o ~= nil then return def.name, o end
-    else
-      local opts = options_of(g, def, seat)
-      if opts and #opts > 0 then
-        if not r2 then return nil, "more" end
-        return def.name, opts[(r2 * #opts) // 1 + 1]
+    end
+    if ok then
+      local r2 = rnd[k + 1]
+      if def.sample and r2 then
+        -- The option `options` would give at r2's place, found without listing them all.
+        depth, active[1] = 1, def
+        local o = def.sample(g, seat, r2)
+        depth = 0
+        if o ~= nil then return def.name, o end
+      else
+        local opts = options_of(g, def, seat)
+        if opts and #opts > 0 then
+          if not r2 then return nil, "more" end
+          return def.name, opts[(r2 * #opts) // 1 + 1]
+        end
       end
     end
   end
