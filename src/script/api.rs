@@ -376,23 +376,31 @@ fn build(lua: &Lua) -> R<Table> {
     });
     method!(lua, g, "turn", |l, _a: ()| { Ok(ctx(l)?.state.turn) });
     // For `g:cached` (the prelude takes it off `g` before any variant runs).
-    method!(lua, g, "__version", |l, _a: ()| { Ok(ctx(l)?.version) });
-    method!(lua, g, "__grid_version", |l, _a: ()| { Ok(ctx(l)?.grid_version) });
-    method!(lua, g, "__seat_grid_version", |l, p: i64| {
-        let c = ctx(l)?;
-        Ok(c.grid_stamp(seat(&c, p)? + 1))
+    // `g:cached`'s probe (answered in api_fast.rs; here for what the fast path hands over):
+    // the version of what `code` names (0 the whole state, 1 the slot grids, 2 seat `p`'s
+    // grids, 3 the cards on them); when it equals `at`, true instead, with `cost` charged.
+    method!(lua, g, "__probe", |l, (code, p, at, cost): (i64, Option<i64>, Option<i64>, Option<i64>)| {
+        let v = {
+            let c = ctx(l)?;
+            let seat_arg = || seat(&c, p.ok_or_else(|| rt("g:cached: this kind of reads needs a seat"))?);
+            match code {
+                0 => c.version,
+                1 => c.grid_version,
+                2 => c.grid_stamp(seat_arg()? + 1),
+                3 => c.card_stamp(seat_arg()? + 1),
+                _ => return Err(rt(format!("no version {code}"))),
+            }
+        };
+        if at.is_some_and(|a| a as u64 == v) {
+            super::charge(l, u64::try_from(cost.unwrap_or(0)).map_err(|_| rt("a charge is never negative"))?)?;
+            return Ok(mlua::Value::Boolean(true));
+        }
+        Ok(mlua::Value::Integer(v as i64))
     });
-    // Both answered in api_fast.rs; here for what the fast path hands over.
+    // Answered in api_fast.rs; here for what the fast path hands over.
     method!(lua, g, "__used", |l, _a: ()| {
         let m = l.app_data_ref::<super::Meter>().ok_or_else(|| rt("no budget"))?;
         Ok(m.used.get())
-    });
-    method!(lua, g, "__charge", |l, n: i64| {
-        super::charge(l, u64::try_from(n).map_err(|_| rt("a charge is never negative"))?)
-    });
-    method!(lua, g, "__seat_card_version", |l, p: i64| {
-        let c = ctx(l)?;
-        Ok(c.card_stamp(seat(&c, p)? + 1))
     });
     method!(lua, g, "set_turn", |l, t: u32| {
         writable(l)?.state.turn = t;

@@ -243,12 +243,8 @@ c_functions! { FAST, run, {
     "__slots_flat" => slots_flat,
     "slot" => slot,
     "store" => store,
-    "__version" => version,
-    "__grid_version" => grid_version,
-    "__seat_grid_version" => seat_grid_version,
-    "__seat_card_version" => seat_card_version,
+    "__probe" => probe,
     "__used" => used,
-    "__charge" => charge,
 }}
 
 // Reading arguments: None for anything the slow method should judge.
@@ -319,25 +315,23 @@ unsafe fn current(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c
 }
 
 /// The state's version (`Ctx::version`), for `g:cached` in the prelude only.
-unsafe fn version(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
-    ffi::lua_pushinteger(l, c.version as i64);
-    Some(1)
-}
-
-unsafe fn grid_version(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
-    ffi::lua_pushinteger(l, c.grid_version as i64);
-    Some(1)
-}
-
-unsafe fn seat_grid_version(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
-    let p = seat_of(c, int_arg(l, 2)?)?;
-    ffi::lua_pushinteger(l, c.grid_stamp(p + 1) as i64);
-    Some(1)
-}
-
-unsafe fn seat_card_version(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
-    let p = seat_of(c, int_arg(l, 2)?)?;
-    ffi::lua_pushinteger(l, c.card_stamp(p + 1) as i64);
+/// `g:cached`'s probe (`__probe` in api.rs): the version of what it reads, or true with
+/// the kept value's cost charged when the version is the one it was kept at. One call
+/// where a kept value took two (the version, then the charge).
+unsafe fn probe(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Option<c_int> {
+    let v = match int_arg(l, 2)? {
+        0 => c.version,
+        1 => c.grid_version,
+        2 => c.grid_stamp(seat_of(c, int_arg(l, 3)?)? + 1),
+        3 => c.card_stamp(seat_of(c, int_arg(l, 3)?)? + 1),
+        _ => return None,
+    };
+    if !is_nil(l, 4) && int_arg(l, 4)? as u64 == v {
+        *extra = u64::try_from(int_arg(l, 5)?).ok()?;
+        ffi::lua_pushboolean(l, 1);
+    } else {
+        ffi::lua_pushinteger(l, v as i64);
+    }
     Some(1)
 }
 
@@ -348,12 +342,6 @@ unsafe fn used(l: *mut ffi::lua_State, _c: &Ctx, _extra: &mut u64) -> Option<c_i
     let slot = &*(ffi::lua_touserdata(l, ffi::lua_upvalueindex(1)) as *const FastSlot);
     ffi::lua_pushinteger(l, (slot.used.get() + super::lua_pendingcharge(l).max(0) as u64) as i64);
     Some(1)
-}
-
-/// Charges `n` units to the budget (the slow method raises when it runs out).
-unsafe fn charge(l: *mut ffi::lua_State, _c: &Ctx, extra: &mut u64) -> Option<c_int> {
-    *extra = u64::try_from(int_arg(l, 2)?).ok()?;
-    Some(0)
 }
 
 unsafe fn players(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {

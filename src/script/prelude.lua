@@ -243,24 +243,24 @@ end
 -- it (numbers that change with every write and every state the engine installs) are kept
 -- from variants: a game must not depend on how often a bot forked.
 -- What a miss charges beyond `fn` and the first `used` (which its measure includes): the
--- second `used` and the second version, less the `charge` of a hit (each call into the
--- engine costs CALL_COST, 40 units; api.rs). src/engine.rs tests hold it to the unit.
-local MISS_EXTRA = 40 + 40 - 40
+-- second `used` and the second probe (each call into the engine costs CALL_COST, 40 units;
+-- api.rs), which a hit skips. src/engine.rs tests hold it to the unit.
+local MISS_EXTRA = 40 + 40
 
 local function install_cached(g)
-  local READS = { whole = g.__version, grids = g.__grid_version, seat_grids = g.__seat_grid_version,
-    seat_cards = g.__seat_card_version }
-  local used, charge = g.__used, g.__charge
-  g.__version, g.__grid_version, g.__seat_grid_version, g.__seat_card_version = nil, nil, nil, nil
-  g.__used, g.__charge = nil, nil
+  local READS = { grids = 1, seat_grids = 2, seat_cards = 3 }
+  local probe, used = g.__probe, g.__used
+  g.__probe, g.__used = nil, nil
   local NONE = {}
   local memo = {} -- [reads][fn] = { value = {}, at = {}, cost = {} }, each by arg
   function g:cached(fn, arg, reads)
-    local ver = READS[reads or "whole"]
-    if not ver or reads == "whole" then
-      error("g:cached: reads must be nil, \"grids\", \"seat_grids\" or \"seat_cards\", not " .. tostring(reads), 2)
+    local code = 0
+    if reads ~= nil then
+      code = READS[reads]
+      if not code then
+        error("g:cached: reads must be nil, \"grids\", \"seat_grids\" or \"seat_cards\", not " .. tostring(reads), 2)
+      end
     end
-    local v = ver(self, arg)
     local key = reads or NONE
     local per = memo[key]
     if not per then per = {}; memo[key] = per end
@@ -268,17 +268,16 @@ local function install_cached(g)
     if not m then m = { value = {}, at = {}, cost = {} }; per[fn] = m end
     local k = arg
     if k == nil then k = NONE end
-    if m.at[k] == v then
-      -- A value kept costs what computing it did (and the calls below that a hit skips),
-      -- so the budget a call uses never depends on what happened to be kept.
-      charge(self, m.cost[k])
-      return m.value[k]
-    end
+    local seat = code >= 2 and arg or nil
+    -- A value kept costs what computing it did (and the calls below that a hit skips), so
+    -- the budget a call uses never depends on what happened to be kept: the probe charges it.
+    local v = probe(self, code, seat, m.at[k], m.cost[k])
+    if v == true then return m.value[k] end
     local before = used(self)
     local r = fn(self, arg)
     local after = used(self)
     -- Kept only if nothing it reads changed meanwhile: a listing may not write, but `fn` might.
-    if ver(self, arg) == v then m.value[k], m.at[k], m.cost[k] = r, v, after - before + MISS_EXTRA end
+    if probe(self, code, seat) == v then m.value[k], m.at[k], m.cost[k] = r, v, after - before + MISS_EXTRA end
     return r
   end
 end
