@@ -1620,16 +1620,19 @@ local function buildable_kinds(g, p)
   return out
 end
 
-local function may_build_card(g, p, kind, ps)
+-- Whether p may build `kind` now; with `say`, false comes with the reason (worded only
+-- then: listing asks for every card in hand at every draw).
+local function may_build_card(g, p, kind, ps, say)
   local d = CARDS[kind]
-  if not d or not d.placement then return false, "a " .. title(kind) .. " is not an expansion card" end
-  if not select(2, build_source(g, p, kind)) then return false, "you hold no " .. title(kind) end
+  if not d or not d.placement then return false, say and ("a " .. title(kind) .. " is not an expansion card") end
+  if not select(2, build_source(g, p, kind)) then return false, say and ("you hold no " .. title(kind)) end
   -- "1x": at most one in your principality.
-  if d.one_x and g:grid_count(p, P, kind) > 0 then return false, "you may have only one " .. title(kind) end
+  if d.one_x and g:grid_count(p, P, kind) > 0 then return false, say and ("you may have only one " .. title(kind)) end
   local ok, why = requirement(g, p, kind)
-  if not ok then return false, why or ("the requirement of " .. title(kind) .. " is not met") end
-  if not can_pay(g, p, cost(g, kind, p), ps) then
-    return false, "a " .. title(kind) .. " costs " .. cost_text(cost(g, kind, p))
+  if not ok then return false, say and (why or ("the requirement of " .. title(kind) .. " is not met")) end
+  local price = cost(g, kind, p)
+  if not can_pay(g, p, price, ps) then
+    return false, say and ("a " .. title(kind) .. " costs " .. cost_text(price))
   end
   return true
 end
@@ -1653,7 +1656,7 @@ action {
   legal = function(g, p, kind, lbl)
     kind = kind:lower()
     if not CARDS[kind] then return deny("'" .. kind .. "' is not a card of this game (see `legal`)") end
-    local ok, why = may_build_card(g, p, kind)
+    local ok, why = may_build_card(g, p, kind, nil, true)
     if not ok then return deny(why) end
     local r, c = own(g, p, lbl)
     local good = false
