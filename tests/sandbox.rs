@@ -670,6 +670,15 @@ fn a_to_act_hook_that_writes_refuses_the_action() {
     assert_eq!(e.location.as_deref(), Some(line_of(BREACH, "TO_ACT WRITES HERE").as_str()), "{e:?}");
 }
 
+/// The switch that makes the state read-only is handed to the prelude alone: no global
+/// lets a variant turn it on (and so make every later write of the game fail).
+#[test]
+fn the_read_only_switch_is_out_of_reach() {
+    let mut g = Game::new(header(BREACH)).unwrap();
+    g.act(0, "switch").unwrap();
+    assert_eq!(g.state().vars.get("switch"), Some(&catan_engine::value::Value::Str("nil nil".into())));
+}
+
 /// A `rolled` subscriber that fails on 8: the error names the hook and its line, the
 /// game is intact and can be saved and loaded again.
 #[test]

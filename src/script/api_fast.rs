@@ -122,8 +122,33 @@ unsafe fn hand_over(l: *mut ffi::lua_State) -> c_int {
     ffi::lua_gettop(l)
 }
 
-/// Sets the global `__read_only` (see below), and replaces the global `deny`
-/// (`spec_load.rs`) by a C function that answers false alone
+/// The function the prelude's perform calls before it asks who acts next, so that the
+/// question runs with the state read-only, as a call of its own would have it (the engine
+/// clears the flag after every call). Handed to the prelude alone, as its chunk argument:
+/// no variant can reach it.
+pub(super) fn read_only_fn(lua: &Lua) -> mlua::Result<Function> {
+    let slot: *const FastSlot = match lua.app_data_ref::<FastSlot>() {
+        Some(s) => &*s as *const FastSlot,
+        None => return Err(mlua::Error::runtime("the engine's fast functions are not set up")),
+    };
+    unsafe extern "C-unwind" fn read_only(l: *mut ffi::lua_State) -> c_int {
+        let slot = &*(ffi::lua_touserdata(l, ffi::lua_upvalueindex(1)) as *const FastSlot);
+        let ctx = slot.ctx.get();
+        if !ctx.is_null() {
+            (*ctx).read_only = true;
+        }
+        0
+    }
+    // SAFETY: a C closure over `slot`, which outlives every call.
+    unsafe {
+        lua.exec_raw((), |l| {
+            ffi::lua_pushlightuserdata(l, slot as *mut std::ffi::c_void);
+            ffi::lua_pushcclosure(l, read_only, 1);
+        })
+    }
+}
+
+/// Replaces the global `deny` (`spec_load.rs`) by a C function that answers false alone
 /// while legal actions are listed or drawn: nobody reads the reason then, and finding the
 /// rule's position cost more than most rules (a tenth of drawing a bot's action in base).
 /// Otherwise it hands the call to the function it replaced.
@@ -141,24 +166,6 @@ pub(super) fn install_deny(lua: &Lua) -> mlua::Result<()> {
         }
         hand_over(l)
     }
-    // `__read_only()`: the prelude's perform asks who acts next with the state read-only,
-    // as a call of its own would have it (the engine clears the flag after every call).
-    unsafe extern "C-unwind" fn read_only(l: *mut ffi::lua_State) -> c_int {
-        let slot = &*(ffi::lua_touserdata(l, ffi::lua_upvalueindex(1)) as *const FastSlot);
-        let ctx = slot.ctx.get();
-        if !ctx.is_null() {
-            (*ctx).read_only = true;
-        }
-        0
-    }
-    // SAFETY: a C closure over `slot`, which outlives every call.
-    let read_only: Function = unsafe {
-        lua.exec_raw((), |l| {
-            ffi::lua_pushlightuserdata(l, slot as *mut std::ffi::c_void);
-            ffi::lua_pushcclosure(l, read_only, 1);
-        })?
-    };
-    lua.globals().set("__read_only", read_only)?;
     let slow: Function = lua.globals().get("deny")?;
     // SAFETY: as in `install`: a C closure over (slot, slow); `slot` outlives every call.
     let fast: Function = unsafe {
@@ -399,9 +406,11 @@ unsafe fn push_value(l: *mut ffi::lua_State, v: &Value, depth: usize) -> Option<
         Value::Map(m) => {
             ffi::lua_createtable(l, 0, m.len() as c_int);
             for (k, x) in m {
-                match k.parse::<i64>() {
-                    Ok(i) => ffi::lua_pushinteger(l, i),
-                    Err(_) => push_str(l, k),
+                // Most keys are words: only one that starts like a number is parsed.
+                let numeric = k.as_bytes().first().is_some_and(|b| b.is_ascii_digit() || *b == b'-' || *b == b'+');
+                match if numeric { k.parse::<i64>().ok() } else { None } {
+                    Some(i) => ffi::lua_pushinteger(l, i),
+                    None => push_str(l, k),
                 }
                 push_value(l, x, depth + 1)?;
                 ffi::lua_rawset(l, -3);

@@ -354,8 +354,9 @@ impl Script {
             .map_err(lua_err)?;
         let used = Rc::new(Cell::new(0u64));
         let freeze = sandbox(&lua, used.clone())?;
+        let read_only = api_fast::read_only_fn(&lua).map_err(lua_err)?;
         let engine: Table =
-            lua.load(include_str!("prelude.lua")).set_name("@engine/prelude.lua").eval().map_err(lua_err)?;
+            lua.load(include_str!("prelude.lua")).set_name("@engine/prelude.lua").call(read_only).map_err(lua_err)?;
         lua.globals().set("__engine", engine.clone()).map_err(lua_err)?;
         spec_load::install(&lua)?;
         api_fast::install_deny(&lua).map_err(lua_err)?;

@@ -2,6 +2,10 @@
 -- and actions that variants fill, and the dispatch the Rust core calls into.
 -- Hooks run in ascending priority (default 0), then in load order.
 
+-- The chunk's argument, from the engine alone: makes the state read-only for the rest of
+-- the current call (perform asks who acts next so).
+local set_read_only = ...
+
 local R = { hooks = {}, by_point = nil, actions = {}, order = {}, seq = 0 }
 local engine = {}
 local current_variant = "engine"
@@ -484,7 +488,7 @@ function engine.perform(g, seat, name, args)
   if g:winner() then return true end
   -- Who acts next, asked in the same call (a call into the rules costs more than most
   -- answers), with the state read-only from here on, as engine.to_act has it.
-  __read_only()
+  set_read_only()
   return true, nil, nil, nil, run_filter(g, "to_act", true, g:current())
 end
 

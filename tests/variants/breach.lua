@@ -180,6 +180,10 @@ filter("to_act", "breach.to_act", function(g, seat) -- BAD TO_ACT HERE
   return seat
 end)
 action { name = "misdirect", syntax = "misdirect", apply = function(g) g:set("misdirect", true) end }
+-- The engine's read-only switch is the prelude's alone: a variant finds no such global.
+action { name = "switch", syntax = "switch", apply = function(g)
+  g:set("switch", type(__read_only) .. " " .. type(set_read_only))
+end }
 -- Asking who acts may not change the game, after an action as anywhere else.
 action { name = "scribble", syntax = "scribble", apply = function(g) g:set("scribble", true) end }
 
