@@ -72,24 +72,49 @@ pub(crate) fn refresh(lua: &Lua) {
 /// the call itself goes in the `u64`, as `api.rs` charges it.
 type Fast = unsafe fn(*mut ffi::lua_State, &Ctx, &mut u64) -> Option<c_int>;
 
+/// The `FastSlot` in the app data, as the address every fast function keeps as its first
+/// upvalue (stable for as long as the Lua state lives).
+fn slot_of(lua: &Lua) -> Option<*const FastSlot> {
+    lua.app_data_ref::<FastSlot>().map(|s| &*s as *const FastSlot)
+}
+
+/// A C closure of `f` over `slot` (upvalue 1) and, when given, the `api.rs` function it
+/// hands unusual calls to (upvalue 2, see `hand_over`).
+fn c_closure(
+    lua: &Lua,
+    slot: *const FastSlot,
+    f: ffi::lua_CFunction,
+    slow: Option<Function>,
+) -> mlua::Result<Function> {
+    let push = |l: *mut ffi::lua_State| unsafe { ffi::lua_pushlightuserdata(l, slot as *mut std::ffi::c_void) };
+    // SAFETY: pushes a C closure over `slot` (and `slow`, which exec_raw pushed first);
+    // `slot` outlives every call (see FastSlot).
+    unsafe {
+        match slow {
+            Some(slow) => lua.exec_raw(slow, |l| {
+                push(l);
+                ffi::lua_rotate(l, -2, 1);
+                ffi::lua_pushcclosure(l, f, 2);
+            }),
+            None => lua.exec_raw((), |l| {
+                push(l);
+                ffi::lua_pushcclosure(l, f, 1);
+            }),
+        }
+    }
+}
+
+/// The slot a fast function keeps as upvalue 1 (see `c_closure`).
+unsafe fn upvalue_slot<'a>(l: *mut ffi::lua_State) -> &'a FastSlot {
+    &*(ffi::lua_touserdata(l, ffi::lua_upvalueindex(1)) as *const FastSlot)
+}
+
 /// Replaces the methods of `g` named in `FAST` by their fast versions.
 pub(super) fn install(lua: &Lua, g: &Table) -> mlua::Result<()> {
-    let slot: *const FastSlot = match lua.app_data_ref::<FastSlot>() {
-        Some(s) => &*s as *const FastSlot,
-        None => return Ok(()),
-    };
+    let Some(slot) = slot_of(lua) else { return Ok(()) };
     for &(name, tramp) in FAST.iter().chain(FAST_WRITERS) {
         let slow: Function = g.raw_get(name)?;
-        // SAFETY: pushes a C closure over (slot, slow); `slot` outlives every call (see
-        // FastSlot).
-        let fast: Function = unsafe {
-            lua.exec_raw(slow, |l| {
-                ffi::lua_pushlightuserdata(l, slot as *mut std::ffi::c_void);
-                ffi::lua_rotate(l, -2, 1);
-                ffi::lua_pushcclosure(l, tramp, 2);
-            })?
-        };
-        g.raw_set(name, fast)?;
+        g.raw_set(name, c_closure(lua, slot, tramp, Some(slow))?)?;
     }
     Ok(())
 }
@@ -97,7 +122,7 @@ pub(super) fn install(lua: &Lua, g: &Table) -> mlua::Result<()> {
 /// The body every fast getter shares: charge the call as `api.rs` would, answer, or hand
 /// over to the slow method (which charges and raises for itself).
 unsafe fn run(l: *mut ffi::lua_State, f: Fast) -> c_int {
-    let slot = &*(ffi::lua_touserdata(l, ffi::lua_upvalueindex(1)) as *const FastSlot);
+    let slot = upvalue_slot(l);
     let ctx = slot.ctx.get();
     if !ctx.is_null() && ffi::lua_checkstack(l, 4) != 0 {
         let top = ffi::lua_gettop(l);
@@ -127,25 +152,15 @@ unsafe fn hand_over(l: *mut ffi::lua_State) -> c_int {
 /// clears the flag after every call). Handed to the prelude alone, as its chunk argument:
 /// no variant can reach it.
 pub(super) fn read_only_fn(lua: &Lua) -> mlua::Result<Function> {
-    let slot: *const FastSlot = match lua.app_data_ref::<FastSlot>() {
-        Some(s) => &*s as *const FastSlot,
-        None => return Err(mlua::Error::runtime("the engine's fast functions are not set up")),
-    };
+    let slot = slot_of(lua).ok_or_else(|| mlua::Error::runtime("the engine's fast functions are not set up"))?;
     unsafe extern "C-unwind" fn read_only(l: *mut ffi::lua_State) -> c_int {
-        let slot = &*(ffi::lua_touserdata(l, ffi::lua_upvalueindex(1)) as *const FastSlot);
-        let ctx = slot.ctx.get();
+        let ctx = upvalue_slot(l).ctx.get();
         if !ctx.is_null() {
             (*ctx).read_only = true;
         }
         0
     }
-    // SAFETY: a C closure over `slot`, which outlives every call.
-    unsafe {
-        lua.exec_raw((), |l| {
-            ffi::lua_pushlightuserdata(l, slot as *mut std::ffi::c_void);
-            ffi::lua_pushcclosure(l, read_only, 1);
-        })
-    }
+    c_closure(lua, slot, read_only, None)
 }
 
 /// Replaces the global `deny` (`spec_load.rs`) by a C function that answers false alone
@@ -153,13 +168,9 @@ pub(super) fn read_only_fn(lua: &Lua) -> mlua::Result<Function> {
 /// rule's position cost more than most rules (a tenth of drawing a bot's action in base).
 /// Otherwise it hands the call to the function it replaced.
 pub(super) fn install_deny(lua: &Lua) -> mlua::Result<()> {
-    let slot: *const FastSlot = match lua.app_data_ref::<FastSlot>() {
-        Some(s) => &*s as *const FastSlot,
-        None => return Ok(()),
-    };
+    let Some(slot) = slot_of(lua) else { return Ok(()) };
     unsafe extern "C-unwind" fn deny(l: *mut ffi::lua_State) -> c_int {
-        let slot = &*(ffi::lua_touserdata(l, ffi::lua_upvalueindex(1)) as *const FastSlot);
-        let ctx = slot.ctx.get();
+        let ctx = upvalue_slot(l).ctx.get();
         if !ctx.is_null() && (*ctx).listing {
             ffi::lua_pushboolean(l, 0);
             return 1;
@@ -167,15 +178,7 @@ pub(super) fn install_deny(lua: &Lua) -> mlua::Result<()> {
         hand_over(l)
     }
     let slow: Function = lua.globals().get("deny")?;
-    // SAFETY: as in `install`: a C closure over (slot, slow); `slot` outlives every call.
-    let fast: Function = unsafe {
-        lua.exec_raw(slow, |l| {
-            ffi::lua_pushlightuserdata(l, slot as *mut std::ffi::c_void);
-            ffi::lua_rotate(l, -2, 1);
-            ffi::lua_pushcclosure(l, deny, 2);
-        })?
-    };
-    lua.globals().set("deny", fast)
+    lua.globals().set("deny", c_closure(lua, slot, deny, Some(slow))?)
 }
 
 /// A fast writer: checks everything the `api.rs` method would refuse before it changes
@@ -185,7 +188,7 @@ type FastWrite = unsafe fn(*mut ffi::lua_State, &mut Ctx, &FastSlot) -> Option<c
 
 /// `run` for the writers: never while legal actions are listed (the method refuses).
 unsafe fn run_write(l: *mut ffi::lua_State, f: FastWrite) -> c_int {
-    let slot = &*(ffi::lua_touserdata(l, ffi::lua_upvalueindex(1)) as *const FastSlot);
+    let slot = upvalue_slot(l);
     let ctx = slot.ctx.get();
     if !ctx.is_null() && !(*ctx).read_only && ffi::lua_checkstack(l, 4) != 0 {
         let top = ffi::lua_gettop(l);
@@ -346,7 +349,7 @@ unsafe fn probe(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Option<c_in
 /// value kept what computing it cost, so that a game and its replay, whatever each kept,
 /// use the same budget.
 unsafe fn used(l: *mut ffi::lua_State, _c: &Ctx, _extra: &mut u64) -> Option<c_int> {
-    let slot = &*(ffi::lua_touserdata(l, ffi::lua_upvalueindex(1)) as *const FastSlot);
+    let slot = upvalue_slot(l);
     ffi::lua_pushinteger(l, (slot.used.get() + super::lua_pendingcharge(l).max(0) as u64) as i64);
     Some(1)
 }
