@@ -375,8 +375,8 @@ fn build(lua: &Lua) -> R<Table> {
         Ok(())
     });
     method!(lua, g, "turn", |l, _a: ()| { Ok(ctx(l)?.state.turn) });
-    // For `g:cached` (the prelude takes it off `g` before any variant runs).
-    // `g:cached`'s probe (answered in api_fast.rs; here for what the fast path hands over):
+    // `g:cached`'s probe, which the prelude takes off `g` before any variant runs
+    // (answered in api_fast.rs; here for what the fast path hands over):
     // the version of what `code` names (0 the whole state, 1 the slot grids, 2 seat `p`'s
     // grids, 3 the cards on them); when it equals `at`, true instead, with `cost` charged.
     method!(lua, g, "__probe", |l, (code, p, at, cost): (i64, Option<i64>, Option<i64>, Option<i64>)| {

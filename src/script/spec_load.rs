@@ -71,11 +71,7 @@ pub(super) fn install(lua: &Lua) -> Result<(), ScriptError> {
             if tail {
                 return Ok(None);
             }
-            Ok(lua.inspect_stack(level, |d| {
-                let src = d.source();
-                let file = src.source.as_deref().unwrap_or("?").trim_start_matches('@').to_string();
-                format!("{}:{}", file, d.current_line().unwrap_or(0))
-            }))
+            Ok(frame_at(lua, level))
         })
         .map_err(lua_err)?,
     )
@@ -90,11 +86,7 @@ pub(super) fn install(lua: &Lua) -> Result<(), ScriptError> {
                 mlua::Value::Function(f) => f.call(rest)?,
                 other => mlua::FromLua::from_lua(other, lua)?,
             };
-            let at = lua.inspect_stack(2, |d| {
-                let src = d.source();
-                let file = src.source.as_deref().unwrap_or("?").trim_start_matches('@').to_string();
-                format!("{}:{}", file, d.current_line().unwrap_or(0))
-            });
+            let at = frame_at(lua, 2);
             let t = lua.create_table()?;
             t.set("reason", reason)?;
             t.set("at", at)?;
@@ -122,6 +114,15 @@ pub(super) fn install(lua: &Lua) -> Result<(), ScriptError> {
         .map_err(lua_err)?,
     )
     .map_err(lua_err)
+}
+
+/// "file:line" of the function `level` frames up the Lua stack (`__where`, `deny`).
+fn frame_at(lua: &Lua, level: usize) -> Option<String> {
+    lua.inspect_stack(level, |d| {
+        let src = d.source();
+        let file = src.source.as_deref().unwrap_or("?").trim_start_matches('@').to_string();
+        format!("{}:{}", file, d.current_line().unwrap_or(0))
+    })
 }
 
 fn load_inner(lua: &Lua, name: &str) -> mlua::Result<()> {
