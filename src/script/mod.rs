@@ -523,20 +523,30 @@ impl Script {
         Ok(s)
     }
 
-    /// Read-only and listing (legal actions listed or drawn), or neither.
-    fn listing(&self, on: bool) {
+    /// `call` with the state read-only, as the rules are asked something; with `listing`,
+    /// also marked as listing legal actions (see `Ctx::listing`). Both flags are off after.
+    fn ask<R: mlua::FromLuaMulti>(
+        &self,
+        listing: bool,
+        func: &str,
+        args: impl mlua::IntoLuaMulti,
+    ) -> Result<R, ScriptError> {
         self.with_output(|c| {
-            *c.read_only = on;
-            *c.listing = on;
+            *c.read_only = true;
+            *c.listing = listing;
         });
+        let r = self.call::<R>(func, args);
+        self.with_output(|c| {
+            *c.read_only = false;
+            *c.listing = false;
+        });
+        r
     }
 
     /// Every action `seat` may take now, and the templates of those that cannot be
     /// listed (such as trade offers).
     pub fn legal_actions(&self, seat: usize) -> Result<(Vec<Action>, Vec<String>), ScriptError> {
-        self.listing(true);
-        let result = self.call::<(Table, Table)>("legal_actions", (self.g.clone(), seat + 1));
-        self.listing(false);
+        let result = self.ask::<(Table, Table)>(true, "legal_actions", (self.g.clone(), seat + 1));
         let (list, templates) = result?;
         let mut out = Vec::with_capacity(list.raw_len());
         for entry in list.sequence_values::<Table>() {
@@ -594,9 +604,7 @@ impl Script {
             }
             .map_err(lua_err)?;
         }
-        self.listing(true);
-        let r = self.call::<(Option<String>, mlua::Value)>("sample", (self.g.clone(), seat + 1, self.rnd.clone()));
-        self.listing(false);
+        let r = self.ask::<(Option<String>, mlua::Value)>(true, "sample", (self.g.clone(), seat + 1, self.rnd.clone()));
         match r? {
             (Some(name), option) => Ok(Ok(Some(self.action_from_lua(&name, option)?))),
             (None, mlua::Value::String(_)) => Ok(Err(())),
@@ -606,10 +614,7 @@ impl Script {
 
     /// The seat expected to act next.
     pub fn to_act(&self) -> Result<usize, ScriptError> {
-        self.with_output(|c| *c.read_only = true);
-        let r = self.call::<i64>("to_act", self.g.clone());
-        self.with_output(|c| *c.read_only = false);
-        self.seat_from(r?)
+        self.seat_from(self.ask::<i64>(false, "to_act", self.g.clone())?)
     }
 
     /// A 0-based seat from the 1-based one `to_act` answered.
@@ -623,43 +628,29 @@ impl Script {
 
     /// Victory points of `seat`; `hidden` counts what only the owner knows.
     pub fn points(&self, seat: usize, hidden: bool) -> Result<i64, ScriptError> {
-        self.with_output(|c| *c.read_only = true);
-        let r = self.call::<i64>("points", (self.g.clone(), seat + 1, hidden));
-        self.with_output(|c| *c.read_only = false);
-        r
+        self.ask::<i64>(false, "points", (self.g.clone(), seat + 1, hidden))
     }
 
     /// Extra per-player facts a variant shows (knights played, special cards, ...).
     pub fn describe(&self, seat: usize) -> Result<Value, ScriptError> {
-        self.with_output(|c| *c.read_only = true);
-        let r = self.call::<mlua::Value>("describe", (self.g.clone(), seat + 1));
-        self.with_output(|c| *c.read_only = false);
-        api::from_lua_value(&r?).map_err(lua_err).map(|v| v.unwrap_or(Value::Map(Default::default())))
+        let r = self.ask::<mlua::Value>(false, "describe", (self.g.clone(), seat + 1))?;
+        api::from_lua_value(&r).map_err(lua_err).map(|v| v.unwrap_or(Value::Map(Default::default())))
     }
 
     /// The rules text of one kind of card (the variant's `card_text` filter), if it has one.
     pub fn card_text(&self, kind: &str) -> Result<Option<String>, ScriptError> {
-        self.with_output(|c| *c.read_only = true);
-        let r = self.call::<Option<String>>("card_text", (self.g.clone(), kind.to_string()));
-        self.with_output(|c| *c.read_only = false);
-        r
+        self.ask::<Option<String>>(false, "card_text", (self.g.clone(), kind.to_string()))
     }
 
     /// Text for a player at the table, from a variant's filter: `welcome` (seat and action
     /// unused) or `action_note` (what `action` costs `seat` now, say).
     pub fn player_text(&self, point: &str, seat: usize, action: &str) -> Result<Option<String>, ScriptError> {
-        self.with_output(|c| *c.read_only = true);
-        let r = self.call::<Option<String>>("player_text", (self.g.clone(), point, seat + 1, action));
-        self.with_output(|c| *c.read_only = false);
-        r
+        self.ask::<Option<String>>(false, "player_text", (self.g.clone(), point, seat + 1, action))
     }
 
     /// The `evaluate` filter for every seat (victory points without one), for bots.
     pub fn evaluate(&self) -> Result<Vec<f64>, ScriptError> {
-        self.with_output(|c| *c.read_only = true);
-        let r = self.call::<Vec<f64>>("evaluate", self.g.clone());
-        self.with_output(|c| *c.read_only = false);
-        let v = r?;
+        let v = self.ask::<Vec<f64>>(false, "evaluate", self.g.clone())?;
         let n = self.state().players.len();
         if v.len() != n || v.iter().any(|x| !x.is_finite()) {
             return Err(ScriptError::new(
