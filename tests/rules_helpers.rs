@@ -722,27 +722,45 @@ fn vincent() {
     act_as(&mut g, "red", "helper exchange hilde");
 }
 
-/// Vincent and Largest Army (Almanac: Largest Army — another player with more face-up knights
-/// than the holder takes it at once): a discarded knight no longer counts.
-#[test]
-fn vincent_can_cost_largest_army() {
+/// Red holds Vincent and Largest Army with 3 knights face up; blue has `blue` face up.
+fn red_holds_the_army(blue: usize) -> Game {
     let mut g = position(&[("red", "vincent")], &[]);
     roll(&mut g, 6, 6);
     buy_until(&mut g, "red", "knight", 3);
     pass_turn(&mut g);
     roll(&mut g, 6, 6);
-    buy_until(&mut g, "blue", "knight", 3);
-    for _ in 0..3 {
+    buy_until(&mut g, "blue", "knight", blue);
+    for i in 0..3 {
         next_main_of(&mut g, "red");
         play_knight_quietly(&mut g, "red");
-        next_main_of(&mut g, "blue");
-        play_knight_quietly(&mut g, "blue");
+        if i < blue {
+            next_main_of(&mut g, "blue");
+            play_knight_quietly(&mut g, "blue");
+        }
     }
-    assert_eq!(holder(&g, "largest_army").as_deref(), Some("red"), "blue has 3, not more");
-    next_main_of(&mut g, "red");
-    sb(&mut g, "give red 2 ore grain");
-    act_as(&mut g, "red", "vincent city");
-    act_as(&mut g, "red", "city 15");
+    assert_eq!(holder(&g, "largest_army").as_deref(), Some("red"), "blue has {blue}, not more");
+    g
+}
+
+/// Red, in the main phase, builds a city for 2 ore and grain with Vincent (one played knight
+/// less): `at`, or the first city listed.
+fn vincent_city(g: &mut Game, at: Option<&str>) {
+    next_main_of(g, "red");
+    sb(g, "give red 2 ore grain");
+    act_as(g, "red", "vincent city");
+    let city = match at {
+        Some(at) => at.to_string(),
+        None => listed_starting(g, "red", "city").into_iter().next().expect("a settlement of red's"),
+    };
+    act_as(g, "red", &city);
+}
+
+/// Vincent and Largest Army (Almanac: Largest Army — another player with more face-up knights
+/// than the holder takes it at once): a discarded knight no longer counts.
+#[test]
+fn vincent_can_cost_largest_army() {
+    let mut g = red_holds_the_army(3);
+    vincent_city(&mut g, Some("city 15"));
     assert_eq!(holder(&g, "largest_army").as_deref(), Some("blue"), "red has 2 knights face up, blue 3");
 }
 
@@ -752,32 +770,11 @@ fn vincent_can_cost_largest_army() {
 /// ... they immediately take the special card").
 #[test]
 fn vincent_below_three_knights_passes_largest_army_to_more_knights() {
-    let mut g = position(&[("red", "vincent")], &[]);
-    roll(&mut g, 6, 6);
-    buy_until(&mut g, "red", "knight", 3);
-    pass_turn(&mut g);
-    roll(&mut g, 6, 6);
-    buy_until(&mut g, "blue", "knight", 2);
-    for i in 0..3 {
-        next_main_of(&mut g, "red");
-        play_knight_quietly(&mut g, "red");
-        if i < 2 {
-            next_main_of(&mut g, "blue");
-            play_knight_quietly(&mut g, "blue");
-        }
-    }
-    assert_eq!(holder(&g, "largest_army").as_deref(), Some("red"));
-    next_main_of(&mut g, "red");
-    sb(&mut g, "give red 2 ore grain");
-    act_as(&mut g, "red", "vincent city");
-    act_as(&mut g, "red", "city 15");
+    let mut g = red_holds_the_army(2);
+    vincent_city(&mut g, Some("city 15"));
     assert_eq!(holder(&g, "largest_army").as_deref(), Some("red"), "2 knights each: blue has not more");
     act_as(&mut g, "red", "helper flip");
-    next_main_of(&mut g, "red");
-    sb(&mut g, "give red 2 ore grain");
-    act_as(&mut g, "red", "vincent city");
-    let city = listed_starting(&g, "red", "city").into_iter().next().expect("red's other settlement");
-    act_as(&mut g, "red", &city);
+    vincent_city(&mut g, None);
     assert_eq!(holder(&g, "largest_army").as_deref(), Some("blue"), "red has 1 knight face up, blue 2");
 }
 
