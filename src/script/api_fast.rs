@@ -121,10 +121,14 @@ pub(super) fn install(lua: &Lua, g: &Table) -> mlua::Result<()> {
 
 /// The body every fast getter shares: charge the call as `api.rs` would, answer, or hand
 /// over to the slow method (which charges and raises for itself).
+///
+/// No `lua_checkstack`: Lua calls a C function with `LUA_MINSTACK` (20) free slots, and a
+/// fast function holds at most four values above its arguments at a time (its loops push
+/// and store in turn); the recursive walks (`push_value`, `table_value`) check each level.
 unsafe fn run(l: *mut ffi::lua_State, f: Fast) -> c_int {
     let slot = upvalue_slot(l);
     let ctx = slot.ctx.get();
-    if !ctx.is_null() && ffi::lua_checkstack(l, 4) != 0 {
+    if !ctx.is_null() {
         let top = ffi::lua_gettop(l);
         let mut extra = 0;
         if let Some(n) = f(l, &*ctx, &mut extra) {
@@ -190,7 +194,7 @@ type FastWrite = unsafe fn(*mut ffi::lua_State, &mut Ctx, &FastSlot) -> Option<c
 unsafe fn run_write(l: *mut ffi::lua_State, f: FastWrite) -> c_int {
     let slot = upvalue_slot(l);
     let ctx = slot.ctx.get();
-    if !ctx.is_null() && !(*ctx).read_only && ffi::lua_checkstack(l, 4) != 0 {
+    if !ctx.is_null() && !(*ctx).read_only {
         let top = ffi::lua_gettop(l);
         if let Some(n) = f(l, &mut *ctx, slot) {
             return n;
