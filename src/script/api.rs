@@ -200,15 +200,25 @@ pub fn to_lua_value(lua: &Lua, v: &Value) -> R<LV> {
         Value::Map(m) => {
             let t = lua.create_table_with_capacity(0, m.len())?;
             for (k, x) in m {
-                // Keys that look like integers were integers when stored.
-                match k.parse::<i64>() {
-                    Ok(i) => t.raw_set(i, to_lua_value(lua, x)?)?,
-                    Err(_) => t.raw_set(k.as_str(), to_lua_value(lua, x)?)?,
+                match int_key(k) {
+                    Some(i) => t.raw_set(i, to_lua_value(lua, x)?)?,
+                    None => t.raw_set(k.as_str(), to_lua_value(lua, x)?)?,
                 }
             }
             LV::Table(t)
         }
     })
+}
+
+/// A stored map's key as the integer it was when stored, if it looks like one. Most keys
+/// are words: only one that starts like a number is parsed.
+pub(super) fn int_key(k: &str) -> Option<i64> {
+    let numeric = k.as_bytes().first().is_some_and(|b| b.is_ascii_digit() || *b == b'-' || *b == b'+');
+    if numeric {
+        k.parse().ok()
+    } else {
+        None
+    }
 }
 
 pub fn arg_from_lua(t: ArgType, v: &LV) -> Result<Arg, String> {

@@ -19,7 +19,7 @@
 //! it holds one, and the engine holds none across a call into the rules; if one did, the
 //! methods' own borrows would fail).
 
-use super::api::{card, var_bytes_after, zone_ref, CALL_COST, MAX_DEPTH};
+use super::api::{card, int_key, var_bytes_after, zone_ref, CALL_COST, MAX_DEPTH};
 use super::api_slots::{grid_ref, pos};
 use super::log_format::{format_log, LogArg};
 use super::{Ctx, Message, HOST_MEMORY_CAP, INSTRUCTION_BUDGET, VARS_CAP};
@@ -328,7 +328,6 @@ unsafe fn current(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c
     Some(1)
 }
 
-/// The state's version (`Ctx::version`), for `g:cached` in the prelude only.
 /// `g:cached`'s probe (`__probe` in api.rs): the version of what it reads, or true with
 /// the kept value's cost charged when the version is the one it was kept at. One call
 /// where a kept value took two (the version, then the charge).
@@ -413,9 +412,7 @@ unsafe fn push_value(l: *mut ffi::lua_State, v: &Value, depth: usize) -> Option<
         Value::Map(m) => {
             ffi::lua_createtable(l, 0, m.len() as c_int);
             for (k, x) in m {
-                // Most keys are words: only one that starts like a number is parsed.
-                let numeric = k.as_bytes().first().is_some_and(|b| b.is_ascii_digit() || *b == b'-' || *b == b'+');
-                match if numeric { k.parse::<i64>().ok() } else { None } {
+                match int_key(k) {
                     Some(i) => ffi::lua_pushinteger(l, i),
                     None => push_str(l, k),
                 }
