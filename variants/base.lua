@@ -641,18 +641,19 @@ end
 
 -- Largest Army: the first to play 3 knights, then whoever has more knights than the holder
 -- ("they immediately take the special card"), even fewer than 3 once the holder has given
--- knights up (Helpers of Catan, Vincent).
-local function update_largest_army(g, p)
+-- knights up (Helpers of Catan, Vincent). `card` is the played card counted ("knight";
+-- classic's "soldier"), `army` their name in the log ("knights").
+local function update_largest_army(g, p, card, army)
   local holder = g:get("largest_army")
   if holder == p then return end
-  local mine = g:count(p, "played", "knight")
+  local mine = g:count(p, "played", card)
   if holder then
-    if g:count(holder, "played", "knight") >= mine then return end
+    if g:count(holder, "played", card) >= mine then return end
   elseif mine < 3 then
     return
   end
   g:set("largest_army", p)
-  g:log(name(g, p) .. " takes Largest Army (" .. mine .. " knights)")
+  g:log(name(g, p) .. " takes Largest Army (" .. mine .. " " .. army .. ")")
   g:emit("largest_army_changed", { from = holder, to = p })
 end
 
@@ -661,7 +662,7 @@ end
 -- clockwise from the player whose turn it is.
 on("knights_changed", "base.largest_army", function(g)
   local n = g:players()
-  for i = 0, n - 1 do update_largest_army(g, (g:current() - 1 + i) % n + 1) end
+  for i = 0, n - 1 do update_largest_army(g, (g:current() - 1 + i) % n + 1, "knight", "knights") end
 end)
 
 local function engine_points(g, p) return g:filter("victory_points", 0, p, true) end
@@ -1275,6 +1276,9 @@ end
 -- For a new development card: `when = function(g, p) return catan.may_play(g, p, "x") end`,
 -- `phases = catan.PLAY_PHASES`, and `catan.use_card(g, p, "x")` first thing in `apply`.
 catan.may_play, catan.use_card, catan.PLAY_PHASES = may_play, use_card, PLAY_PHASES
+-- An edition with another army card (classic's Soldiers) counts it with
+-- `catan.update_largest_army(g, p, "soldier", "soldiers")`.
+catan.update_largest_army = update_largest_army
 
 action {
   name = "play_knight",
@@ -1286,7 +1290,7 @@ action {
   apply = function(g, p)
     use_card(g, p, "knight")
     g:log(name(g, p) .. " plays a knight")
-    update_largest_army(g, p)
+    update_largest_army(g, p, "knight", "knights")
     robber_phase(g, g:phase())
   end,
 }

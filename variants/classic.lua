@@ -44,20 +44,8 @@ end)
 
 remove_action("play_knight")
 
--- Largest Army: the first to turn up 3 Soldiers, then whoever has more than the holder, even
--- fewer than 3 once the holder has given soldiers up (Helpers of Catan, Vincent).
-local function update_largest_army(g, p)
-  local holder, mine = g:get("largest_army"), g:count(p, "played", "soldier")
-  if holder == p then return end
-  if holder then
-    if g:count(holder, "played", "soldier") >= mine then return end
-  elseif mine < 3 then
-    return
-  end
-  g:set("largest_army", p)
-  g:log(g:color(p) .. " takes Largest Army (" .. mine .. " soldiers)")
-  g:emit("largest_army_changed", { from = holder, to = p })
-end
+-- Largest Army, as base's, counted in Soldiers.
+local function update_largest_army(g, p) catan.update_largest_army(g, p, "soldier", "soldiers") end
 
 action {
   name = "play_soldier",
