@@ -264,6 +264,9 @@ fn play_checked(
         Ok(g) => g,
         Err(e) => return (0, vec![error_finding(&e, &top, format!("seed {seed}: setting up the game"))]),
     };
+    // Every action the bots draw is checked again: a listing that offers what `legal`
+    // refuses is one of the mistakes this looks for.
+    game.recheck_drawn(true);
     let baseline = card_totals(&game.state(), spec.cards.len());
     let mut problem: Option<String> = None;
     let mut actions = 0usize;

@@ -354,6 +354,14 @@ impl Game {
         Ok(self.script.legal_actions(seat)?.0)
     }
 
+    /// Whether `perform` asks `when` and `legal` again of an action `sample_action` just
+    /// drew on the same state (off by default in release builds: the draw asked them).
+    /// `catan check` turns it on, so that a listing offering what the rules refuse is
+    /// found.
+    pub fn recheck_drawn(&self, on: bool) {
+        self.script.set_recheck_drawn(on);
+    }
+
     /// A random legal action for `seat` drawn with the numbers in `rnd` (each in [0, 1)),
     /// uniformly by kind of action, then by option. Ok(Err(())) asks for more numbers.
     pub fn sample_action(&self, seat: usize, rnd: &[f64]) -> Result<Result<Option<Action>, ()>, GameError> {

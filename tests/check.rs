@@ -66,6 +66,11 @@ fn games_find_script_errors_broken_invariants_and_endless_games() {
         f[0].contains("('roll' by seat 1, declared here, or a hook it ran): cards not conserved: ore 19 -> 20"),
         "{f:?}"
     );
+    // Options that offer what `legal` refuses: the bots' draws are checked again here,
+    // though `catan sim` trusts them (`Game::recheck_drawn`).
+    let f = findings("tests/variants/check_listing.lua", 1);
+    assert!(f[0].contains("a listed legal action was refused: 'wave 3'"), "{f:?}");
+    assert!(f[0].contains("waving is not allowed"), "{f:?}");
     let f = findings("tests/variants/no_victory.lua", 1);
     assert!(f[0].starts_with("tests/variants/no_victory.lua:1: seed 1: no winner after 3000 actions"), "{f:?}");
 }

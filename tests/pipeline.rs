@@ -782,3 +782,55 @@ fn a_draw_is_the_same_whatever_the_count_of_numbers_handed_over() {
     assert_eq!(g.sample_action(0, &[0.0]).unwrap(), Err(()), "one number is not enough for a discard");
     assert_eq!(g.sample_action(0, &[0.0, 0.42]).unwrap().unwrap(), short);
 }
+
+/// An action the engine's bot drew from the rules' own options is performed without
+/// asking `when` and `legal` again (`Game::recheck_drawn`): the games are the same,
+/// action for action and state for state, whether it asks them or not.
+#[test]
+fn a_drawn_action_plays_the_same_without_its_checks() {
+    for (variants, players) in [(&["base"][..], 4), (&["rivals"][..], 2)] {
+        let mut games: Vec<Game> =
+            [true, false].iter().map(|_| Game::new(Header { players, ..header_of(variants, &[]) }).unwrap()).collect();
+        games[0].recheck_drawn(true);
+        games[1].recheck_drawn(false);
+        let mut bots = [RandomBot::new(5), RandomBot::new(5)];
+        for step in 0..300 {
+            if games[0].winner().is_some() {
+                break;
+            }
+            for (g, bot) in games.iter_mut().zip(bots.iter_mut()) {
+                let seat = g.to_act().unwrap();
+                let a = bot.choose(g, seat).unwrap().unwrap_or_else(|| panic!("{variants:?} step {step}: no action"));
+                g.perform(seat, &a).unwrap_or_else(|e| panic!("{variants:?} step {step}: {e}"));
+            }
+            assert_same_state(&format!("{variants:?} step {step}"), &games[0].state(), &games[1].state());
+            assert_eq!(games[0].log().last(), games[1].log().last(), "{variants:?} step {step}");
+        }
+    }
+}
+
+/// Only the very action drawn, on the very state it was drawn on, skips its checks: once
+/// performed, or once the state changed, it is checked as any typed action is.
+#[test]
+fn a_drawn_action_is_checked_again_once_performed_or_stale() {
+    let mut g = game(&["base"], &[]);
+    g.recheck_drawn(false);
+    let roll = Action { name: "roll".into(), args: vec![] };
+    let at_roll = g.snapshot();
+    assert_eq!(g.sample_action(0, &[0.0; 8]).unwrap().unwrap(), Some(roll.clone()));
+    g.perform(0, &roll).unwrap();
+    let rolled = g.snapshot();
+    let e = script_error("roll twice", g.perform(0, &roll));
+    assert_eq!(e.kind, ScriptErrorKind::Rejected, "{e:?}");
+    // Drawn at the roll, performed after it: refused.
+    g.restore(&at_roll);
+    assert_eq!(g.sample_action(0, &[0.0; 8]).unwrap().unwrap(), Some(roll.clone()));
+    g.restore(&rolled);
+    let e = script_error("roll on a stale draw", g.perform(0, &roll));
+    assert_eq!(e.kind, ScriptErrorKind::Rejected, "{e:?}");
+    // Drawn for one seat, performed by another: refused.
+    g.restore(&at_roll);
+    assert_eq!(g.sample_action(0, &[0.0; 8]).unwrap().unwrap(), Some(roll.clone()));
+    let e = script_error("roll by another seat", g.perform(1, &roll));
+    assert_eq!(e.kind, ScriptErrorKind::Rejected, "{e:?}");
+}

@@ -144,6 +144,30 @@ fn endless_loop_in_a_legal_check_is_stopped() {
     });
 }
 
+/// An action's checks and the action itself each have the whole budget (the prelude's
+/// perform starts the action afresh), so what an action may spend does not depend on
+/// whether its checks ran: they do for a typed or replayed action, and not for one the
+/// engine's bot drew from the rules' own options (`Script::sample`).
+#[test]
+fn the_checks_and_the_action_each_have_the_whole_budget() {
+    within(240, "burn", || {
+        let mut g = Game::new(header(HOSTILE)).unwrap();
+        // The largest power of two of loops that one call can run.
+        let mut n: i64 = 1 << 16;
+        loop {
+            match g.act(0, &format!("burn_once {}", n * 2)) {
+                Ok(_) => n *= 2,
+                Err(GameError::Script(e)) if e.kind == ScriptErrorKind::Budget => break,
+                Err(e) => panic!("burn_once {}: {e}", n * 2),
+            }
+            assert!(n < 1 << 40, "the budget never ran out");
+        }
+        // Twice n loops is more than a call may run; n in the check and n in the action is not.
+        g.act(0, &format!("burn {n}")).unwrap_or_else(|e| panic!("burn {n}: {e}"));
+        assert!(g.state().vars.contains_key("burnt"));
+    });
+}
+
 #[test]
 fn endless_loop_while_listing_legal_actions_is_an_error_not_a_hang() {
     within(120, "maze", || {

@@ -167,6 +167,20 @@ pub(super) fn read_only_fn(lua: &Lua) -> mlua::Result<Function> {
     c_closure(lua, slot, read_only, None)
 }
 
+/// The function the prelude's perform calls between its checks and the action: a fresh
+/// instruction budget, as a new call has (`Script::call`), so that the action may spend
+/// the same whether its checks ran (typed, replayed) or not (drawn by the engine).
+/// Handed to the prelude alone, as `read_only_fn` is.
+pub(super) fn fresh_budget_fn(lua: &Lua) -> mlua::Result<Function> {
+    let slot = slot_of(lua).ok_or_else(|| mlua::Error::runtime("the engine's fast functions are not set up"))?;
+    unsafe extern "C-unwind" fn fresh_budget(l: *mut ffi::lua_State) -> c_int {
+        upvalue_slot(l).used.set(0);
+        super::lua_resetcharge(l);
+        0
+    }
+    c_closure(lua, slot, fresh_budget, None)
+}
+
 /// Replaces the global `deny` (`spec_load.rs`) by a C function that answers false alone
 /// while legal actions are listed or drawn: nobody reads the reason then, and finding the
 /// rule's position cost more than most rules (a tenth of drawing a bot's action in base).

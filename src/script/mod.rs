@@ -227,6 +227,12 @@ pub struct Script {
     rnd: Table,
     /// The action names as Lua strings, made once each (`perform` passes one per action).
     names: std::cell::RefCell<std::collections::HashMap<String, mlua::LuaString>>,
+    /// The action `sample` last drew, for which seat, and the state's version then:
+    /// `perform` of that very action on that very state skips the checks the draw made.
+    drawn: std::cell::RefCell<Option<(u64, usize, Action)>>,
+    /// Checks drawn actions again all the same (`catan check`, debug builds): a listing
+    /// that offers what `when` or `legal` refuses is a bug of the variant's.
+    recheck_drawn: Cell<bool>,
 }
 
 /// The random numbers `sample` takes without growing its table.
@@ -355,8 +361,12 @@ impl Script {
         let used = Rc::new(Cell::new(0u64));
         let freeze = sandbox(&lua, used.clone())?;
         let read_only = api_fast::read_only_fn(&lua).map_err(lua_err)?;
-        let engine: Table =
-            lua.load(include_str!("prelude.lua")).set_name("@engine/prelude.lua").call(read_only).map_err(lua_err)?;
+        let fresh_budget = api_fast::fresh_budget_fn(&lua).map_err(lua_err)?;
+        let engine: Table = lua
+            .load(include_str!("prelude.lua"))
+            .set_name("@engine/prelude.lua")
+            .call((read_only, fresh_budget))
+            .map_err(lua_err)?;
         lua.globals().set("__engine", engine.clone()).map_err(lua_err)?;
         spec_load::install(&lua)?;
         api_fast::install_deny(&lua).map_err(lua_err)?;
@@ -375,7 +385,19 @@ impl Script {
         }
         let failed_rule = engine.get::<Option<Function>>("failed_rule").map_err(lua_err)?;
         let rnd = lua.create_table_with_capacity(RND_SLOTS + 1, 0).map_err(lua_err)?;
-        Ok(Script { lua, spec, files, used, g, calls, failed_rule, rnd, names: Default::default() })
+        Ok(Script {
+            lua,
+            spec,
+            files,
+            used,
+            g,
+            calls,
+            failed_rule,
+            rnd,
+            names: Default::default(),
+            drawn: Default::default(),
+            recheck_drawn: Cell::new(cfg!(debug_assertions)),
+        })
     }
 
     /// The names of `g`'s methods, sorted, without the engine's internal ones (`_...`):
@@ -390,6 +412,17 @@ impl Script {
             .collect();
         names.sort();
         names
+    }
+
+    /// The state's version (`Ctx::version`): any change to the state changes it.
+    fn version(&self) -> Option<u64> {
+        self.lua.app_data_ref::<Ctx>().map(|c| c.version)
+    }
+
+    /// Whether `perform` checks an action `sample` drew as it checks any other (see
+    /// `recheck_drawn`).
+    pub(crate) fn set_recheck_drawn(&self, on: bool) {
+        self.recheck_drawn.set(on);
     }
 
     /// Installs a fresh state (before setup).
@@ -493,8 +526,13 @@ impl Script {
     pub fn perform(&self, seat: usize, action: &Action) -> Result<Option<usize>, ScriptError> {
         let args = self.args_to_lua(action)?;
         let name = self.name_of(&action.name)?;
+        // Drawn by `sample` from the rules' own options, for this seat, with nothing
+        // changed since: `when` and `legal` said yes to it already.
+        let drawn = self.drawn.borrow_mut().take().is_some_and(|(version, s, a)| {
+            !self.recheck_drawn.get() && s == seat && a == *action && Some(version) == self.version()
+        });
         type Answer = (bool, Option<String>, Option<String>, Option<String>, Option<i64>);
-        let answer = self.call::<Answer>("perform", (self.g.clone(), seat + 1, name, args));
+        let answer = self.call::<Answer>("perform", (self.g.clone(), seat + 1, name, args, drawn));
         // The prelude asks who acts next read-only, in the same call.
         self.with_output(|c| *c.read_only = false);
         let (ok, reason, at, variant, next) = answer?;
@@ -606,7 +644,13 @@ impl Script {
         }
         let r = self.ask::<(Option<String>, mlua::Value)>(true, "sample", (self.g.clone(), seat + 1, self.rnd.clone()));
         match r? {
-            (Some(name), option) => Ok(Ok(Some(self.action_from_lua(&name, option)?))),
+            (Some(name), option) => {
+                let action = self.action_from_lua(&name, option)?;
+                if let Some(version) = self.version() {
+                    *self.drawn.borrow_mut() = Some((version, seat, action.clone()));
+                }
+                Ok(Ok(Some(action)))
+            }
             (None, mlua::Value::String(_)) => Ok(Err(())),
             (None, _) => Ok(Ok(None)),
         }
@@ -878,7 +922,7 @@ extern "C-unwind" {
     /// Freezes the table at `idx`: every write to it takes `__newindex` (or fails).
     fn lua_freeze(l: *mut mlua::ffi::lua_State, idx: std::ffi::c_int);
     /// Gives the count hook a fresh countdown (a new call into the rules).
-    fn lua_resetcharge(l: *mut mlua::ffi::lua_State);
+    pub(crate) fn lua_resetcharge(l: *mut mlua::ffi::lua_State);
     /// The units charged since the count hook last ran.
     pub(crate) fn lua_pendingcharge(l: *mut mlua::ffi::lua_State) -> std::ffi::c_int;
 }

@@ -2,9 +2,10 @@
 -- and actions that variants fill, and the dispatch the Rust core calls into.
 -- Hooks run in ascending priority (default 0), then in load order.
 
--- The chunk's argument, from the engine alone: makes the state read-only for the rest of
--- the current call (perform asks who acts next so).
-local set_read_only = ...
+-- The chunk's arguments, from the engine alone: one makes the state read-only for the
+-- rest of the current call (perform asks who acts next so), the other gives the call a
+-- fresh instruction budget (perform's checks and its action are each given the whole).
+local set_read_only, fresh_budget = ...
 
 local R = { hooks = {}, by_point = nil, actions = {}, order = {}, seq = 0 }
 local engine = {}
@@ -463,26 +464,33 @@ function engine.sample(g, seat, rnd)
 end
 
 -- Returns true, or false plus the reason, the file:line that refused, and the variant.
-function engine.perform(g, seat, name, args)
+-- `drawn`: the engine drew this very action from the rules' own `sample` or `options` on
+-- this state (`Script::sample`), so asking `when` and `legal` again would only repeat
+-- them. Either way the action runs with a fresh budget, so that a drawn action and the
+-- same action typed (or replayed) may spend the same.
+function engine.perform(g, seat, name, args, drawn)
   local def = R.actions[name]
   if not def then return false, "there is no action '" .. name .. "'", nil, nil end
   if g:winner() then return false, "the game is over", nil, nil end
   depth, active[1] = 1, def
-  if (def.phase_set and not def.phase_set[g:phase()]) or (def.when and not def.when(g, seat)) then
-    -- `why_not(g, seat)` words the refusal; asked only here, so listing stays cheap.
-    local why = def.why_not and def.why_not(g, seat)
-    depth = 0
-    return false, why or def.not_now or ("`" .. def.syntax:gsub(" <.*", "") .. "` is not possible now"),
-      __where_fn(why and def.why_not or def.when or def.apply), def.variant
-  end
-  if def.legal then
-    local ok, why = def.legal(g, seat, unpack(args))
-    if not ok then
+  if not drawn then
+    if (def.phase_set and not def.phase_set[g:phase()]) or (def.when and not def.when(g, seat)) then
+      -- `why_not(g, seat)` words the refusal; asked only here, so listing stays cheap.
+      local why = def.why_not and def.why_not(g, seat)
       depth = 0
-      if type(why) == "table" then return false, why.reason, why.at or __where_fn(def.legal), def.variant end
-      return false, why or ("'" .. name .. "' is not allowed"), __where_fn(def.legal), def.variant
+      return false, why or def.not_now or ("`" .. def.syntax:gsub(" <.*", "") .. "` is not possible now"),
+        __where_fn(why and def.why_not or def.when or def.apply), def.variant
+    end
+    if def.legal then
+      local ok, why = def.legal(g, seat, unpack(args))
+      if not ok then
+        depth = 0
+        if type(why) == "table" then return false, why.reason, why.at or __where_fn(def.legal), def.variant end
+        return false, why or ("'" .. name .. "' is not allowed"), __where_fn(def.legal), def.variant
+      end
     end
   end
+  fresh_budget()
   def.apply(g, seat, unpack(args))
   depth = 0
   g:run("after_action", seat, name)

@@ -93,6 +93,28 @@ action {
   apply = function(g, p, n) g:set("stalled", n) end,
 }
 
+-- Work of a known size: `burn n` loops n times in its legal check and n times more in its
+-- apply; `burn_once n` loops n times in its apply alone. The checks and the action each
+-- have the whole budget (the prelude's perform), so `burn n` fits wherever `burn_once n` does.
+local function burn(n)
+  local x = 0
+  for i = 1, n do x = x + i end
+  return x
+end
+
+action {
+  name = "burn",
+  syntax = "burn <int>",
+  legal = function(g, p, n) return burn(n) >= 0 end,
+  apply = function(g, p, n) g:set("burnt", burn(n)) end,
+}
+
+action {
+  name = "burn_once",
+  syntax = "burn_once <int>",
+  apply = function(g, p, n) g:set("burnt", burn(n)) end,
+}
+
 -- pairs must walk keys in a fixed (sorted) order: numbers, then strings.
 action {
   name = "order",
