@@ -445,15 +445,17 @@ local function sum_points(ps)
   end
   return { vp = vp, strength = strength, commerce = commerce, skill = skill, progress = progress }
 end
--- The sums change only with the cards of the principality (not with its stores): rules
--- ask for them many times an action.
-local function printed_points(g, p) return sum_points(placed(g, p)) end
+
+-- The points of p's principality `ps` after the `tally` filters (g, points, seat). A
+-- `tally` filter reads only the seat's principality, its cards (as rivals_gold's
+-- Harbor and Salt Silo do), so the tally of the cards in play is kept while they stay:
+-- the advantages ask for both seats' after every action. Callers read it, never change it.
+local function tally_of(g, p, ps) return g:filter("tally", sum_points(ps), p) end
+local function read_tally(g, p) return tally_of(g, p, placed(g, p)) end
 
 local function tally(g, p, ps)
-  local sums = (ps and ps ~= placed(g, p)) and sum_points(ps) or g:cached(printed_points, p, "seat_cards")
-  -- A fresh table for the filters, which may change it.
-  local t = { vp = sums.vp, strength = sums.strength, commerce = sums.commerce, skill = sums.skill, progress = sums.progress }
-  return g:filter("tally", t, p)
+  if ps and ps ~= placed(g, p) then return tally_of(g, p, ps) end
+  return g:cached(read_tally, p, "seat_cards")
 end
 
 local function points(g, p)
