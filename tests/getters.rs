@@ -106,6 +106,20 @@ fn the_fast_getters_answer_what_the_state_holds() {
     // A stored table comes back as it was stored (integer keys stay integers).
     assert_eq!(get("stored"), st.vars["stored"]);
     assert_eq!(get("stored_types"), Value::Str("integer boolean float".into()));
+    // g:get(key, field): one entry of a stored map or list; nil where there is none.
+    let entries = [
+        Value::Str("two".into()),
+        Value::Int(3),
+        Value::Num(5.5),
+        Value::Str("two".into()),
+        Value::Int(20),
+        Value::Bool(true),
+        Value::Bool(true),
+        Value::Bool(true),
+        Value::Bool(true),
+        Value::Bool(true),
+    ];
+    assert_eq!(get("entries"), Value::List(entries.to_vec()));
     let Value::List(harbors) = get("harbors") else { panic!("harbors is not a list") };
     let mut seen = 0;
     for (seat, got) in harbors.iter().enumerate() {
@@ -147,6 +161,7 @@ fn a_bad_argument_gets_the_methods_error_at_the_scripts_line() {
         ("bad_supply", "'castle' is not a piece"),
         ("bad_harbors", "there is no player 9"),
         ("bad_corner_pieces", "there is no hex 0"),
+        ("bad_get", "the entry to read is a number or a string, not a table"),
     ] {
         refused(action, says, true);
     }

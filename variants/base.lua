@@ -547,7 +547,7 @@ end)
 filter("to_act", "base.to_act", function(g, seat)
   local ph = g:phase()
   if ph == "setup" then
-    return g:get("setup_order")[g:get("setup_index")]
+    return g:get("setup_order", g:get("setup_index"))
   elseif ph == "discard" then
     -- Everyone discards at once; we ask them clockwise from the roller.
     local owed = g:get("discards") or {}
@@ -685,7 +685,7 @@ end)
 -- Set-up phase actions -------------------------------------------------------------------
 
 local function setup_turn(g, p)
-  return g:phase() == "setup" and g:get("setup_order")[g:get("setup_index")] == p
+  return g:phase() == "setup" and g:get("setup_order", g:get("setup_index")) == p
 end
 
 -- Why an action of the turn is refused now, in the rulebook's words: the `why_not` of the
@@ -1094,15 +1094,15 @@ action {
   phases = { "discard" },
   syntax = "discard <cards>",
   help = "on a 7, discard half your resource cards (rounded down), chosen by you",
-  when = function(g, p) return g:phase() == "discard" and ((g:get("discards") or {})[p] or 0) > 0 end,
+  when = function(g, p) return g:phase() == "discard" and (g:get("discards", p) or 0) > 0 end,
   options = function(g, p)
-    return selections(g:cards(p, "hand"), g:get("discards")[p])
+    return selections(g:cards(p, "hand"), g:get("discards", p))
   end,
   sample = function(g, p, r)
-    return nth_selection(g:cards(p, "hand"), g:get("discards")[p], r)
+    return nth_selection(g:cards(p, "hand"), g:get("discards", p), r)
   end,
   legal = function(g, p, cards)
-    local owed = g:get("discards")[p]
+    local owed = g:get("discards", p)
     for k in pairs(cards) do
       if not IS_RESOURCE[k] then return deny("only resource cards are discarded") end
     end

@@ -834,10 +834,9 @@ local function advance(g)
   error("the queue of dice results did not settle")
 end
 
-local function head(g)
-  local q = g:get("queue")
-  return q and q[1]
-end
+-- (Only the head is read: the rules ask for it while listing actions, and the whole
+-- queue is a table per step.)
+local function head(g) return g:get("queue", 1) end
 
 -- One unit of the head choice is done: count it down and go on.
 local function choice_done(g, changed)

@@ -349,6 +349,27 @@ fn load_var(lua: &Lua, v: Option<&Value>) -> R<LV> {
     }
 }
 
+/// `g:get(key, field)`: entry `field` of the stored `v`, a list (from 1) or a map; None
+/// when there is no such entry or `v` is neither.
+fn entry<'a>(v: Option<&'a Value>, field: &LV) -> R<Option<&'a Value>> {
+    Ok(match (v, field) {
+        (Some(Value::List(items)), LV::Integer(i)) => usize::try_from(*i - 1).ok().and_then(|i| items.get(i)),
+        (Some(Value::Map(m)), LV::Integer(i)) => m.get(&i.to_string()),
+        (Some(Value::Map(m)), LV::String(s)) => s.to_str().ok().and_then(|s| m.get(&*s)),
+        // A float with an integer value reads as that integer, as a Lua table's key does.
+        (_, LV::Number(n)) if n.fract() == 0.0 && n.abs() < 2f64.powi(53) => {
+            return entry(v, &LV::Integer(*n as i64));
+        }
+        (_, LV::Integer(_) | LV::String(_) | LV::Number(_)) => None,
+        (_, other) => {
+            return Err(mlua::Error::runtime(format!(
+                "g:get: the entry to read is a number or a string, not a {}",
+                other.type_name()
+            )))
+        }
+    })
+}
+
 /// A list handed back to Lua, charged by its length: building the table and collecting
 /// it later cost more than the Rust work that found it.
 fn charged<T>(lua: &Lua, list: Vec<T>) -> R<Vec<T>> {
@@ -449,9 +470,13 @@ fn build(lua: &Lua) -> R<Table> {
     });
 
     // Variables ----------------------------------------------------------------------
-    method!(lua, g, "get", |l, key: String| {
+    method!(lua, g, "get", |l, (key, field): (String, LV)| {
         let c = ctx(l)?;
-        load_var(l, c.state.vars.get(&key))
+        let v = c.state.vars.get(&key);
+        match field {
+            LV::Nil => load_var(l, v),
+            field => load_var(l, entry(v, &field)?),
+        }
     });
     method!(lua, g, "set", |l, (key, v): (String, LV)| {
         let value = from_lua_value(&v)?;

@@ -398,7 +398,22 @@ unsafe fn count(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_i
 }
 
 unsafe fn get(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Option<c_int> {
-    match c.state.vars.get(str_arg(l, 2)?) {
+    let v = c.state.vars.get(str_arg(l, 2)?);
+    // `g:get(key, field)`: one entry of a stored list or map, not the whole of it.
+    let v = match ffi::lua_type(l, 3) {
+        ffi::LUA_TNIL | ffi::LUA_TNONE => v,
+        ffi::LUA_TNUMBER => match v {
+            Some(Value::List(items)) => usize::try_from(int_arg(l, 3)? - 1).ok().and_then(|i| items.get(i)),
+            Some(Value::Map(m)) => m.get(&int_arg(l, 3)?.to_string()),
+            _ => None,
+        },
+        ffi::LUA_TSTRING => match v {
+            Some(Value::Map(m)) => m.get(str_arg(l, 3)?),
+            _ => None,
+        },
+        _ => return None,
+    };
+    match v {
         None => ffi::lua_pushnil(l),
         Some(v) => {
             push_value(l, v, 0)?;

@@ -22,6 +22,13 @@ act("probe", function(g, p)
   end
   g:set("stored", { 1, "two", { three = 3, [4] = true }, n = { 5.5 } })
   local stored = g:get("stored")
+  g:set("list", { 10, 20 })
+  -- g:get(key, field): one entry (the stored table above is a map with keys 1, 2, 3, n).
+  local entries = {
+    g:get("stored", 2), g:get("stored", 3).three, g:get("stored", "n")[1], g:get("stored", 2.0),
+    g:get("list", 2), g:get("list", 3) == nil, g:get("stored", 2.5) == nil, g:get("stored", "m") == nil,
+    g:get("played_dev", 1) == nil, g:get("nothing", 1) == nil,
+  }
   local terrain, number = g:hex(5)
   local piece, owner = g:at("intersection", 1)
   g:set("probe", {
@@ -34,7 +41,7 @@ act("probe", function(g, p)
     supply = g:supply(p, "road"), settlements = g:piece_count(p, "settlement"),
     corners = g:corners(5), corner_pieces = g:corner_pieces(5), neighbors = g:hex_neighbors(5), hexes_at = g:hexes_at(1),
     numbered = g:hexes_numbered(8), hex_count = g:hex_count(),
-    option = g:option("victory_points"), var = g:get("played_dev"), stored = stored,
+    option = g:option("victory_points"), var = g:get("played_dev"), stored = stored, entries = entries,
     stored_types = math.type(stored[1]) .. " " .. type(stored[3][4]) .. " " .. math.type(stored.n[1]),
     harbors = { g:harbors_of(1), g:harbors_of(2), g:harbors_of(3), g:harbors_of(4) },
   })
@@ -49,6 +56,7 @@ act("bad_cards", function(g) g:cards(nil, "hand") end) -- bad_cards
 act("bad_supply", function(g, p) g:supply(p, "castle") end) -- bad_supply
 act("bad_harbors", function(g) g:harbors_of(9) end) -- bad_harbors
 act("bad_corner_pieces", function(g) g:corner_pieces(0) end) -- bad_corner_pieces
+act("bad_get", function(g) g:get("stored", {}) end) -- bad_get
 
 -- The writers answered by C functions too: `write` uses each with what its method takes,
 -- values a fast path leaves to the method (a table, a float seat, a number for a string)

@@ -120,11 +120,12 @@ function G:name(p) end
 ---@param color string
 function G:set_color(p, color) end
 
----a game variable
+---a game variable; with field (optional), only that entry of it: g:get("queue", 1) is the first of a stored list, g:get("offer", "from") one field of a stored table, read without copying the rest
 ---Returns: value or nil
 ---@param key string
+---@param field string
 ---@return any
-function G:get(key) end
+function G:get(key, field) end
 
 ---(changes the state) nil deletes the key; plain data only (no functions, nesting up to 64 levels); all stored values of a game together at most 16 MiB
 ---Returns: —
