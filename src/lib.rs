@@ -3,6 +3,7 @@
 //! Lua script in `variants/`. See `src/README.md` for a map of the tree.
 
 pub mod action;
+pub mod alloc;
 pub mod api_doc;
 pub mod board;
 pub mod bot;

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 // Lua allocates and frees many small tables an action; mimalloc's thread-local free lists
 // serve them faster than the system allocator (`src/README.md`, "Performance").
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: catan_engine::alloc::Allocator = catan_engine::alloc::Allocator;
 
 #[derive(Parser)]
 #[command(name = "catan", version, about = "A rules engine for the Catan family of games: play, simulate, mod.")]

@@ -21,7 +21,7 @@ use pyo3::IntoPyObjectExt;
 use serde_json::Value as J;
 
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: catan_engine::alloc::Allocator = catan_engine::alloc::Allocator;
 
 create_exception!(_native, CatanError, PyException, "Any error of the engine.");
 create_exception!(
