@@ -225,6 +225,9 @@ pub struct Script {
     /// The random numbers handed to `sample`, one table refilled for every call, made with
     /// room for `RND_SLOTS` so that filling it never allocates.
     rnd: Table,
+    /// The argument list of every action without arguments (`roll`, `end`: most actions),
+    /// one table for all, which the prelude only unpacks.
+    no_args: Table,
     /// The action names as Lua strings, made once each (`perform` passes one per action).
     names: std::cell::RefCell<std::collections::HashMap<String, mlua::LuaString>>,
     /// The action `sample` last drew, for which seat, and the state's version then:
@@ -385,6 +388,7 @@ impl Script {
         }
         let failed_rule = engine.get::<Option<Function>>("failed_rule").map_err(lua_err)?;
         let rnd = lua.create_table_with_capacity(RND_SLOTS + 1, 0).map_err(lua_err)?;
+        let no_args = lua.create_table().map_err(lua_err)?;
         Ok(Script {
             lua,
             spec,
@@ -394,6 +398,7 @@ impl Script {
             calls,
             failed_rule,
             rnd,
+            no_args,
             names: Default::default(),
             drawn: Default::default(),
             recheck_drawn: Cell::new(cfg!(debug_assertions)),
@@ -706,7 +711,10 @@ impl Script {
     }
 
     fn args_to_lua(&self, action: &Action) -> Result<Table, ScriptError> {
-        let t = self.lua.create_table().map_err(lua_err)?;
+        if action.args.is_empty() {
+            return Ok(self.no_args.clone());
+        }
+        let t = self.lua.create_table_with_capacity(action.args.len(), 0).map_err(lua_err)?;
         for (i, a) in action.args.iter().enumerate() {
             let v: mlua::Value = match a {
                 Arg::Intersection(n) | Arg::Path(n) | Arg::Hex(n) | Arg::Player(n) => {
