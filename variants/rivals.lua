@@ -315,8 +315,10 @@ local function read_placed(g, p)
 end
 local function placed(g, p) return g:cached(read_placed, p, "seat_cards") end
 
--- The helpers below take an optional `ps`, the result of placed(g, p), so that one rule
--- reads the principality once.
+-- The helpers below take an optional `ps`, the result of placed(g, p) on the same state,
+-- so that one rule reads the principality once; those that keep their own answer with
+-- `g:cached` need not look at it (asking `placed` again only to compare would cost a
+-- lookup of its own, in every bot's draw).
 -- The cards of p's principality whose definition `keeps`, of one resource or of all: the
 -- whole list is kept with the cards, like `placed` (callers read it and never change it).
 local function kept_cards(keeps)
@@ -329,8 +331,7 @@ local function kept_cards(keeps)
     return out
   end
   local function all(g, p) return pick(placed(g, p)) end
-  return function(g, p, resource, ps)
-    if ps and ps ~= placed(g, p) then return pick(ps, resource) end
+  return function(g, p, resource)
     local list = g:cached(all, p, "seat_cards")
     if not resource then return list end
     return pick(list, resource)
@@ -397,7 +398,7 @@ local function sites(g, p, kind, ps)
   local out = {}
   if not d or not d.placement then return out end
   if d.placement == "region" then
-    for _, s in ipairs(regions(g, p, nil, ps)) do
+    for _, s in ipairs(regions(g, p)) do
       local r = outer_row(s.row)
       if not top(g, p, r, s.col) then out[#out + 1] = { r, s.col } end
     end
@@ -446,17 +447,13 @@ local function sum_points(ps)
   return { vp = vp, strength = strength, commerce = commerce, skill = skill, progress = progress }
 end
 
--- The points of p's principality `ps` after the `tally` filters (g, points, seat). A
--- `tally` filter reads only the seat's principality, its cards (as rivals_gold's
--- Harbor and Salt Silo do), so the tally of the cards in play is kept while they stay:
--- the advantages ask for both seats' after every action. Callers read it, never change it.
-local function tally_of(g, p, ps) return g:filter("tally", sum_points(ps), p) end
-local function read_tally(g, p) return tally_of(g, p, placed(g, p)) end
+-- The points of p's principality after the `tally` filters (g, points, seat). A `tally`
+-- filter reads only the seat's principality, its cards (as rivals_gold's Harbor and Salt
+-- Silo do), so the tally is kept while they stay: the advantages ask for both seats' after
+-- every action. Callers read it, never change it.
+local function read_tally(g, p) return g:filter("tally", sum_points(placed(g, p)), p) end
 
-local function tally(g, p, ps)
-  if ps and ps ~= placed(g, p) then return tally_of(g, p, ps) end
-  return g:cached(read_tally, p, "seat_cards")
-end
+local function tally(g, p) return g:cached(read_tally, p, "seat_cards") end
 
 local function points(g, p)
   local v = tally(g, p).vp
@@ -466,7 +463,7 @@ local function points(g, p)
 end
 
 -- Replenishing Your Hand: 3 cards plus 1 per progress point.
-local function hand_limit(g, p, ps) return g:filter("hand_limit", 3 + tally(g, p, ps).progress, p) end
+local function hand_limit(g, p) return g:filter("hand_limit", 3 + tally(g, p).progress, p) end
 
 local function count_stock(list)
   local have = {}
@@ -477,10 +474,7 @@ end
 local function read_stock(g, p) return count_stock(holders(g, p)) end
 -- What p has of each resource. Kept while p's grids stay as they are (`g:cached`):
 -- callers read it and never change it.
-local function stock(g, p, ps)
-  if ps and ps ~= placed(g, p) then return count_stock(holders(g, p, nil, ps)) end
-  return g:cached(read_stock, p, "seat_grids")
-end
+local function stock(g, p) return g:cached(read_stock, p, "seat_grids") end
 
 local function stock_total(g, p)
   local n = 0
@@ -488,8 +482,8 @@ local function stock_total(g, p)
   return n
 end
 
-local function can_pay(g, p, cost, ps)
-  local have = stock(g, p, ps)
+local function can_pay(g, p, cost)
+  local have = stock(g, p)
   for r, n in next, cost do
     if (have[r] or 0) < n then return false end
   end
@@ -627,12 +621,12 @@ filter("victory_points", "rivals.points", function(g, v, p) return v + points(g,
 
 filter("describe", "rivals.describe", function(g, info, p)
   local ps = placed(g, p)
-  local t = tally(g, p, ps)
+  local t = tally(g, p)
   info.strength, info.commerce, info.skill, info.progress = t.strength, t.commerce, t.skill, t.progress
   info.hero_token = g:get("hero") == p
   info.trade_token = g:get("trade_token") == p
   info.hand = g:count(p, "hand")
-  info.hand_limit = hand_limit(g, p, ps)
+  info.hand_limit = hand_limit(g, p)
   local tokens = {}
   if info.hero_token then tokens[#tokens + 1] = "hero token" end
   if info.trade_token then tokens[#tokens + 1] = "trade token" end
@@ -1623,7 +1617,7 @@ end
 
 -- Whether p may build `kind` now; with `say`, false comes with the reason (worded only
 -- then: listing asks for every card in hand at every draw).
-local function may_build_card(g, p, kind, ps, say)
+local function may_build_card(g, p, kind, say)
   local d = CARDS[kind]
   if not d or not d.placement then return false, say and ("a " .. title(kind) .. " is not an expansion card") end
   if not select(2, build_source(g, p, kind)) then return false, say and ("you hold no " .. title(kind)) end
@@ -1632,7 +1626,7 @@ local function may_build_card(g, p, kind, ps, say)
   local ok, why = requirement(g, p, kind)
   if not ok then return false, say and (why or ("the requirement of " .. title(kind) .. " is not met")) end
   local price = cost(g, kind, p)
-  if not can_pay(g, p, price, ps) then
+  if not can_pay(g, p, price) then
     return false, say and ("a " .. title(kind) .. " costs " .. cost_text(price))
   end
   return true
@@ -1648,7 +1642,7 @@ action {
     local out = {}
     local ps = placed(g, p)
     for kind in pairs(buildable_kinds(g, p)) do
-      if may_build_card(g, p, kind, ps) then
+      if may_build_card(g, p, kind) then
         for _, l in ipairs(labels_of(g, p, sites(g, p, kind, ps))) do out[#out + 1] = { kind, l } end
       end
     end
@@ -1657,7 +1651,7 @@ action {
   legal = function(g, p, kind, lbl)
     kind = kind:lower()
     if not CARDS[kind] then return deny("'" .. kind .. "' is not a card of this game (see `legal`)") end
-    local ok, why = may_build_card(g, p, kind, nil, true)
+    local ok, why = may_build_card(g, p, kind, true)
     if not ok then return deny(why) end
     local r, c = own(g, p, lbl)
     local good = false
@@ -1817,7 +1811,7 @@ action {
   options = function(g, p)
     local out = {}
     local ps = placed(g, p)
-    local have = stock(g, p, ps)
+    local have = stock(g, p)
     for _, r in ipairs(RESOURCES) do
       local k = ratio(g, p, r, ps)
       if have[r] >= k then
@@ -2271,10 +2265,10 @@ filter("evaluate", "rivals.evaluate", function(g, v, p)
   local winner = g:winner()
   if winner then return v + (winner == p and 100 or 0) end
   local ps = placed(g, p)
-  local t = tally(g, p, ps)
+  local t = tally(g, p)
   v = v + points(g, p) + 0.15 * (t.strength + t.commerce) + 0.2 * t.skill + 0.25 * t.progress
   local stored, lands, cards = 0, 0, #ps
-  for _, s in ipairs(regions(g, p, nil, ps)) do
+  for _, s in ipairs(regions(g, p)) do
     lands = lands + 1
     stored = stored + s.store
   end
