@@ -349,19 +349,33 @@ fn load_var(lua: &Lua, v: Option<&Value>) -> R<LV> {
     }
 }
 
-/// `g:get(key, field)`: entry `field` of the stored `v`, a list (from 1) or a map; None
-/// when there is no such entry or `v` is neither.
-fn entry<'a>(v: Option<&'a Value>, field: &LV) -> R<Option<&'a Value>> {
-    Ok(match (v, field) {
-        (Some(Value::List(items)), LV::Integer(i)) => usize::try_from(*i - 1).ok().and_then(|i| items.get(i)),
-        (Some(Value::Map(m)), LV::Integer(i)) => m.get(&i.to_string()),
-        (Some(Value::Map(m)), LV::String(s)) => s.to_str().ok().and_then(|s| m.get(&*s)),
+/// The entry `g:get(key, field)` reads: a position in a stored list (from 1) or a key of
+/// a stored map.
+pub(super) enum Field<'a> {
+    Int(i64),
+    Str(&'a str),
+}
+
+/// Entry `field` of the stored `v`; None when there is no such entry or `v` is neither a
+/// list nor a map. The rule of the method and of its C function (`api_fast::get`).
+pub(super) fn entry<'a>(v: Option<&'a Value>, field: Field<'_>) -> Option<&'a Value> {
+    match (v?, field) {
+        (Value::List(items), Field::Int(i)) => usize::try_from(i - 1).ok().and_then(|i| items.get(i)),
+        (Value::Map(m), Field::Int(i)) => m.get(&i.to_string()),
+        (Value::Map(m), Field::Str(s)) => m.get(s),
+        _ => None,
+    }
+}
+
+/// `g:get(key, field)` with `field` as Lua gave it.
+fn entry_lua<'a>(v: Option<&'a Value>, field: &LV) -> R<Option<&'a Value>> {
+    Ok(match field {
+        LV::Integer(i) => entry(v, Field::Int(*i)),
+        LV::String(s) => s.to_str().ok().and_then(|s| entry(v, Field::Str(&s))),
         // A float with an integer value reads as that integer, as a Lua table's key does.
-        (_, LV::Number(n)) if n.fract() == 0.0 && n.abs() < 2f64.powi(53) => {
-            return entry(v, &LV::Integer(*n as i64));
-        }
-        (_, LV::Integer(_) | LV::String(_) | LV::Number(_)) => None,
-        (_, other) => {
+        LV::Number(n) if n.fract() == 0.0 && n.abs() < 2f64.powi(53) => entry(v, Field::Int(*n as i64)),
+        LV::Number(_) => None,
+        other => {
             return Err(mlua::Error::runtime(format!(
                 "g:get: the entry to read is a number or a string, not a {}",
                 other.type_name()
@@ -475,7 +489,7 @@ fn build(lua: &Lua) -> R<Table> {
         let v = c.state.vars.get(&key);
         match field {
             LV::Nil => load_var(l, v),
-            field => load_var(l, entry(v, &field)?),
+            field => load_var(l, entry_lua(v, &field)?),
         }
     });
     method!(lua, g, "set", |l, (key, v): (String, LV)| {

@@ -19,7 +19,7 @@
 //! it holds one, and the engine holds none across a call into the rules; if one did, the
 //! methods' own borrows would fail).
 
-use super::api::{card, int_key, var_bytes_after, zone_ref, CALL_COST, MAX_DEPTH};
+use super::api::{card, entry, int_key, var_bytes_after, zone_ref, Field, CALL_COST, MAX_DEPTH};
 use super::api_slots::{grid_ref, pos};
 use super::log_format::{format_log, LogArg};
 use super::{Ctx, Message, HOST_MEMORY_CAP, INSTRUCTION_BUDGET, VARS_CAP};
@@ -402,15 +402,8 @@ unsafe fn get(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Option<c_int>
     // `g:get(key, field)`: one entry of a stored list or map, not the whole of it.
     let v = match ffi::lua_type(l, 3) {
         ffi::LUA_TNIL | ffi::LUA_TNONE => v,
-        ffi::LUA_TNUMBER => match v {
-            Some(Value::List(items)) => usize::try_from(int_arg(l, 3)? - 1).ok().and_then(|i| items.get(i)),
-            Some(Value::Map(m)) => m.get(&int_arg(l, 3)?.to_string()),
-            _ => None,
-        },
-        ffi::LUA_TSTRING => match v {
-            Some(Value::Map(m)) => m.get(str_arg(l, 3)?),
-            _ => None,
-        },
+        ffi::LUA_TNUMBER => entry(v, Field::Int(int_arg(l, 3)?)),
+        ffi::LUA_TSTRING => entry(v, Field::Str(str_arg(l, 3)?)),
         _ => return None,
     };
     match v {
