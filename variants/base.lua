@@ -1024,7 +1024,7 @@ action {
   apply = function(g, p)
     local d = g:roll(2)
     local sum = d[1] + d[2]
-    g:set("last_roll", { d[1], d[2] })
+    g:set("last_roll", d)
     g:log("%s rolls %d+%d = %d", name(g, p), d[1], d[2], sum)
     local after = opt(g, "combined_trade_build") and "main" or "trade"
     if sum == 7 then

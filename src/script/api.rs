@@ -103,6 +103,16 @@ fn draw(c: &mut Ctx, n: u32) -> u32 {
     v
 }
 
+/// One die of `g:roll`: the next forced die if a test set one, else a seeded draw.
+pub(super) fn roll_die(c: &mut Ctx) -> u32 {
+    if c.state.forced_dice.is_empty() {
+        return draw(c, 6) + 1;
+    }
+    let d = c.state.forced_dice.remove(0) as u32;
+    c.draws.push(d - 1);
+    d
+}
+
 /// How deep stored tables may nest; deeper is most likely a table that contains itself.
 pub const MAX_DEPTH: usize = 64;
 /// The most dice one `g:roll` may roll.
@@ -1054,17 +1064,7 @@ fn build(lua: &Lua) -> R<Table> {
         }
         charge(l, n as u64)?;
         let mut c = writable(l)?;
-        let mut dice = Vec::with_capacity(n as usize);
-        for _ in 0..n {
-            if !c.state.forced_dice.is_empty() {
-                let d = c.state.forced_dice.remove(0);
-                c.draws.push(d as u32 - 1);
-                dice.push(d as u32);
-            } else {
-                dice.push(draw(&mut c, 6) + 1);
-            }
-        }
-        Ok(dice)
+        Ok((0..n).map(|_| roll_die(&mut c)).collect::<Vec<u32>>())
     });
     method!(lua, g, "random", |l, n: u32| {
         if n == 0 {

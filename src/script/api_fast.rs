@@ -19,7 +19,7 @@
 //! it holds one, and the engine holds none across a call into the rules; if one did, the
 //! methods' own borrows would fail).
 
-use super::api::{card, entry, int_key, var_bytes_after, zone_ref, Field, CALL_COST, MAX_DEPTH};
+use super::api::{card, entry, int_key, roll_die, var_bytes_after, zone_ref, Field, CALL_COST, MAX_DEPTH, MAX_DICE};
 use super::api_slots::{grid_ref, pos};
 use super::log_format::{format_log, LogArg};
 use super::{Ctx, Message, HOST_MEMORY_CAP, INSTRUCTION_BUDGET, VARS_CAP};
@@ -240,6 +240,7 @@ c_functions! { FAST_WRITERS, run_write, {
     "set_current" => set_current,
     "set_turn" => set_turn,
     "set_store" => set_store,
+    "roll" => roll,
 }}
 
 c_functions! { FAST, run, {
@@ -818,6 +819,22 @@ unsafe fn set(l: *mut ffi::lua_State, c: &mut Ctx, slot: &FastSlot) -> Option<c_
     }
     c.state.var_bytes = total;
     Some(0)
+}
+
+/// `g:roll(n)`: n dice (2 when nil) as a new list, charged one unit a die as the method.
+unsafe fn roll(l: *mut ffi::lua_State, c: &mut Ctx, slot: &FastSlot) -> Option<c_int> {
+    let n = if is_nil(l, 2) { 2 } else { int_arg(l, 2)? };
+    if !(0..=MAX_DICE as i64).contains(&n) || !slot.spend(n as u64, 0) {
+        return None;
+    }
+    // The list is made (the one allocation, which may raise) before anything changes.
+    ffi::lua_createtable(l, n as c_int, 0);
+    c.touch();
+    for i in 1..=n {
+        ffi::lua_pushinteger(l, roll_die(c) as i64);
+        ffi::lua_rawseti(l, -2, i);
+    }
+    Some(1)
 }
 
 /// `g:move(from_owner, from_zone, to_owner, to_zone, kind, n)`.
