@@ -181,6 +181,91 @@ pub(super) fn fresh_budget_fn(lua: &Lua) -> mlua::Result<Function> {
     c_closure(lua, slot, fresh_budget, None)
 }
 
+/// The function the prelude's `install_cached` calls with its `g:cached` (the Lua
+/// function), the table of kept values and its key for "nothing": it answers a C closure
+/// that serves a hit itself and hands anything else to the Lua function. A hit charges
+/// what the Lua function's hit does: entering it (the size of its code, to the VM's
+/// count), the probe it calls (`CALL_COST`) and the value's cost. Handed to the prelude
+/// alone, as `read_only_fn` is.
+pub(super) fn keep_cached_fn(lua: &Lua) -> mlua::Result<Function> {
+    let slot = slot_of(lua).ok_or_else(|| mlua::Error::runtime("the engine's fast functions are not set up"))?;
+    unsafe extern "C-unwind" fn keep(l: *mut ffi::lua_State) -> c_int {
+        // (slow, memo, none) -> closure over (slot, slow, memo, none, the slow one's entry charge)
+        let entry = super::lua_codesize(l, 1);
+        ffi::lua_settop(l, 3);
+        ffi::lua_pushvalue(l, ffi::lua_upvalueindex(1));
+        ffi::lua_rotate(l, 1, 1);
+        ffi::lua_pushinteger(l, entry);
+        ffi::lua_pushcclosure(l, cached_tramp, 5);
+        1
+    }
+    unsafe extern "C-unwind" fn cached_tramp(l: *mut ffi::lua_State) -> c_int {
+        run(l, cached)
+    }
+    c_closure(lua, slot, keep, None)
+}
+
+/// `g:cached(fn, arg, reads)` when the value is kept and still good (see `keep_cached_fn`);
+/// None otherwise, and the Lua function computes, keeps and charges it. Mirrors its hit:
+/// `memo[reads or NONE][fn]` is `{ values, versions, costs }`, each by `arg` (or NONE).
+unsafe fn cached(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Option<c_int> {
+    let code = match ffi::lua_type(l, 4) {
+        ffi::LUA_TNIL | ffi::LUA_TNONE => 0,
+        ffi::LUA_TSTRING => match str_arg(l, 4)? {
+            "grids" => 1,
+            "seat_grids" => 2,
+            "seat_cards" => 3,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let version = match code {
+        0 => c.version,
+        1 => c.grid_version,
+        2 => c.grid_stamp(seat_of(c, int_arg(l, 3)?)? + 1),
+        _ => c.card_stamp(seat_of(c, int_arg(l, 3)?)? + 1),
+    };
+    let top = ffi::lua_gettop(l);
+    let none = ffi::lua_upvalueindex(4);
+    // per = memo[reads or NONE]
+    ffi::lua_pushvalue(l, if code == 0 { none } else { 4 });
+    if ffi::lua_rawget(l, ffi::lua_upvalueindex(3)) != ffi::LUA_TTABLE {
+        return None;
+    }
+    // m = per[fn]
+    ffi::lua_pushvalue(l, 2);
+    if ffi::lua_rawget(l, top + 1) != ffi::LUA_TTABLE {
+        return None;
+    }
+    let m = top + 2;
+    let key = if ffi::lua_type(l, 3) <= ffi::LUA_TNIL { none } else { 3 };
+    // The version the value was kept at, then its cost, then the value.
+    if ffi::lua_rawgeti(l, m, 2) != ffi::LUA_TTABLE {
+        return None;
+    }
+    ffi::lua_pushvalue(l, key);
+    ffi::lua_rawget(l, -2);
+    if int_arg(l, -1)? as u64 != version {
+        return None;
+    }
+    if ffi::lua_rawgeti(l, m, 3) != ffi::LUA_TTABLE {
+        return None;
+    }
+    ffi::lua_pushvalue(l, key);
+    ffi::lua_rawget(l, -2);
+    let cost = u64::try_from(int_arg(l, -1)?).ok()?;
+    if ffi::lua_rawgeti(l, m, 1) != ffi::LUA_TTABLE {
+        return None;
+    }
+    // Entering the Lua function is the VM's charge, made as the VM makes it (it may raise
+    // when the budget runs out: nothing has changed).
+    super::lua_charge(l, ffi::lua_tointegerx(l, ffi::lua_upvalueindex(5), std::ptr::null_mut()));
+    ffi::lua_pushvalue(l, key);
+    ffi::lua_rawget(l, -2);
+    *extra = cost;
+    Some(1)
+}
+
 /// Replaces the global `deny` (`spec_load.rs`) by a C function that answers false alone
 /// while legal actions are listed or drawn: nobody reads the reason then, and finding the
 /// rule's position cost more than most rules (a tenth of drawing a bot's action in base).

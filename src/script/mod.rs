@@ -365,10 +365,11 @@ impl Script {
         let freeze = sandbox(&lua, used.clone())?;
         let read_only = api_fast::read_only_fn(&lua).map_err(lua_err)?;
         let fresh_budget = api_fast::fresh_budget_fn(&lua).map_err(lua_err)?;
+        let keep_cached = api_fast::keep_cached_fn(&lua).map_err(lua_err)?;
         let engine: Table = lua
             .load(include_str!("prelude.lua"))
             .set_name("@engine/prelude.lua")
-            .call((read_only, fresh_budget))
+            .call((read_only, fresh_budget, keep_cached))
             .map_err(lua_err)?;
         lua.globals().set("__engine", engine.clone()).map_err(lua_err)?;
         spec_load::install(&lua)?;
@@ -933,6 +934,10 @@ extern "C-unwind" {
     pub(crate) fn lua_resetcharge(l: *mut mlua::ffi::lua_State);
     /// The units charged since the count hook last ran.
     pub(crate) fn lua_pendingcharge(l: *mut mlua::ffi::lua_State) -> std::ffi::c_int;
+    /// Charges `n` units to the count hook, as the VM charges its instructions.
+    pub(crate) fn lua_charge(l: *mut mlua::ffi::lua_State, n: mlua::ffi::lua_Integer);
+    /// The units the VM charges on entering the Lua function at `idx` (0 for others).
+    pub(crate) fn lua_codesize(l: *mut mlua::ffi::lua_State, idx: std::ffi::c_int) -> mlua::ffi::lua_Integer;
 }
 
 /// `mark(t)`: freezes the table `t` (the sandbox's `freeze` sets its metatable first).

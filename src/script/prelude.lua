@@ -3,9 +3,10 @@
 -- Hooks run in ascending priority (default 0), then in load order.
 
 -- The chunk's arguments, from the engine alone: one makes the state read-only for the
--- rest of the current call (perform asks who acts next so), the other gives the call a
--- fresh instruction budget (perform's checks and its action are each given the whole).
-local set_read_only, fresh_budget = ...
+-- rest of the current call (perform asks who acts next so), one gives the call a fresh
+-- instruction budget (perform's checks and its action are each given the whole), and one
+-- answers g:cached's hits in C (install_cached below).
+local set_read_only, fresh_budget, keep_cached = ...
 
 local R = { hooks = {}, by_point = nil, actions = {}, order = {}, seq = 0 }
 local engine = {}
@@ -257,34 +258,40 @@ local function install_cached(g)
   local probe, used = g.__probe, g.__used
   g.__probe, g.__used = nil, nil
   local NONE = {}
-  local memo = {} -- [reads][fn] = { value = {}, at = {}, cost = {} }, each by arg
-  function g:cached(fn, arg, reads)
+  -- [reads or NONE][fn] = { values, versions, costs }, each by arg (or NONE): a list, so
+  -- that the engine's C function that answers hits (keep_cached) reads it by index.
+  local memo = {}
+  local function cached(self, fn, arg, reads)
     local code = 0
     if reads ~= nil then
       code = READS[reads]
       if not code then
-        error("g:cached: reads must be nil, \"grids\", \"seat_grids\" or \"seat_cards\", not " .. tostring(reads), 2)
+        -- Level 3: the rule that called g:cached, past the C function that handed over.
+        error("g:cached: reads must be nil, \"grids\", \"seat_grids\" or \"seat_cards\", not " .. tostring(reads), 3)
       end
     end
     local key = reads or NONE
     local per = memo[key]
     if not per then per = {}; memo[key] = per end
     local m = per[fn]
-    if not m then m = { value = {}, at = {}, cost = {} }; per[fn] = m end
+    if not m then m = { {}, {}, {} }; per[fn] = m end
     local k = arg
     if k == nil then k = NONE end
     local seat = code >= 2 and arg or nil
     -- A value kept costs what computing it did (and the calls below that a hit skips), so
     -- the budget a call uses never depends on what happened to be kept: the probe charges it.
-    local v = probe(self, code, seat, m.at[k], m.cost[k])
-    if v == true then return m.value[k] end
+    local v = probe(self, code, seat, m[2][k], m[3][k])
+    if v == true then return m[1][k] end
     local before = used(self)
     local r = fn(self, arg)
     local after = used(self)
     -- Kept only if nothing it reads changed meanwhile: a listing may not write, but `fn` might.
-    if probe(self, code, seat) == v then m.value[k], m.at[k], m.cost[k] = r, v, after - before + MISS_EXTRA end
+    if probe(self, code, seat) == v then m[1][k], m[2][k], m[3][k] = r, v, after - before + MISS_EXTRA end
     return r
   end
+  -- A hit is answered in C, charged what this function's hit is (its entry, the probe and
+  -- the value's cost); anything else (a miss, a bad `reads`) comes here.
+  g.cached = keep_cached and keep_cached(cached, memo, NONE) or cached
 end
 
 function engine.install(g)

@@ -1256,6 +1256,14 @@ LUA_API void lua_charge (lua_State *L, lua_Integer n) {
 }
 
 
+/* catan-engine: the units the VM charges on entering the Lua function at 'idx' (the size
+** of its code; see luaV_execute), 0 for anything else */
+LUA_API lua_Integer lua_codesize (lua_State *L, int idx) {
+  const TValue *o = index2value(L, idx);
+  return ttisLclosure(o) ? clLvalue(o)->p->sizecode : 0;
+}
+
+
 LUA_API int lua_error (lua_State *L) {
   TValue *errobj;
   lua_lock(L);
