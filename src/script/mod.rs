@@ -225,9 +225,6 @@ pub struct Script {
     /// The random numbers handed to `sample`, one table refilled for every call, made with
     /// room for `RND_SLOTS` so that filling it never allocates.
     rnd: Table,
-    /// The argument list of every action without arguments (`roll`, `end`: most actions),
-    /// one table for all, which the prelude only unpacks.
-    no_args: Table,
     /// The action names as Lua strings, made once each (`perform` passes one per action).
     names: std::cell::RefCell<std::collections::HashMap<String, mlua::LuaString>>,
     /// The action `sample` last drew, for which seat, and the state's version then:
@@ -389,7 +386,6 @@ impl Script {
         }
         let failed_rule = engine.get::<Option<Function>>("failed_rule").map_err(lua_err)?;
         let rnd = lua.create_table_with_capacity(RND_SLOTS + 1, 0).map_err(lua_err)?;
-        let no_args = lua.create_table().map_err(lua_err)?;
         Ok(Script {
             lua,
             spec,
@@ -399,7 +395,6 @@ impl Script {
             calls,
             failed_rule,
             rnd,
-            no_args,
             names: Default::default(),
             drawn: Default::default(),
             recheck_drawn: Cell::new(cfg!(debug_assertions)),
@@ -538,7 +533,7 @@ impl Script {
             !self.recheck_drawn.get() && s == seat && a == *action && Some(version) == self.version()
         });
         type Answer = (bool, Option<String>, Option<String>, Option<String>, Option<i64>);
-        let answer = self.call::<Answer>("perform", (self.g.clone(), seat + 1, name, args, drawn));
+        let answer = self.call::<Answer>("perform", (self.g.clone(), seat + 1, name, drawn, args));
         // The prelude asks who acts next read-only, in the same call.
         self.with_output(|c| *c.read_only = false);
         let (ok, reason, at, variant, next) = answer?;
@@ -711,13 +706,12 @@ impl Script {
         Ok(v)
     }
 
-    fn args_to_lua(&self, action: &Action) -> Result<Table, ScriptError> {
-        if action.args.is_empty() {
-            return Ok(self.no_args.clone());
-        }
-        let t = self.lua.create_table_with_capacity(action.args.len(), 0).map_err(lua_err)?;
-        for (i, a) in action.args.iter().enumerate() {
-            let v: mlua::Value = match a {
+    /// An action's arguments as the Lua values its hooks take, passed to `perform` as
+    /// trailing arguments: no table to make and unpack for each action.
+    fn args_to_lua(&self, action: &Action) -> Result<mlua::Variadic<mlua::Value>, ScriptError> {
+        let mut out = mlua::Variadic::with_capacity(action.args.len());
+        for a in &action.args {
+            out.push(match a {
                 Arg::Intersection(n) | Arg::Path(n) | Arg::Hex(n) | Arg::Player(n) => {
                     mlua::Value::Integer(*n as i64 + 1)
                 }
@@ -732,10 +726,9 @@ impl Script {
                     }
                     mlua::Value::Table(ct)
                 }
-            };
-            t.raw_set(i + 1, v).map_err(lua_err)?;
+            });
         }
-        Ok(t)
+        Ok(out)
     }
 
     fn action_from_lua(&self, name: &str, args: mlua::Value) -> Result<Action, ScriptError> {

@@ -338,7 +338,6 @@ function engine.install(g)
   end
 end
 
-local unpack = table.unpack
 
 -- While legal actions are listed nothing may change, so the getters the rules call most
 -- are answered once per listing instead of crossing into Rust each time. One view table
@@ -357,6 +356,9 @@ local function listing_view(g)
   return VIEW
 end
 
+-- The one option of an action without arguments: its empty argument list (shared, read only).
+local NO_ARGS = { EMPTY }
+
 -- Listing runs at the top of a call: the action listed is the one rule running.
 local function options_of(g, def, seat)
   depth, active[1] = 1, def
@@ -364,7 +366,7 @@ local function options_of(g, def, seat)
   if def.options then
     out = def.options(g, seat)
   elseif not def.has_args then
-    out = (not def.legal or def.legal(g, seat)) and { EMPTY } or EMPTY
+    out = (not def.legal or def.legal(g, seat)) and NO_ARGS or EMPTY
   end -- else a template: the variant cannot list its arguments
   depth = 0
   return out
@@ -475,7 +477,7 @@ end
 -- this state (`Script::sample`), so asking `when` and `legal` again would only repeat
 -- them. Either way the action runs with a fresh budget, so that a drawn action and the
 -- same action typed (or replayed) may spend the same.
-function engine.perform(g, seat, name, args, drawn)
+function engine.perform(g, seat, name, drawn, ...)
   local def = R.actions[name]
   if not def then return false, "there is no action '" .. name .. "'", nil, nil end
   if g:winner() then return false, "the game is over", nil, nil end
@@ -489,7 +491,7 @@ function engine.perform(g, seat, name, args, drawn)
         __where_fn(why and def.why_not or def.when or def.apply), def.variant
     end
     if def.legal then
-      local ok, why = def.legal(g, seat, unpack(args))
+      local ok, why = def.legal(g, seat, ...)
       if not ok then
         depth = 0
         if type(why) == "table" then return false, why.reason, why.at or __where_fn(def.legal), def.variant end
@@ -498,7 +500,7 @@ function engine.perform(g, seat, name, args, drawn)
     end
   end
   fresh_budget()
-  def.apply(g, seat, unpack(args))
+  def.apply(g, seat, ...)
   depth = 0
   g:run("after_action", seat, name)
   if g:winner() then return true end
