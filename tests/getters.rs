@@ -120,6 +120,9 @@ fn the_fast_getters_answer_what_the_state_holds() {
         Value::Bool(true),
     ];
     assert_eq!(get("entries"), Value::List(entries.to_vec()));
+    // g:holds(owner, zone, cards): at least each count, a count of 0 always held.
+    let holds = [true, false, true, true, false].map(Value::Bool);
+    assert_eq!(get("holds"), Value::List(holds.to_vec()));
     let Value::List(harbors) = get("harbors") else { panic!("harbors is not a list") };
     let mut seen = 0;
     for (seat, got) in harbors.iter().enumerate() {
@@ -162,6 +165,9 @@ fn a_bad_argument_gets_the_methods_error_at_the_scripts_line() {
         ("bad_harbors", "there is no player 9"),
         ("bad_corner_pieces", "there is no hex 0"),
         ("bad_get", "the entry to read is a number or a string, not a table"),
+        ("bad_holds", "'gold' is not a card"),
+        ("bad_holds_count", "the count of 'ore' is number, not an integer"),
+        ("bad_holds_zone", "'pocket' is not a zone"),
     ] {
         refused(action, says, true);
     }

@@ -265,7 +265,7 @@ end
 
 -- Does p hold `cards`? `hand` (g:cards(p, "hand")) may be passed when asking many times.
 local function has(g, p, cards, hand)
-  hand = hand or g:cards(p, "hand")
+  if not hand then return g:holds(p, "hand", cards) end
   for k, n in next, cards do
     if (hand[k] or 0) < n then return false end
   end

@@ -335,6 +335,7 @@ c_functions! { FAST, run, {
     "turn" => turn,
     "winner" => winner,
     "count" => count,
+    "holds" => holds,
     "get" => get,
     "at" => at,
     "hex" => hex,
@@ -454,6 +455,34 @@ unsafe fn probe(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Option<c_in
 unsafe fn used(l: *mut ffi::lua_State, _c: &Ctx, _extra: &mut u64) -> Option<c_int> {
     let slot = upvalue_slot(l);
     ffi::lua_pushinteger(l, (slot.used.get() + super::lua_pendingcharge(l).max(0) as u64) as i64);
+    Some(1)
+}
+
+/// `g:holds(owner, zone, cards)`: true when the zone holds at least each count of `cards`.
+unsafe fn holds(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Option<c_int> {
+    if ffi::lua_type(l, 4) != ffi::LUA_TTABLE {
+        return None;
+    }
+    let (o, z) = zone_ref(c, owner_arg(l, 2)?, str_arg(l, 3)?).ok()?;
+    let zone = c.state.zone(o, z)?;
+    let mut holds = true;
+    ffi::lua_pushnil(l);
+    while ffi::lua_next(l, 4) != 0 {
+        *extra += 1;
+        // A key that is not a string or a count that is not an integer: the method says so.
+        if ffi::lua_type(l, -2) != ffi::LUA_TSTRING || ffi::lua_isinteger(l, -1) == 0 {
+            return None;
+        }
+        let n = int_arg(l, -1)?;
+        let k = card(c, str_arg(l, -2)?).ok()?;
+        ffi::lua_settop(l, -2);
+        if (zone.count(k) as i64) < n {
+            holds = false;
+            break;
+        }
+    }
+    ffi::lua_settop(l, 4);
+    ffi::lua_pushboolean(l, holds as c_int);
     Some(1)
 }
 

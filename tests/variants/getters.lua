@@ -44,6 +44,9 @@ act("probe", function(g, p)
     option = g:option("victory_points"), var = g:get("played_dev"), stored = stored, entries = entries,
     stored_types = math.type(stored[1]) .. " " .. type(stored[3][4]) .. " " .. math.type(stored.n[1]),
     harbors = { g:harbors_of(1), g:harbors_of(2), g:harbors_of(3), g:harbors_of(4) },
+    -- g:holds: the bank holds one ore; nobody holds 99; every zone holds nothing at all.
+    holds = { g:holds(nil, "bank", { ore = 1, grain = 0 }), g:holds(p, "hand", { ore = 99 }), g:holds(p, "hand", {}),
+      g:holds(p, "hand", { ore = g:count(p, "hand", "ore") }), g:holds(p, "hand", { ore = g:count(p, "hand", "ore") + 1 }) },
   })
 end)
 
@@ -57,6 +60,9 @@ act("bad_supply", function(g, p) g:supply(p, "castle") end) -- bad_supply
 act("bad_harbors", function(g) g:harbors_of(9) end) -- bad_harbors
 act("bad_corner_pieces", function(g) g:corner_pieces(0) end) -- bad_corner_pieces
 act("bad_get", function(g) g:get("stored", {}) end) -- bad_get
+act("bad_holds", function(g, p) g:holds(p, "hand", { gold = 1 }) end) -- bad_holds
+act("bad_holds_count", function(g, p) g:holds(p, "hand", { ore = 1.5 }) end) -- bad_holds_count
+act("bad_holds_zone", function(g, p) g:holds(p, "pocket", {}) end) -- bad_holds_zone
 
 -- The writers answered by C functions too: `write` uses each with what its method takes,
 -- values a fast path leaves to the method (a table, a float seat, a number for a string)

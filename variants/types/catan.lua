@@ -155,6 +155,14 @@ function G:pset(p, key, value) end
 ---@return integer
 function G:count(owner, zone, kind) end
 
+---whether the zone holds at least cards ({ ore = 3, grain = 2 }, a price): one call instead of reading g:cards and comparing in Lua
+---Returns: boolean
+---@param owner integer?
+---@param zone string
+---@param cards string
+---@return boolean
+function G:holds(owner, zone, cards) end
+
 ---cards whose kind is in category
 ---Returns: integer
 ---@param owner integer?
