@@ -80,6 +80,7 @@ variant {
 
 local RESOURCES = { "brick", "lumber", "wool", "grain", "ore" }
 local IS_RESOURCE = { brick = true, lumber = true, wool = true, grain = true, ore = true }
+local RESOURCE_INDEX = { brick = 1, lumber = 2, wool = 3, grain = 4, ore = 5 }
 
 -- Board data ---------------------------------------------------------------------------
 
@@ -936,52 +937,59 @@ action {
 
 local function produce(g, roll)
   -- Resource Production: 1 per settlement, 2 per city, nothing where the robber stands.
-  local robber = g:marker("robber")
+  -- want[i * stride + seat]: cards of RESOURCES[i] owed to the seat (one flat table; a
+  -- table per resource and a list of seats per resource cost more than the payout).
+  local robber, seats = g:marker("robber"), g:players()
+  local stride = seats + 1
   local want = {}
   for _, h in ipairs(g:hexes_numbered(roll)) do
     local r = g:hex_resource(h)
     if r and h ~= robber then
+      local i = RESOURCE_INDEX[r] -- (a resource of no RESOURCES entry is never paid out)
       local pieces = g:corner_pieces(h) -- intersection, kind, owner, ...
-      for i = 1, #pieces, 3 do
-        local kind, owner = pieces[i + 1], pieces[i + 2]
+      for j = 1, #pieces, 3 do
+        local kind, owner = pieces[j + 1], pieces[j + 2]
         if owner then -- (a piece of no player, a 5-6 player blocker, produces nothing)
           local n = g:filter("production", kind == "city" and 2 or 1, owner, kind, h)
-          want[r] = want[r] or {}
-          want[r][owner] = (want[r][owner] or 0) + n
+          if i then
+            local k = i * stride + owner
+            want[k] = (want[k] or 0) + n
+          end
         end
       end
     end
   end
   local got = {} -- seat -> cards received, for the "produced" event
-  local function receive(p, r, n)
-    got[p] = got[p] or {}
-    got[p][r] = (got[p][r] or 0) + n
-  end
-  local seats = g:players()
-  for _, r in ipairs(RESOURCES) do
-    local per = want[r]
-    if per then
-      -- The seats in order, as the sandbox's sorted pairs walks them, by a numeric loop.
-      local need, who = 0, {}
-      for p = 1, seats do
-        local n = per[p]
-        if n then need = need + n; who[#who + 1] = p end
-      end
+  for i, r in ipairs(RESOURCES) do
+    local at = i * stride
+    -- The seats in order, as the sandbox's sorted pairs walks them, by a numeric loop.
+    local need, owed, only = 0, 0, nil
+    for p = 1, seats do
+      local n = want[at + p]
+      if n then need, owed, only = need + n, owed + 1, p end
+    end
+    if owed > 0 then
       local bank = g:count(nil, "bank", r)
       if need <= bank then
-        for _, p in ipairs(who) do
-          local n = per[p]
-          g:move(nil, "bank", p, "hand", r, n)
-          receive(p, r, n)
-          if n == 1 then g:log("%s receives %s", name(g, p), r) else g:log("%s receives %d %s", name(g, p), n, r) end
+        for p = 1, seats do
+          local n = want[at + p]
+          if n then
+            g:move(nil, "bank", p, "hand", r, n)
+            local mine = got[p]
+            if not mine then mine = {}; got[p] = mine end
+            mine[r] = (mine[r] or 0) + n
+            if n == 1 then g:log("%s receives %s", name(g, p), r) else g:log("%s receives %d %s", name(g, p), n, r) end
+          end
         end
-      elseif #who == 1 and opt(g, "shortage_exception") then
+      elseif owed == 1 and opt(g, "shortage_exception") then
         -- The shortage affects one player only: they take what is left.
         if bank > 0 then
-          g:move(nil, "bank", who[1], "hand", r, bank)
-          receive(who[1], r, bank)
+          g:move(nil, "bank", only, "hand", r, bank)
+          local mine = got[only]
+          if not mine then mine = {}; got[only] = mine end
+          mine[r] = (mine[r] or 0) + bank
         end
-        g:log("the bank is short of " .. r .. ": " .. name(g, who[1]) .. " receives " .. bank)
+        g:log("the bank is short of " .. r .. ": " .. name(g, only) .. " receives " .. bank)
       else
         g:log("the bank is short of " .. r .. ": nobody receives " .. r)
       end
