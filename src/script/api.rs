@@ -2,6 +2,7 @@
 //! Seats, hexes, intersections and paths are 1-based integers on the Lua side.
 
 use super::log_format::format_values;
+use super::names::NameKind;
 use super::{alloc, caller, charge, Ctx, Message, ScriptError, ScriptErrorKind, VARS_CAP};
 use crate::action::Arg;
 use crate::board::{self, Topology};
@@ -61,11 +62,13 @@ fn index(id: i64, len: usize, what: &str) -> R<usize> {
 }
 
 pub(super) fn card(c: &Ctx, name: &str) -> R<usize> {
-    c.spec.card(name).ok_or_else(|| rt(format!("'{name}' is not a card of this game")))
+    let known = c.names.get(name, NameKind::Card);
+    known.unwrap_or_else(|| c.spec.card(name)).ok_or_else(|| rt(format!("'{name}' is not a card of this game")))
 }
 
 fn zone_index(c: &Ctx, name: &str) -> R<usize> {
-    c.spec.zone(name).ok_or_else(|| rt(format!("'{name}' is not a zone of this game")))
+    let known = c.names.get(name, NameKind::Zone);
+    known.unwrap_or_else(|| c.spec.zone(name)).ok_or_else(|| rt(format!("'{name}' is not a zone of this game")))
 }
 
 /// (owner, zone index) from a Lua owner (seat or nil) and a zone name.
@@ -80,8 +83,13 @@ pub(super) fn zone_ref(c: &Ctx, owner: Option<i64>, zone: &str) -> R<(Option<usi
     }
 }
 
+/// A piece's index, by its interned name first (`names.rs`).
+pub(super) fn piece_index(c: &Ctx, name: &str) -> Option<usize> {
+    c.names.get(name, NameKind::Piece).unwrap_or_else(|| c.spec.piece(name))
+}
+
 fn piece_kind(c: &Ctx, name: &str) -> R<usize> {
-    c.spec.piece(name).ok_or_else(|| rt(format!("'{name}' is not a piece of this game")))
+    piece_index(c, name).ok_or_else(|| rt(format!("'{name}' is not a piece of this game")))
 }
 
 fn site_kind(s: &str) -> R<SiteKind> {

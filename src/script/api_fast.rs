@@ -19,7 +19,9 @@
 //! it holds one, and the engine holds none across a call into the rules; if one did, the
 //! methods' own borrows would fail).
 
-use super::api::{card, entry, int_key, roll_die, var_bytes_after, zone_ref, Field, CALL_COST, MAX_DEPTH, MAX_DICE};
+use super::api::{
+    card, entry, int_key, piece_index, roll_die, var_bytes_after, zone_ref, Field, CALL_COST, MAX_DEPTH, MAX_DICE,
+};
 use super::api_slots::{grid_ref, pos};
 use super::log_format::{format_log, LogArg};
 use super::{Ctx, Message, HOST_MEMORY_CAP, INSTRUCTION_BUDGET, VARS_CAP};
@@ -607,7 +609,7 @@ unsafe fn option(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_
 
 unsafe fn supply(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
     let s = seat_of(c, int_arg(l, 2)?)?;
-    let k = c.spec.piece(str_arg(l, 3)?)?;
+    let k = piece_index(c, str_arg(l, 3)?)?;
     ffi::lua_pushinteger(l, *c.state.players[s].supply.get(k)? as i64);
     Some(1)
 }
@@ -622,7 +624,7 @@ unsafe fn marker(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_
 
 unsafe fn piece_count(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Option<c_int> {
     let s = seat_of(c, int_arg(l, 2)?)?;
-    let k = c.spec.piece(str_arg(l, 3)?)?;
+    let k = piece_index(c, str_arg(l, 3)?)?;
     let sites = c.state.sites(c.spec.pieces[k].site);
     *extra = sites.len() as u64 / 4; // as api.rs: the scan grows with the board
     let n = sites.iter().filter(|pc| pc.is_some_and(|pc| pc.owner as usize == s && pc.kind as usize == k)).count();

@@ -10,7 +10,9 @@ use mlua::{Lua, Table, Value as LV};
 
 /// Index into `state.grids` of a Lua owner (seat or nil) and grid name.
 pub(super) fn grid_ref(c: &Ctx, owner: Option<i64>, name: &str) -> R<usize> {
-    let gi = c.spec.grid(name).ok_or_else(|| rt(format!("'{name}' is not a grid of this game")))?;
+    let known = c.names.get(name, super::names::NameKind::Grid);
+    let gi =
+        known.unwrap_or_else(|| c.spec.grid(name)).ok_or_else(|| rt(format!("'{name}' is not a grid of this game")))?;
     let per_player = c.spec.grids[gi].per_player;
     let o = match (owner, per_player) {
         (Some(p), true) => Some(seat(c, p)?),

@@ -10,6 +10,7 @@ mod api_fast;
 mod api_slots;
 pub mod error;
 mod log_format;
+mod names;
 mod spec_load;
 
 pub use error::{ScriptError, ScriptErrorKind};
@@ -148,6 +149,8 @@ pub(crate) struct Ctx {
     /// The same for the cards alone (not the stores), for `"seat_cards"`.
     pub card_stamps: Vec<u64>,
     pub grid_base: u64,
+    /// The spec's names by the address of their Lua strings (`names.rs`).
+    pub names: Rc<names::NameIndex>,
 }
 
 impl Ctx {
@@ -227,6 +230,10 @@ pub struct Script {
     rnd: Table,
     /// The action names as Lua strings, made once each (`perform` passes one per action).
     names: std::cell::RefCell<std::collections::HashMap<String, mlua::LuaString>>,
+    /// The zone, card, piece and grid names by the address of their Lua strings, and
+    /// those strings, held so that the addresses stay theirs (`names.rs`).
+    name_index: Rc<names::NameIndex>,
+    _interned: Vec<mlua::LuaString>,
     /// The action `sample` last drew, for which seat, and the state's version then:
     /// `perform` of that very action on that very state skips the checks the draw made.
     drawn: std::cell::RefCell<Option<(u64, usize, Action)>>,
@@ -386,6 +393,18 @@ impl Script {
         }
         let failed_rule = engine.get::<Option<Function>>("failed_rule").map_err(lua_err)?;
         let rnd = lua.create_table_with_capacity(RND_SLOTS + 1, 0).map_err(lua_err)?;
+        let mut interned = vec![];
+        let mut addresses = std::collections::HashMap::new();
+        let all = spec.zones.iter().map(|z| &z.name).chain(spec.cards.iter().map(|c| &c.name));
+        for name in all.chain(spec.pieces.iter().map(|p| &p.name)).chain(spec.grids.iter().map(|g| &g.name)) {
+            if addresses.contains_key(name.as_str()) {
+                continue;
+            }
+            let s = lua.create_string(name).map_err(lua_err)?;
+            addresses.insert(name.as_str(), s.as_bytes().as_ptr() as usize);
+            interned.push(s);
+        }
+        let name_index = Rc::new(names::NameIndex::new(&spec, |n| addresses.get(n).copied()));
         Ok(Script {
             lua,
             spec,
@@ -396,6 +415,8 @@ impl Script {
             failed_rule,
             rnd,
             names: Default::default(),
+            name_index,
+            _interned: interned,
             drawn: Default::default(),
             recheck_drawn: Cell::new(cfg!(debug_assertions)),
         })
@@ -442,6 +463,7 @@ impl Script {
             events: vec![],
             read_only: false,
             listing: false,
+            names: self.name_index.clone(),
         });
         api_fast::refresh(&self.lua);
     }
