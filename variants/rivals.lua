@@ -798,10 +798,12 @@ local function choice_possible(g, task)
   return true
 end
 
+-- The queue is read and changed an entry at a time (g:get with a field, g:remove,
+-- g:insert): a task may change it, and copying it whole to Lua and back at each step was
+-- most of the cost of resolving a roll.
 local function advance(g)
   for _ = 1, 1000 do
-    local q = g:get("queue") or {}
-    local task = q[1]
+    local task = g:get("queue", 1)
     if not task then
       g:set("queue", nil)
       g:set_phase("action")
@@ -812,16 +814,12 @@ local function advance(g)
         g:set_phase("choose")
         return
       end
-      table.remove(q, 1)
-      g:set("queue", q)
+      g:remove("queue", 1)
     else
-      table.remove(q, 1)
-      g:set("queue", q)
+      g:remove("queue", 1)
       local more = TASKS[task.t](g, task)
-      if more and #more > 0 then
-        q = g:get("queue") or {}
-        for i = #more, 1, -1 do table.insert(q, 1, more[i]) end
-        g:set("queue", q)
+      if more then
+        for i = #more, 1, -1 do g:insert("queue", 1, more[i]) end
       end
     end
   end
@@ -834,11 +832,10 @@ local function head(g) return g:get("queue", 1) end
 
 -- One unit of the head choice is done: count it down and go on.
 local function choice_done(g, changed)
-  local q = g:get("queue")
-  local task = changed or q[1]
+  local task = changed or g:get("queue", 1)
   task.left = task.left - 1
-  if task.left <= 0 then table.remove(q, 1) else q[1] = task end
-  g:set("queue", q)
+  g:remove("queue", 1)
+  if task.left > 0 then g:insert("queue", 1, task) end
   advance(g)
 end
 

@@ -515,6 +515,72 @@ fn build(lua: &Lua) -> R<Table> {
         let mut c = writable(l)?;
         store_var(l, &mut c, None, key, value)
     });
+    // A stored list as a queue or a stack: one entry in or out without copying the list
+    // to Lua and back. Charged for the entry (its size, as g:set charges) and the entries
+    // it moves.
+    method!(lua, g, "insert", |l, (key, rest): (String, mlua::Variadic<LV>)| {
+        let (pos, v) = match rest.len() {
+            1 => (None, &rest[0]),
+            2 => (Some(&rest[0]), &rest[1]),
+            n => return Err(rt(format!("g:insert(key, [pos,] value) takes 2 or 3 arguments, not {}", n + 1))),
+        };
+        let value = from_lua_value(v)?.ok_or_else(|| rt("g:insert: the value to insert is nil"))?;
+        let mut c = writable(l)?;
+        let len = match c.state.vars.get(&key) {
+            None => 0,
+            Some(Value::List(list)) => list.len(),
+            Some(Value::Map(m)) if m.is_empty() => 0,
+            Some(_) => return Err(rt(format!("g:insert: '{key}' holds no list"))),
+        };
+        let at = match pos {
+            None => len,
+            Some(LV::Integer(p)) if *p >= 1 && *p as usize <= len + 1 => *p as usize - 1,
+            Some(p) => {
+                return Err(rt(format!("g:insert: position {} is out of bounds (1 to {})", p.to_string()?, len + 1)))
+            }
+        };
+        let added = value.size() + if c.state.vars.contains_key(&key) { 0 } else { 32 + key.len() + 32 };
+        let total = c.state.var_bytes + added;
+        alloc(l, added)?;
+        charge(l, added as u64 / 32 + (len - at) as u64 / 16)?;
+        if total > VARS_CAP {
+            return Err(rt(format!(
+                "the stored values (g:set, g:pset) would hold {total} bytes, past the cap of {VARS_CAP}"
+            )));
+        }
+        let slot = c.state.vars.entry(key).or_insert_with(|| Value::List(vec![]));
+        if !matches!(slot, Value::List(_)) {
+            *slot = Value::List(vec![]); // an empty map: the empty table g:set stored
+        }
+        if let Value::List(list) = slot {
+            list.insert(at, value);
+        }
+        c.state.var_bytes = total;
+        Ok(())
+    });
+    method!(lua, g, "remove", |l, (key, pos): (String, Option<i64>)| {
+        let mut c = writable(l)?;
+        let len = match c.state.vars.get(&key) {
+            None => 0,
+            Some(Value::List(list)) => list.len(),
+            Some(Value::Map(m)) if m.is_empty() => 0,
+            Some(_) => return Err(rt(format!("g:remove: '{key}' holds no list"))),
+        };
+        if len == 0 {
+            return Ok(LV::Nil);
+        }
+        let at = match pos {
+            None => len - 1,
+            Some(p) if p >= 1 && p as usize <= len => p as usize - 1,
+            Some(p) => return Err(rt(format!("g:remove: position {p} is out of bounds (1 to {len})"))),
+        };
+        charge(l, (len - at) as u64 / 16)?;
+        let Some(Value::List(list)) = c.state.vars.get_mut(&key) else { return Ok(LV::Nil) };
+        let removed = list.remove(at);
+        c.state.var_bytes = c.state.var_bytes.saturating_sub(removed.size());
+        drop(c);
+        load_var(l, Some(&removed))
+    });
     method!(lua, g, "pget", |l, (p, key): (i64, String)| {
         let c = ctx(l)?;
         let s = seat(&c, p)?;

@@ -328,6 +328,8 @@ c_functions! { FAST_WRITERS, run_write, {
     "set_turn" => set_turn,
     "set_store" => set_store,
     "roll" => roll,
+    "insert" => insert,
+    "remove" => remove,
 }}
 
 c_functions! { FAST, run, {
@@ -902,20 +904,103 @@ unsafe fn record(l: *mut ffi::lua_State, c: &mut Ctx, slot: &FastSlot) -> Option
     Some(0)
 }
 
+/// The value at `i` as `from_lua_value` converts it: Some(None) for nil; None for what
+/// the method must judge (a function, a table it refuses).
+unsafe fn value_arg(l: *mut ffi::lua_State, i: c_int) -> Option<Option<Value>> {
+    Some(match ffi::lua_type(l, i) {
+        ffi::LUA_TNIL | ffi::LUA_TNONE => None,
+        ffi::LUA_TBOOLEAN => Some(Value::Bool(ffi::lua_toboolean(l, i) != 0)),
+        ffi::LUA_TNUMBER => match int_arg(l, i) {
+            Some(n) if ffi::lua_isinteger(l, i) != 0 => Some(Value::Int(n)),
+            _ => Some(Value::Num(ffi::lua_tonumberx(l, i, std::ptr::null_mut()))),
+        },
+        ffi::LUA_TSTRING => Some(Value::Str(str_arg(l, i)?.to_owned())),
+        ffi::LUA_TTABLE => Some(table_value(l, i, 0, &mut 32)?),
+        _ => return None,
+    })
+}
+
+/// The length of the stored list `key` (0 for none, or the empty table `g:set` stores),
+/// None when it holds something else (the method says so).
+fn list_len(c: &Ctx, key: &str) -> Option<usize> {
+    match c.state.vars.get(key) {
+        None => Some(0),
+        Some(Value::List(list)) => Some(list.len()),
+        Some(Value::Map(m)) if m.is_empty() => Some(0),
+        Some(_) => None,
+    }
+}
+
+/// `g:insert(key, [pos,] value)`, charged as its method: the entry's size, the entries moved.
+unsafe fn insert(l: *mut ffi::lua_State, c: &mut Ctx, slot: &FastSlot) -> Option<c_int> {
+    let key = str_arg(l, 2)?;
+    let (pos, at_value) = match ffi::lua_gettop(l) {
+        3 => (None, 3),
+        4 => (Some(int_arg(l, 3).filter(|_| ffi::lua_isinteger(l, 3) != 0)?), 4),
+        _ => return None,
+    };
+    let value = value_arg(l, at_value)??;
+    let len = list_len(c, key)?;
+    let at = match pos {
+        None => len,
+        Some(p) if p >= 1 && p as usize <= len + 1 => p as usize - 1,
+        Some(_) => return None,
+    };
+    let added = value.size() + if c.state.vars.contains_key(key) { 0 } else { 32 + key.len() + 32 };
+    let total = c.state.var_bytes + added;
+    if total > VARS_CAP || !slot.spend(added as u64 / 32 + (len - at) as u64 / 16, added) {
+        return None;
+    }
+    c.touch();
+    let entry = match c.state.vars.get_mut(key) {
+        Some(v) => v,
+        None => c.state.vars.entry(key.to_owned()).or_insert(Value::List(vec![])),
+    };
+    if !matches!(entry, Value::List(_)) {
+        *entry = Value::List(vec![]); // the empty table g:set stored
+    }
+    if let Value::List(list) = entry {
+        list.insert(at, value);
+    }
+    c.state.var_bytes = total;
+    Some(0)
+}
+
+/// `g:remove(key, pos?)`: the entry is pushed before anything changes, so that a value the
+/// fast path cannot push leaves the call to the method.
+unsafe fn remove(l: *mut ffi::lua_State, c: &mut Ctx, slot: &FastSlot) -> Option<c_int> {
+    let key = str_arg(l, 2)?;
+    let len = list_len(c, key)?;
+    if len == 0 {
+        ffi::lua_pushnil(l);
+        return slot.spend(0, 0).then_some(1);
+    }
+    let at = if is_nil(l, 3) {
+        len - 1
+    } else {
+        match int_arg(l, 3).filter(|_| ffi::lua_isinteger(l, 3) != 0)? {
+            p if p >= 1 && p as usize <= len => p as usize - 1,
+            _ => return None,
+        }
+    };
+    let Some(Value::List(list)) = c.state.vars.get(key) else { return None };
+    let size = list[at].size();
+    push_value(l, &list[at], 0)?;
+    if !slot.spend((len - at) as u64 / 16 + size as u64 / 32, 0) {
+        return None;
+    }
+    c.touch();
+    if let Some(Value::List(list)) = c.state.vars.get_mut(key) {
+        list.remove(at);
+    }
+    c.state.var_bytes = c.state.var_bytes.saturating_sub(size);
+    Some(1)
+}
+
 /// `g:set(key, value)` for a value that is not a table (the method converts tables).
 unsafe fn set(l: *mut ffi::lua_State, c: &mut Ctx, slot: &FastSlot) -> Option<c_int> {
     let key = str_arg(l, 2)?;
-    let value = match ffi::lua_type(l, 3) {
-        ffi::LUA_TNIL | ffi::LUA_TNONE => None,
-        ffi::LUA_TBOOLEAN => Some(Value::Bool(ffi::lua_toboolean(l, 3) != 0)),
-        ffi::LUA_TNUMBER => match int_arg(l, 3) {
-            Some(i) if ffi::lua_isinteger(l, 3) != 0 => Some(Value::Int(i)),
-            _ => Some(Value::Num(ffi::lua_tonumberx(l, 3, std::ptr::null_mut()))),
-        },
-        ffi::LUA_TSTRING => Some(Value::Str(str_arg(l, 3)?.to_owned())),
-        ffi::LUA_TTABLE => Some(table_value(l, 3, 0, &mut 32)?),
-        _ => return None,
-    };
+    let value = value_arg(l, 3)?;
     // As `store_var`: its size, the host memory and the cap on all stored values.
     let (new, total) = var_bytes_after(&c.state.vars, c.state.var_bytes, key, value.as_ref());
     if total > VARS_CAP || !slot.spend(new as u64 / 32, new) {

@@ -133,6 +133,20 @@ function G:get(key, field) end
 ---@param value any
 function G:set(key, value) end
 
+---(changes the state) table.insert on a stored list: value at position pos (default: after the last), the entries from there on moving up; a missing key starts a list. One entry in, without copying the list to Lua and back (a queue: g:insert("queue", 1, task))
+---Returns: —
+---@param key string
+---@param pos? string
+---@param value any
+function G:insert(key, pos, value) end
+
+---(changes the state) table.remove on a stored list: takes out the entry at pos (default: the last) and returns it; nil when the list is empty or missing
+---Returns: value or nil
+---@param key string
+---@param pos? string
+---@return any
+function G:remove(key, pos) end
+
 ---a variable of seat p
 ---Returns: value or nil
 ---@param p integer
