@@ -638,8 +638,8 @@ end)
 
 filter("to_act", "rivals.to_act", function(g, seat)
   if g:phase() == "choose" then
-    local q = g:get("queue")
-    if q and q[1] then return q[1].seat end
+    local task = g:get("queue", 1)
+    if task then return task.seat end
   end
   return seat
 end)
@@ -1239,9 +1239,7 @@ action {
     return task and task.optional == true
   end,
   apply = function(g, p)
-    local q = g:get("queue")
-    table.remove(q, 1)
-    g:set("queue", q)
+    g:remove("queue", 1)
     advance(g)
   end,
 }
