@@ -581,24 +581,24 @@ end
 -- Strength Advantage and Trade Advantage: at least 3 points and more than the opponent
 -- takes the token; the holder keeps it until below 3 or below the opponent, who then takes
 -- it with 3 or more, else it is set aside.
-local function update_token(g, key, field, what, tallies)
-  local pts = { tallies[1][field], tallies[2][field] }
+-- `one`, `two`: the points of each seat (no table per check: it runs after every action).
+local function update_token(g, key, field, what, one, two)
   local holder = g:get(key)
   local new = holder
   if holder then
-    local o = other(holder)
-    if pts[holder] < 3 or pts[holder] < pts[o] then
-      new = (pts[o] >= 3 and pts[o] > pts[holder]) and o or nil
+    local mine, theirs = one, two
+    if holder == 2 then mine, theirs = two, one end
+    if mine < 3 or mine < theirs then
+      new = (theirs >= 3 and theirs > mine) and other(holder) or nil
     end
   else
-    for p = 1, 2 do
-      if pts[p] >= 3 and pts[p] > pts[other(p)] then new = p end
-    end
+    if one >= 3 and one > two then new = 1 end
+    if two >= 3 and two > one then new = 2 end
   end
   if new ~= holder then
     g:set(key, new)
     if new then
-      g:log(name(g, new) .. " takes the " .. what .. " (" .. pts[new] .. " " .. field .. " points)")
+      g:log(name(g, new) .. " takes the " .. what .. " (" .. (new == 1 and one or two) .. " " .. field .. " points)")
     else
       g:log("the " .. what .. " is set aside")
     end
@@ -607,9 +607,9 @@ local function update_token(g, key, field, what, tallies)
 end
 
 local function update_advantages(g)
-  local tallies = { tally(g, 1), tally(g, 2) }
-  update_token(g, "hero", "strength", "hero token", tallies)
-  update_token(g, "trade_token", "commerce", "trade token", tallies)
+  local t1, t2 = tally(g, 1), tally(g, 2)
+  update_token(g, "hero", "strength", "hero token", t1.strength, t2.strength)
+  update_token(g, "trade_token", "commerce", "trade token", t1.commerce, t2.commerce)
 end
 
 sequence("after_action", "rivals.advantages", function(g)
