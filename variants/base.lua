@@ -1682,10 +1682,11 @@ action {
 
 -- `p` ended the turn; the dice pass to `nxt`, whose turn begins with the roll.
 local function next_turn(g, p, nxt)
+  local turn = g:turn() + 1
   g:set_current(nxt)
-  g:set_turn(g:turn() + 1)
+  g:set_turn(turn)
   g:set_phase("roll")
-  g:log("--- turn %d: %s ---", g:turn(), name(g, nxt))
+  g:log("--- turn %d: %s ---", turn, name(g, nxt))
   g:emit("turn_ended", { seat = p })
   g:run("turn_begin", nxt)
 end
@@ -1704,7 +1705,9 @@ action {
   apply = function(g, p)
     g:run("turn_end", p)
     -- Cards bought this turn become playable from the next turn on.
-    for card, n in next, g:cards(p, "dev_new") do g:move(p, "dev_new", p, "dev", card, n) end
+    if g:count(p, "dev_new") > 0 then
+      for card, n in next, g:cards(p, "dev_new") do g:move(p, "dev_new", p, "dev", card, n) end
+    end
     g:set("played_dev", false)
     g:set("last_roll", nil)
     if not between_turns(g, p) then next_turn(g, p, p % g:players() + 1) end

@@ -11,11 +11,13 @@ use rand_chacha::ChaCha8Rng;
 /// variant; knows nothing of Catan.
 pub struct RandomBot {
     rng: ChaCha8Rng,
+    /// The numbers of the last draw, kept for its buffer.
+    rnd: Vec<f64>,
 }
 
 impl RandomBot {
     pub fn new(seed: u64) -> RandomBot {
-        RandomBot { rng: ChaCha8Rng::seed_from_u64(seed) }
+        RandomBot { rng: ChaCha8Rng::seed_from_u64(seed), rnd: vec![] }
     }
 
     /// Same distribution as `pick(game.legal_actions(seat))`, but only the options of
@@ -26,8 +28,11 @@ impl RandomBot {
         // kinds rarely needs more.
         let mut want = 12;
         loop {
-            let rnd: Vec<f64> = (0..want).map(|_| self.rng.random::<f64>()).collect();
-            match game.sample_action(seat, &rnd)? {
+            self.rnd.clear();
+            for _ in 0..want {
+                self.rnd.push(self.rng.random::<f64>());
+            }
+            match game.sample_action(seat, &self.rnd)? {
                 Ok(action) => return Ok(action),
                 Err(()) => want *= 4,
             }
