@@ -551,11 +551,16 @@ impl Script {
         let name = self.name_of(&action.name)?;
         // Drawn by `sample` from the rules' own options, for this seat, with nothing
         // changed since: `when` and `legal` said yes to it already.
-        let drawn = self.drawn.borrow_mut().take().is_some_and(|(version, s, a)| {
-            !self.recheck_drawn.get() && s == seat && a == *action && Some(version) == self.version()
-        });
+        let (version, over) =
+            self.lua.app_data_ref::<Ctx>().map_or((None, false), |c| (Some(c.version), c.state.winner.is_some()));
+        let drawn = self
+            .drawn
+            .borrow_mut()
+            .take()
+            .is_some_and(|(v, s, a)| !self.recheck_drawn.get() && s == seat && a == *action && Some(v) == version);
         type Answer = (bool, Option<String>, Option<String>, Option<String>, Option<i64>);
-        let answer = self.call::<Answer>("perform", (self.g.clone(), seat + 1, name, drawn, args));
+        // `over`: the game is won (the prelude refuses), told rather than asked back.
+        let answer = self.call::<Answer>("perform", (self.g.clone(), seat + 1, name, drawn, over, args));
         // The prelude asks who acts next read-only, in the same call.
         self.with_output(|c| *c.read_only = false);
         let (ok, reason, at, variant, next) = answer?;

@@ -480,14 +480,15 @@ function engine.sample(g, seat, rnd)
 end
 
 -- Returns true, or false plus the reason, the file:line that refused, and the variant.
+-- `over`: the game has a winner (the engine says so, saving a call back into it).
 -- `drawn`: the engine drew this very action from the rules' own `sample` or `options` on
 -- this state (`Script::sample`), so asking `when` and `legal` again would only repeat
 -- them. Either way the action runs with a fresh budget, so that a drawn action and the
 -- same action typed (or replayed) may spend the same.
-function engine.perform(g, seat, name, drawn, ...)
+function engine.perform(g, seat, name, drawn, over, ...)
   local def = R.actions[name]
   if not def then return false, "there is no action '" .. name .. "'", nil, nil end
-  if g:winner() then return false, "the game is over", nil, nil end
+  if over then return false, "the game is over", nil, nil end
   depth, active[1] = 1, def
   if not drawn then
     if (def.phase_set and not def.phase_set[g:phase()]) or (def.when and not def.when(g, seat)) then
