@@ -340,6 +340,7 @@ c_functions! { FAST, run, {
     "winner" => winner,
     "count" => count,
     "holds" => holds,
+    "longest_trail" => longest_trail,
     "get" => get,
     "at" => at,
     "hex" => hex,
@@ -487,6 +488,20 @@ unsafe fn holds(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Option<c_in
     }
     ffi::lua_settop(l, 4);
     ffi::lua_pushboolean(l, holds as c_int);
+    Some(1)
+}
+
+/// `g:longest_trail(p, kind)`, charged as its method (four units a path).
+unsafe fn longest_trail(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Option<c_int> {
+    let s = seat_of(c, int_arg(l, 2)?)?;
+    let k = piece_index(c, str_arg(l, 3)?)?;
+    let t = c.state.topology.as_ref()?;
+    let owned: Vec<bool> =
+        c.state.paths.iter().map(|pc| pc.is_some_and(|pc| pc.owner as usize == s && pc.kind as usize == k)).collect();
+    let blocked: Vec<bool> =
+        c.state.intersections.iter().map(|pc| pc.is_some_and(|pc| pc.owner as usize != s)).collect();
+    *extra = t.paths.len() as u64 * 4;
+    ffi::lua_pushinteger(l, crate::board::longest_trail(t, &owned, &blocked) as i64);
     Some(1)
 }
 
