@@ -1507,7 +1507,14 @@ action {
   apply = function(g, p, give, get)
     pay(g, p, give)
     for r, n in next, get do g:move(nil, "bank", p, "hand", r, n) end
-    g:log(name(g, p) .. " trades " .. cards_text(give) .. " to the bank for " .. cards_text(get))
+    -- The usual trade, several of one kind for one card, is written by the engine.
+    local r, n = next(give)
+    local t, m = next(get)
+    if next(give, r) == nil and next(get, t) == nil and IS_RESOURCE[r] and IS_RESOURCE[t] and n > 1 and m == 1 then
+      g:log("%s trades %d %s to the bank for %s", name(g, p), n, r, t)
+    else
+      g:log(name(g, p) .. " trades " .. cards_text(give) .. " to the bank for " .. cards_text(get))
+    end
     g:emit("traded", { seat = p, with = "bank", give = give, get = get })
   end,
 }
