@@ -539,9 +539,15 @@ local function gain(g, p, r, n)
   return got
 end
 
+-- cards_text({ [r] = n }) without the table.
+local function one_text(r, n)
+  if n > 0 and IS_RESOURCE[r] then return n == 1 and r or (n .. " " .. r) end
+  return cards_text({ [r] = n })
+end
+
 local function gain_text(g, p, r, n, got)
-  if got == n then return name(g, p) .. " receives " .. cards_text({ [r] = n }) end
-  return name(g, p) .. " receives " .. cards_text({ [r] = got }) .. " (" .. (n - got) .. " " .. r
+  if got == n then return name(g, p) .. " receives " .. one_text(r, n) end
+  return name(g, p) .. " receives " .. one_text(r, got) .. " (" .. (n - got) .. " " .. r
     .. " lost: no room in the regions)"
 end
 
@@ -842,7 +848,7 @@ end
 local function start_resolution(g, production, face)
   local event = EVENT_FACES[face]
   g:set("dice", { production = production, event = event })
-  g:log(name(g, g:current()) .. " rolls " .. production .. "; event die: " .. FACE_TEXT[event])
+  g:log("%s rolls %s; event die: %s", name(g, g:current()), production, FACE_TEXT[event])
   -- Event Die: a Brigand Attack is resolved before production, every other symbol after.
   local q
   if event == "brigand" then
@@ -910,7 +916,13 @@ TASKS.produce = function(g, task)
       end
     end
     if next(got) or lost > 0 then
-      g:log(name(g, p) .. " receives " .. cards_text(got) .. (lost > 0 and (" (" .. lost .. " lost: regions full)") or ""))
+      -- The usual case, some of one resource and nothing lost, is written by the engine.
+      local r, n = next(got)
+      if lost == 0 and next(got, r) == nil and IS_RESOURCE[r] and n > 0 then
+        if n == 1 then g:log("%s receives %s", name(g, p), r) else g:log("%s receives %d %s", name(g, p), n, r) end
+      else
+        g:log(name(g, p) .. " receives " .. cards_text(got) .. (lost > 0 and (" (" .. lost .. " lost: regions full)") or ""))
+      end
     end
   end
 end
@@ -1836,7 +1848,12 @@ action {
   apply = function(g, p, give, get)
     pay(g, p, give)
     local got = gain(g, p, get, 1)
-    g:log(name(g, p) .. " trades " .. cards_text(give) .. " for " .. get .. (got == 0 and " (lost: no room)" or ""))
+    local r, n = next(give)
+    if next(give, r) == nil and IS_RESOURCE[r] and n > 1 then
+      g:log("%s trades %d %s for %s%s", name(g, p), n, r, get, got == 0 and " (lost: no room)" or "")
+    else
+      g:log(name(g, p) .. " trades " .. cards_text(give) .. " for " .. get .. (got == 0 and " (lost: no room)" or ""))
+    end
     g:emit("traded", { seat = p, give = give, get = get })
   end,
 }
