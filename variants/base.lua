@@ -1508,9 +1508,11 @@ action {
     pay(g, p, give)
     for r, n in next, get do g:move(nil, "bank", p, "hand", r, n) end
     -- The usual trade, several of one kind for one card, is written by the engine.
-    local r, n = next(give)
-    local t, m = next(get)
-    if next(give, r) == nil and next(get, t) == nil and IS_RESOURCE[r] and IS_RESOURCE[t] and n > 1 and m == 1 then
+    local r, n, gives = nil, 0, 0
+    for k, v in next, give do r, n, gives = k, v, gives + 1 end
+    local t, m, gets = nil, 0, 0
+    for k, v in next, get do t, m, gets = k, v, gets + 1 end
+    if gives == 1 and gets == 1 and IS_RESOURCE[r] and IS_RESOURCE[t] and n > 1 and m == 1 then
       g:log("%s trades %d %s to the bank for %s", name(g, p), n, r, t)
     else
       g:log(name(g, p) .. " trades " .. cards_text(give) .. " to the bank for " .. cards_text(get))

@@ -917,8 +917,9 @@ TASKS.produce = function(g, task)
     end
     if next(got) or lost > 0 then
       -- The usual case, some of one resource and nothing lost, is written by the engine.
-      local r, n = next(got)
-      if lost == 0 and next(got, r) == nil and IS_RESOURCE[r] and n > 0 then
+      local r, n, kinds = nil, 0, 0
+      for k, v in next, got do r, n, kinds = k, v, kinds + 1 end
+      if lost == 0 and kinds == 1 and IS_RESOURCE[r] and n > 0 then
         if n == 1 then g:log("%s receives %s", name(g, p), r) else g:log("%s receives %d %s", name(g, p), n, r) end
       else
         g:log(name(g, p) .. " receives " .. cards_text(got) .. (lost > 0 and (" (" .. lost .. " lost: regions full)") or ""))
@@ -1848,8 +1849,9 @@ action {
   apply = function(g, p, give, get)
     pay(g, p, give)
     local got = gain(g, p, get, 1)
-    local r, n = next(give)
-    if next(give, r) == nil and IS_RESOURCE[r] and n > 1 then
+    local r, n, kinds = nil, 0, 0
+    for k, v in next, give do r, n, kinds = k, v, kinds + 1 end
+    if kinds == 1 and IS_RESOURCE[r] and n > 1 then
       g:log("%s trades %d %s for %s%s", name(g, p), n, r, get, got == 0 and " (lost: no room)" or "")
     else
       g:log(name(g, p) .. " trades " .. cards_text(give) .. " for " .. get .. (got == 0 and " (lost: no room)" or ""))
