@@ -35,6 +35,10 @@ fn refused(action: &str, says: &str, located: bool) {
     assert!(*g.state() == before, "{action}: the refused action changed the state");
 }
 
+fn trails_nonzero(v: &Value) -> bool {
+    matches!(v, Value::List(l) if l.iter().any(|x| matches!(x, Value::Int(n) if *n > 0)))
+}
+
 #[test]
 fn the_fast_getters_answer_what_the_state_holds() {
     let mut g = game();
@@ -120,6 +124,25 @@ fn the_fast_getters_answer_what_the_state_holds() {
         Value::Bool(true),
     ];
     assert_eq!(get("entries"), Value::List(entries.to_vec()));
+    // g:longest_trail(p, "road") as the board computes it; g:roll(3) three dice.
+    let road = spec.pieces.iter().position(|p| p.name == "road").expect("roads");
+    let trails: Vec<Value> = (0..4)
+        .map(|seat| {
+            let owned: Vec<bool> = st
+                .paths
+                .iter()
+                .map(|pc| pc.is_some_and(|pc| pc.owner as usize == seat && pc.kind as usize == road))
+                .collect();
+            let blocked: Vec<bool> =
+                st.intersections.iter().map(|pc| pc.is_some_and(|pc| pc.owner as usize != seat)).collect();
+            Value::Int(catan_engine::board::longest_trail(topo, &owned, &blocked) as i64)
+        })
+        .collect();
+    assert_eq!(get("trail"), Value::List(trails));
+    assert!(trails_nonzero(&get("trail")), "no seat has a road: the check above compares nothing");
+    let Value::List(dice) = get("dice") else { panic!("dice is not a list") };
+    assert_eq!(dice.len(), 3);
+    assert!(dice.iter().all(|d| matches!(d, Value::Int(1..=6))), "{dice:?}");
     // g:holds(owner, zone, cards): at least each count, a count of 0 always held.
     let holds = [true, false, true, true, false].map(Value::Bool);
     assert_eq!(get("holds"), Value::List(holds.to_vec()));
@@ -165,6 +188,9 @@ fn a_bad_argument_gets_the_methods_error_at_the_scripts_line() {
         ("bad_harbors", "there is no player 9"),
         ("bad_corner_pieces", "there is no hex 0"),
         ("bad_get", "the entry to read is a number or a string, not a table"),
+        ("bad_roll", "rolls at most 1000 dice, not 1001"),
+        ("bad_trail", "there is no player 9"),
+        ("bad_trail_piece", "'castle' is not a piece"),
         ("bad_holds", "'gold' is not a card"),
         ("bad_holds_count", "the count of 'ore' is number, not an integer"),
         ("bad_holds_zone", "'pocket' is not a zone"),

@@ -44,6 +44,8 @@ act("probe", function(g, p)
     option = g:option("victory_points"), var = g:get("played_dev"), stored = stored, entries = entries,
     stored_types = math.type(stored[1]) .. " " .. type(stored[3][4]) .. " " .. math.type(stored.n[1]),
     harbors = { g:harbors_of(1), g:harbors_of(2), g:harbors_of(3), g:harbors_of(4) },
+    trail = { g:longest_trail(1, "road"), g:longest_trail(2, "road"), g:longest_trail(3, "road"), g:longest_trail(4, "road") },
+    dice = g:roll(3),
     -- g:holds: the bank holds one ore; nobody holds 99; every zone holds nothing at all.
     holds = { g:holds(nil, "bank", { ore = 1, grain = 0 }), g:holds(p, "hand", { ore = 99 }), g:holds(p, "hand", {}),
       g:holds(p, "hand", { ore = g:count(p, "hand", "ore") }), g:holds(p, "hand", { ore = g:count(p, "hand", "ore") + 1 }) },
@@ -60,6 +62,9 @@ act("bad_supply", function(g, p) g:supply(p, "castle") end) -- bad_supply
 act("bad_harbors", function(g) g:harbors_of(9) end) -- bad_harbors
 act("bad_corner_pieces", function(g) g:corner_pieces(0) end) -- bad_corner_pieces
 act("bad_get", function(g) g:get("stored", {}) end) -- bad_get
+act("bad_roll", function(g) g:roll(1001) end) -- bad_roll
+act("bad_trail", function(g) g:longest_trail(9, "road") end) -- bad_trail
+act("bad_trail_piece", function(g) g:longest_trail(1, "castle") end) -- bad_trail_piece
 act("bad_holds", function(g, p) g:holds(p, "hand", { gold = 1 }) end) -- bad_holds
 act("bad_holds_count", function(g, p) g:holds(p, "hand", { ore = 1.5 }) end) -- bad_holds_count
 act("bad_holds_zone", function(g, p) g:holds(p, "pocket", {}) end) -- bad_holds_zone
