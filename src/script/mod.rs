@@ -7,6 +7,7 @@
 
 mod api;
 mod api_fast;
+mod api_fast_writers;
 mod api_slots;
 pub mod error;
 mod log_format;
