@@ -51,6 +51,7 @@ fn remove_takes_entries_out_and_returns_them() {
 fn a_bad_list_call_is_refused_at_the_line_and_changes_nothing() {
     for (action, says) in [
         ("bad_pos", "position 9 is out of bounds (1 to 5)"),
+        ("bad_pos_table", "position a table is out of bounds (1 to 5)"),
         ("bad_remove_pos", "position 0 is out of bounds (1 to 4)"),
         ("bad_map", "'m' holds no list"),
         ("bad_nil", "the value to insert is nil"),

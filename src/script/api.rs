@@ -536,7 +536,13 @@ fn build(lua: &Lua) -> R<Table> {
             None => len,
             Some(LV::Integer(p)) if *p >= 1 && *p as usize <= len + 1 => *p as usize - 1,
             Some(p) => {
-                return Err(rt(format!("g:insert: position {} is out of bounds (1 to {})", p.to_string()?, len + 1)))
+                // A number as written; anything else by its type (never an address).
+                let at = match p {
+                    LV::Integer(i) => i.to_string(),
+                    LV::Number(n) => n.to_string(),
+                    other => format!("a {}", other.type_name()),
+                };
+                return Err(rt(format!("g:insert: position {at} is out of bounds (1 to {})", len + 1)));
             }
         };
         let added = value.size() + if c.state.vars.contains_key(&key) { 0 } else { 32 + key.len() + 32 };

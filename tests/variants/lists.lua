@@ -31,6 +31,7 @@ act("drain", function(g)
 end)
 
 act("bad_pos", function(g) g:insert("q", 9, "z") end) -- bad_pos
+act("bad_pos_table", function(g) g:insert("q", {}, "z") end) -- bad_pos_table
 act("bad_remove_pos", function(g) g:remove("q", 0) end) -- bad_remove_pos
 act("bad_map", function(g) g:set("m", { a = 1 }); g:insert("m", 1) end) -- bad_map
 act("bad_nil", function(g) g:insert("q", 1, nil) end) -- bad_nil
