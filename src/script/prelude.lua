@@ -338,7 +338,6 @@ function engine.install(g)
   end
 end
 
-
 -- While legal actions are listed nothing may change, so the getters the rules call most
 -- are answered once per listing instead of crossing into Rust each time (the number of
 -- players only when asked). One view table is reused for every listing, so listing
