@@ -345,6 +345,9 @@ local regions = kept_cards(function(d) return d.type == "region" end)
 -- and counting resources go (often: paying, receiving and counting ask it).
 local holders = kept_cards(function(d) return d.type == "region" or d.stores end)
 
+-- p's trade ships, kept the same way (the exchange rate asks for them per resource).
+local ships = kept_cards(function(d) return d.type == "ship" end)
+
 local function expansions(g, p, kind_type, ps)
   local out = {}
   for _, s in ipairs(ps or placed(g, p)) do
@@ -1802,9 +1805,9 @@ action {
 -- Trading -----------------------------------------------------------------------------------------
 
 -- Regular Exchange Rate 3:1; Improved Exchange Rate 2:1 with a trade ship of that resource.
-local function ratio(g, p, r, ps)
+local function ratio(g, p, r)
   local best = 3
-  for _, s in ipairs(expansions(g, p, "ship", ps)) do
+  for _, s in ipairs(ships(g, p)) do
     if s.def.ship == r then best = 2 end
   end
   return g:filter("trade_ratio", best, p, r)
@@ -1818,10 +1821,9 @@ action {
   when = in_action,
   options = function(g, p)
     local out = {}
-    local ps = placed(g, p)
     local have = stock(g, p)
     for _, r in ipairs(RESOURCES) do
-      local k = ratio(g, p, r, ps)
+      local k = ratio(g, p, r)
       if have[r] >= k then
         for _, t in ipairs(RESOURCES) do
           if t ~= r then out[#out + 1] = { { [r] = k }, t } end
