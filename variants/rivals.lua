@@ -315,6 +315,8 @@ local function read_placed(g, p)
 end
 local function placed(g, p) return g:cached(read_placed, p, "seat_cards") end
 
+local NO_CARDS = {} -- an empty list of cards, shared (read only, as every list kept below)
+
 -- The helpers below take an optional `ps`, the result of placed(g, p) on the same state,
 -- so that one rule reads the principality once; those that keep their own answer with
 -- `g:cached` need not look at it (asking `placed` again only to compare would cost a
@@ -331,10 +333,22 @@ local function kept_cards(keeps)
     return out
   end
   local function all(g, p) return pick(placed(g, p)) end
+  -- The same cards by resource, kept alike: paying and receiving ask one resource at a time.
+  local function by_resource(g, p)
+    local out = {}
+    for _, s in ipairs(g:cached(all, p, "seat_cards")) do
+      local r = s.def.resource
+      if r then
+        local list = out[r]
+        if not list then list = {}; out[r] = list end
+        list[#list + 1] = s
+      end
+    end
+    return out
+  end
   return function(g, p, resource)
-    local list = g:cached(all, p, "seat_cards")
-    if not resource then return list end
-    return pick(list, resource)
+    if not resource then return g:cached(all, p, "seat_cards") end
+    return g:cached(by_resource, p, "seat_cards")[resource] or NO_CARDS
   end
 end
 
