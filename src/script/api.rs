@@ -121,6 +121,16 @@ pub(super) fn roll_die(c: &mut Ctx) -> u32 {
     d
 }
 
+/// `g:longest_trail`: the longest trail of seat `s`'s pieces of kind `k` (paths), broken
+/// by other players' pieces; the method and its C function both ask this.
+pub(super) fn trail_length(c: &Ctx, t: &Topology, s: usize, k: usize) -> usize {
+    let owned: Vec<bool> =
+        c.state.paths.iter().map(|pc| pc.is_some_and(|pc| pc.owner as usize == s && pc.kind as usize == k)).collect();
+    let blocked: Vec<bool> =
+        c.state.intersections.iter().map(|pc| pc.is_some_and(|pc| pc.owner as usize != s)).collect();
+    board::longest_trail(t, &owned, &blocked)
+}
+
 /// How deep stored tables may nest; deeper is most likely a table that contains itself.
 pub const MAX_DEPTH: usize = 64;
 /// The most dice one `g:roll` may roll.
@@ -325,6 +335,39 @@ pub(super) fn var_bytes_after(
     (new, var_bytes.saturating_sub(old) + new)
 }
 
+/// The length of the stored list `key` for `g:insert` and `g:remove`: 0 when there is none
+/// or it is the empty table `g:set` stores (an empty map); None when it holds anything
+/// else. The rule of the methods and of their C functions (`api_fast_writers.rs`).
+pub(super) fn list_len(vars: &BTreeMap<String, Value>, key: &str) -> Option<usize> {
+    match vars.get(key) {
+        None => Some(0),
+        Some(Value::List(list)) => Some(list.len()),
+        Some(Value::Map(m)) if m.is_empty() => Some(0),
+        Some(_) => None,
+    }
+}
+
+/// The bytes `g:insert` adds to the stored values: the entry, and the list itself when
+/// the key is new.
+pub(super) fn inserted_bytes(vars: &BTreeMap<String, Value>, key: &str, value: &Value) -> usize {
+    value.size() + if vars.contains_key(key) { 0 } else { 32 + key.len() + 32 }
+}
+
+/// Puts `value` at index `at` of the stored list `key` (made if missing, or in place of
+/// the empty table `g:set` stores); `list_len` said the key holds a list or nothing.
+pub(super) fn insert_entry(vars: &mut BTreeMap<String, Value>, key: &str, at: usize, value: Value) {
+    let entry = match vars.get_mut(key) {
+        Some(v) => v,
+        None => vars.entry(key.to_owned()).or_insert(Value::List(vec![])),
+    };
+    if !matches!(entry, Value::List(_)) {
+        *entry = Value::List(vec![]);
+    }
+    if let Value::List(list) = entry {
+        list.insert(at, value);
+    }
+}
+
 /// Stores `value` under `key` in the game's vars (`seat` None) or a player's, keeping
 /// `GameState::var_bytes` and refusing past `VARS_CAP`.
 fn store_var(lua: &Lua, c: &mut Ctx, seat: Option<usize>, key: String, value: Option<Value>) -> R<()> {
@@ -526,12 +569,7 @@ fn build(lua: &Lua) -> R<Table> {
         };
         let value = from_lua_value(v)?.ok_or_else(|| rt("g:insert: the value to insert is nil"))?;
         let mut c = writable(l)?;
-        let len = match c.state.vars.get(&key) {
-            None => 0,
-            Some(Value::List(list)) => list.len(),
-            Some(Value::Map(m)) if m.is_empty() => 0,
-            Some(_) => return Err(rt(format!("g:insert: '{key}' holds no list"))),
-        };
+        let len = list_len(&c.state.vars, &key).ok_or_else(|| rt(format!("g:insert: '{key}' holds no list")))?;
         let at = match pos {
             None => len,
             Some(LV::Integer(p)) if *p >= 1 && *p as usize <= len + 1 => *p as usize - 1,
@@ -545,7 +583,7 @@ fn build(lua: &Lua) -> R<Table> {
                 return Err(rt(format!("g:insert: position {at} is out of bounds (1 to {})", len + 1)));
             }
         };
-        let added = value.size() + if c.state.vars.contains_key(&key) { 0 } else { 32 + key.len() + 32 };
+        let added = inserted_bytes(&c.state.vars, &key, &value);
         let total = c.state.var_bytes + added;
         alloc(l, added)?;
         charge(l, added as u64 / 32 + (len - at) as u64 / 16)?;
@@ -554,24 +592,13 @@ fn build(lua: &Lua) -> R<Table> {
                 "the stored values (g:set, g:pset) would hold {total} bytes, past the cap of {VARS_CAP}"
             )));
         }
-        let slot = c.state.vars.entry(key).or_insert_with(|| Value::List(vec![]));
-        if !matches!(slot, Value::List(_)) {
-            *slot = Value::List(vec![]); // an empty map: the empty table g:set stored
-        }
-        if let Value::List(list) = slot {
-            list.insert(at, value);
-        }
+        insert_entry(&mut c.state.vars, &key, at, value);
         c.state.var_bytes = total;
         Ok(())
     });
     method!(lua, g, "remove", |l, (key, pos): (String, Option<i64>)| {
         let mut c = writable(l)?;
-        let len = match c.state.vars.get(&key) {
-            None => 0,
-            Some(Value::List(list)) => list.len(),
-            Some(Value::Map(m)) if m.is_empty() => 0,
-            Some(_) => return Err(rt(format!("g:remove: '{key}' holds no list"))),
-        };
+        let len = list_len(&c.state.vars, &key).ok_or_else(|| rt(format!("g:remove: '{key}' holds no list")))?;
         if len == 0 {
             return Ok(LV::Nil);
         }
@@ -612,11 +639,12 @@ fn build(lua: &Lua) -> R<Table> {
     // Holds the zone at least the cards of `cards` ({ ore = 2, brick = 1 })? Charged a unit
     // per entry looked at; it stops at the first kind short, as the fast function does.
     method!(lua, g, "holds", |l, (owner, zone, cards): (Option<i64>, String, Table)| {
-        {
+        let (o, z) = {
             let c = ctx(l)?;
             let (o, z) = zone_ref(&c, owner, &zone)?;
             c.state.zone(o, z).ok_or_else(|| rt("no such zone"))?;
-        }
+            (o, z)
+        };
         let mut looked = 0u64;
         let mut holds = true;
         for pair in cards.pairs::<LV, LV>() {
@@ -633,7 +661,6 @@ fn build(lua: &Lua) -> R<Table> {
                 )));
             };
             let c = ctx(l)?;
-            let (o, z) = zone_ref(&c, owner, &zone)?;
             let zn = c.state.zone(o, z).ok_or_else(|| rt("no such zone"))?;
             if (zn.count(card(&c, &k.to_str()?)?) as i64) < n {
                 holds = false;
@@ -1159,15 +1186,7 @@ fn build(lua: &Lua) -> R<Table> {
         let s = seat(&c, p)?;
         let k = piece_kind(&c, &kind)?;
         charge(l, t.paths.len() as u64 * 4)?;
-        let owned: Vec<bool> = c
-            .state
-            .paths
-            .iter()
-            .map(|pc| pc.is_some_and(|pc| pc.owner as usize == s && pc.kind as usize == k))
-            .collect();
-        let blocked: Vec<bool> =
-            c.state.intersections.iter().map(|pc| pc.is_some_and(|pc| pc.owner as usize != s)).collect();
-        Ok(board::longest_trail(t, &owned, &blocked))
+        Ok(trail_length(&c, t, s, k))
     });
 
     // Randomness ---------------------------------------------------------------------

@@ -19,7 +19,7 @@
 //! it holds one, and the engine holds none across a call into the rules; if one did, the
 //! methods' own borrows would fail).
 
-use super::api::{card, entry, int_key, piece_index, zone_ref, Field, CALL_COST, MAX_DEPTH};
+use super::api::{card, entry, int_key, piece_index, trail_length, zone_ref, Field, CALL_COST, MAX_DEPTH};
 use super::api_fast_writers::{
     insert, log, move_cards, record, remove, roll, set, set_current, set_phase, set_store, set_turn,
 };
@@ -207,6 +207,19 @@ pub(super) fn keep_cached_fn(lua: &Lua) -> mlua::Result<Function> {
     c_closure(lua, slot, keep, None)
 }
 
+/// The version a value `g:cached` keeps is good for, by what it reads (`code`: 0 the whole
+/// state, 1 the grids, 2 seat (at 3)'s grids, 3 the cards on them): what the probe answers
+/// and what the C hit compares.
+unsafe fn kept_version(l: *mut ffi::lua_State, c: &Ctx, code: i64) -> Option<u64> {
+    Some(match code {
+        0 => c.version,
+        1 => c.grid_version,
+        2 => c.grid_stamp(seat_of(c, int_arg(l, 3)?)? + 1),
+        3 => c.card_stamp(seat_of(c, int_arg(l, 3)?)? + 1),
+        _ => return None,
+    })
+}
+
 /// `g:cached(fn, arg, reads)` when the value is kept and still good (see `keep_cached_fn`);
 /// None otherwise, and the Lua function computes, keeps and charges it. Mirrors its hit:
 /// `memo[reads or NONE][fn]` is `{ values, versions, costs }`, each by `arg` (or NONE).
@@ -221,12 +234,7 @@ unsafe fn cached(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Option<c_i
         },
         _ => return None,
     };
-    let version = match code {
-        0 => c.version,
-        1 => c.grid_version,
-        2 => c.grid_stamp(seat_of(c, int_arg(l, 3)?)? + 1),
-        _ => c.card_stamp(seat_of(c, int_arg(l, 3)?)? + 1),
-    };
+    let version = kept_version(l, c, code)?;
     let top = ffi::lua_gettop(l);
     let none = ffi::lua_upvalueindex(4);
     // per = memo[reads or NONE]
@@ -438,13 +446,7 @@ unsafe fn current(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c
 /// the kept value's cost charged when the version is the one it was kept at. One call
 /// where a kept value took two (the version, then the charge).
 unsafe fn probe(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Option<c_int> {
-    let v = match int_arg(l, 2)? {
-        0 => c.version,
-        1 => c.grid_version,
-        2 => c.grid_stamp(seat_of(c, int_arg(l, 3)?)? + 1),
-        3 => c.card_stamp(seat_of(c, int_arg(l, 3)?)? + 1),
-        _ => return None,
-    };
+    let v = kept_version(l, c, int_arg(l, 2)?)?;
     if !is_nil(l, 4) && int_arg(l, 4)? as u64 == v {
         *extra = u64::try_from(int_arg(l, 5)?).ok()?;
         ffi::lua_pushboolean(l, 1);
@@ -496,12 +498,8 @@ unsafe fn longest_trail(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Opt
     let s = seat_of(c, int_arg(l, 2)?)?;
     let k = piece_index(c, str_arg(l, 3)?)?;
     let t = c.state.topology.as_ref()?;
-    let owned: Vec<bool> =
-        c.state.paths.iter().map(|pc| pc.is_some_and(|pc| pc.owner as usize == s && pc.kind as usize == k)).collect();
-    let blocked: Vec<bool> =
-        c.state.intersections.iter().map(|pc| pc.is_some_and(|pc| pc.owner as usize != s)).collect();
     *extra = t.paths.len() as u64 * 4;
-    ffi::lua_pushinteger(l, crate::board::longest_trail(t, &owned, &blocked) as i64);
+    ffi::lua_pushinteger(l, trail_length(c, t, s, k) as i64);
     Some(1)
 }
 

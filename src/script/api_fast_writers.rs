@@ -3,7 +3,9 @@
 //! `run_write` calls them. Each does all its method in `api.rs` does (charges, host memory,
 //! the version `g:cached` keys on) or nothing at all, and hands the call over.
 
-use super::api::{card, roll_die, var_bytes_after, zone_ref, MAX_DEPTH, MAX_DICE};
+use super::api::{
+    card, insert_entry, inserted_bytes, list_len, roll_die, var_bytes_after, zone_ref, MAX_DEPTH, MAX_DICE,
+};
 use super::api_fast::{int_arg, is_nil, owner_arg, push_value, seat_of, str_arg, FastSlot};
 use super::api_slots::pos;
 use super::log_format::{format_log, LogArg};
@@ -100,17 +102,6 @@ unsafe fn value_arg(l: *mut ffi::lua_State, i: c_int) -> Option<Option<Value>> {
     })
 }
 
-/// The length of the stored list `key` (0 for none, or the empty table `g:set` stores),
-/// None when it holds something else (the method says so).
-fn list_len(c: &Ctx, key: &str) -> Option<usize> {
-    match c.state.vars.get(key) {
-        None => Some(0),
-        Some(Value::List(list)) => Some(list.len()),
-        Some(Value::Map(m)) if m.is_empty() => Some(0),
-        Some(_) => None,
-    }
-}
-
 /// `g:insert(key, [pos,] value)`, charged as its method: the entry's size, the entries moved.
 pub(super) unsafe fn insert(l: *mut ffi::lua_State, c: &mut Ctx, slot: &FastSlot) -> Option<c_int> {
     let key = str_arg(l, 2)?;
@@ -120,28 +111,19 @@ pub(super) unsafe fn insert(l: *mut ffi::lua_State, c: &mut Ctx, slot: &FastSlot
         _ => return None,
     };
     let value = value_arg(l, at_value)??;
-    let len = list_len(c, key)?;
+    let len = list_len(&c.state.vars, key)?;
     let at = match pos {
         None => len,
         Some(p) if p >= 1 && p as usize <= len + 1 => p as usize - 1,
         Some(_) => return None,
     };
-    let added = value.size() + if c.state.vars.contains_key(key) { 0 } else { 32 + key.len() + 32 };
+    let added = inserted_bytes(&c.state.vars, key, &value);
     let total = c.state.var_bytes + added;
     if total > VARS_CAP || !slot.spend(added as u64 / 32 + (len - at) as u64 / 16, added) {
         return None;
     }
     c.touch();
-    let entry = match c.state.vars.get_mut(key) {
-        Some(v) => v,
-        None => c.state.vars.entry(key.to_owned()).or_insert(Value::List(vec![])),
-    };
-    if !matches!(entry, Value::List(_)) {
-        *entry = Value::List(vec![]); // the empty table g:set stored
-    }
-    if let Value::List(list) = entry {
-        list.insert(at, value);
-    }
+    insert_entry(&mut c.state.vars, key, at, value);
     c.state.var_bytes = total;
     Some(0)
 }
@@ -150,7 +132,7 @@ pub(super) unsafe fn insert(l: *mut ffi::lua_State, c: &mut Ctx, slot: &FastSlot
 /// fast path cannot push leaves the call to the method.
 pub(super) unsafe fn remove(l: *mut ffi::lua_State, c: &mut Ctx, slot: &FastSlot) -> Option<c_int> {
     let key = str_arg(l, 2)?;
-    let len = list_len(c, key)?;
+    let len = list_len(&c.state.vars, key)?;
     if len == 0 {
         ffi::lua_pushnil(l);
         return slot.spend(0, 0).then_some(1);
