@@ -258,6 +258,14 @@ end
 -- "1 card", "2 cards": `word` is the singular.
 local function plural(n, word) return n == 1 and word or (word .. "s") end
 
+-- The kind and count of a cards table holding one kind, else nil (a loop, not next(t):
+-- which key next gives first differs between runs).
+local function only_kind(cards)
+  local kind, n, kinds = nil, 0, 0
+  for k, v in next, cards do kind, n, kinds = k, v, kinds + 1 end
+  if kinds == 1 then return kind, n end
+end
+
 local function total(cards)
   local n = 0
   for _, v in next, cards do n = n + v end
@@ -1508,11 +1516,9 @@ action {
     pay(g, p, give)
     for r, n in next, get do g:move(nil, "bank", p, "hand", r, n) end
     -- The usual trade, several of one kind for one card, is written by the engine.
-    local r, n, gives = nil, 0, 0
-    for k, v in next, give do r, n, gives = k, v, gives + 1 end
-    local t, m, gets = nil, 0, 0
-    for k, v in next, get do t, m, gets = k, v, gets + 1 end
-    if gives == 1 and gets == 1 and IS_RESOURCE[r] and IS_RESOURCE[t] and n > 1 and m == 1 then
+    local r, n = only_kind(give)
+    local t, m = only_kind(get)
+    if IS_RESOURCE[r] and IS_RESOURCE[t] and n > 1 and m == 1 then
       g:log("%s trades %d %s to the bank for %s", name(g, p), n, r, t)
     else
       g:log(name(g, p) .. " trades " .. cards_text(give) .. " to the bank for " .. cards_text(get))

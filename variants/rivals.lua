@@ -324,15 +324,14 @@ local NO_CARDS = {} -- an empty list of cards, shared (read only, as every list 
 -- The cards of p's principality whose definition `keeps`, of one resource or of all: the
 -- whole list is kept with the cards, like `placed` (callers read it and never change it).
 local function kept_cards(keeps)
-  local function pick(list, resource)
+  local function all(g, p)
     local out = {}
-    for _, s in ipairs(list) do
+    for _, s in ipairs(placed(g, p)) do
       local d = s.def
-      if d and keeps(d) and (not resource or d.resource == resource) then out[#out + 1] = s end
+      if d and keeps(d) then out[#out + 1] = s end
     end
     return out
   end
-  local function all(g, p) return pick(placed(g, p)) end
   -- The same cards by resource, kept alike: paying and receiving ask one resource at a time.
   local function by_resource(g, p)
     local out = {}
@@ -554,6 +553,14 @@ local function gain(g, p, r, n)
     got = got + 1
   end
   return got
+end
+
+-- The kind and count of a cards table holding one kind, else nil (a loop, not next(t):
+-- which key next gives first differs between runs).
+local function only_kind(cards)
+  local kind, n, kinds = nil, 0, 0
+  for k, v in next, cards do kind, n, kinds = k, v, kinds + 1 end
+  if kinds == 1 then return kind, n end
 end
 
 -- cards_text({ [r] = n }) without the table.
@@ -934,9 +941,8 @@ TASKS.produce = function(g, task)
     end
     if next(got) or lost > 0 then
       -- The usual case, some of one resource and nothing lost, is written by the engine.
-      local r, n, kinds = nil, 0, 0
-      for k, v in next, got do r, n, kinds = k, v, kinds + 1 end
-      if lost == 0 and kinds == 1 and IS_RESOURCE[r] and n > 0 then
+      local r, n = only_kind(got)
+      if lost == 0 and IS_RESOURCE[r] and n > 0 then
         if n == 1 then g:log("%s receives %s", name(g, p), r) else g:log("%s receives %d %s", name(g, p), n, r) end
       else
         g:log(name(g, p) .. " receives " .. cards_text(got) .. (lost > 0 and (" (" .. lost .. " lost: regions full)") or ""))
@@ -1865,9 +1871,8 @@ action {
   apply = function(g, p, give, get)
     pay(g, p, give)
     local got = gain(g, p, get, 1)
-    local r, n, kinds = nil, 0, 0
-    for k, v in next, give do r, n, kinds = k, v, kinds + 1 end
-    if kinds == 1 and IS_RESOURCE[r] and n > 1 then
+    local r, n = only_kind(give)
+    if IS_RESOURCE[r] and n > 1 then
       g:log("%s trades %d %s for %s%s", name(g, p), n, r, get, got == 0 and " (lost: no room)" or "")
     else
       g:log(name(g, p) .. " trades " .. cards_text(give) .. " for " .. get .. (got == 0 and " (lost: no room)" or ""))
