@@ -55,17 +55,19 @@ pub(super) unsafe fn log(l: *mut ffi::lua_State, c: &mut Ctx, slot: &FastSlot) -
     let text = if top <= 2 {
         format.to_owned()
     } else {
-        // `g:log(format, ...)`: anything but strings and numbers goes to the method.
-        let mut args = Vec::with_capacity((top - 2) as usize);
-        for i in 3..=top {
-            args.push(match ffi::lua_type(l, i) {
+        // `g:log(format, ...)`: anything but strings and numbers, or more than eight
+        // arguments, goes to the method. (No Vec: a message is logged about twice an action.)
+        let mut args = [LogArg::Int(0); 8];
+        let n = (top - 2) as usize;
+        for (i, arg) in (3..=top).zip(args.get_mut(..n)?) {
+            *arg = match ffi::lua_type(l, i) {
                 ffi::LUA_TSTRING => LogArg::Str(str_arg(l, i)?),
                 ffi::LUA_TNUMBER if ffi::lua_isinteger(l, i) != 0 => LogArg::Int(int_arg(l, i)?),
                 ffi::LUA_TNUMBER => LogArg::Num(ffi::lua_tonumberx(l, i, std::ptr::null_mut())),
                 _ => return None,
-            });
+            };
         }
-        format_log(format, &args).ok()?
+        format_log(format, &args[..n]).ok()?
     };
     if !slot.spend(text.len() as u64 / 16, 64 + text.len()) {
         return None;

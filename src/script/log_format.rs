@@ -12,6 +12,7 @@ fn rt(msg: impl Into<String>) -> mlua::Error {
 }
 
 /// An argument of `g:log(format, ...)`.
+#[derive(Clone, Copy)]
 pub(super) enum LogArg<'a> {
     Str(&'a str),
     Int(i64),
@@ -50,7 +51,6 @@ pub(super) fn format_values(format: &str, args: &[LV]) -> R<String> {
 /// integer, `%%` a percent sign. The text is built here, so a rule that logs builds no Lua
 /// string for it.
 pub(super) fn format_log(format: &str, args: &[LogArg<'_>]) -> Result<String, String> {
-    use std::fmt::Write;
     let mut out = String::with_capacity(format.len() + 8 * args.len());
     let mut next = args.iter();
     let mut rest = format;
@@ -64,12 +64,8 @@ pub(super) fn format_log(format: &str, args: &[LogArg<'_>]) -> Result<String, St
                 let arg = next.next().ok_or_else(|| format!("g:log: '%{c}' has no argument left"))?;
                 match (c, arg) {
                     (_, LogArg::Str(s)) if c == 's' => out.push_str(s),
-                    (_, LogArg::Int(n)) => {
-                        let _ = write!(out, "{n}");
-                    }
-                    ('d', LogArg::Num(x)) if x.fract() == 0.0 && x.abs() < 9.0e15 => {
-                        let _ = write!(out, "{}", *x as i64);
-                    }
+                    (_, LogArg::Int(n)) => push_int(&mut out, *n),
+                    ('d', LogArg::Num(x)) if x.fract() == 0.0 && x.abs() < 9.0e15 => push_int(&mut out, *x as i64),
                     ('s', LogArg::Num(x)) => out.push_str(&lua_number(*x)),
                     _ => return Err("g:log: '%d' needs an integer".into()),
                 }
@@ -82,6 +78,28 @@ pub(super) fn format_log(format: &str, args: &[LogArg<'_>]) -> Result<String, St
         return Err("g:log: more arguments than the format uses".into());
     }
     Ok(out)
+}
+
+/// An integer in decimal, as `{n}` writes it, without the formatting machinery (most
+/// messages carry a number: a roll, an intersection).
+fn push_int(out: &mut String, n: i64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut v = n.unsigned_abs();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    if n < 0 {
+        out.push('-');
+    }
+    for &d in &digits[at..] {
+        out.push(d as char);
+    }
 }
 
 /// A float as Lua's `tostring` writes it ("%.14g", and ".0" when that reads as an integer).
@@ -118,6 +136,17 @@ fn lua_number(x: f64) -> String {
 mod tests {
     use super::*;
     use mlua::Lua;
+
+    /// `%d` and `%s` write an integer as `{n}` does, the extremes included.
+    #[test]
+    fn a_logged_integer_reads_as_rust_writes_it() {
+        for n in [0, 7, -7, 10, 99, 100, 12345, -1000, i64::MAX, i64::MIN, i64::MIN + 1] {
+            let mut out = String::new();
+            push_int(&mut out, n);
+            assert_eq!(out, n.to_string());
+            assert_eq!(format_log("%d and %s", &[LogArg::Int(n), LogArg::Int(n)]), Ok(format!("{n} and {n}")));
+        }
+    }
 
     /// `g:log("%s", x)` writes a float as Lua's `tostring` does.
     #[test]
