@@ -33,6 +33,14 @@ pub(super) fn writable(lua: &Lua) -> R<mlua::AppDataRefMut<'_, Ctx>> {
     Ok(c)
 }
 
+/// `writable` for the methods that put pieces on the board or take them off: the kept
+/// piece counts (`Ctx::pieces_on`) are stale after them.
+pub(super) fn writable_sites(lua: &Lua) -> R<mlua::AppDataRefMut<'_, Ctx>> {
+    let mut c = writable(lua)?;
+    c.sites_stamp = c.version;
+    Ok(c)
+}
+
 /// `writable` for the methods that change a slot grid of `owner` (None: the game's): its
 /// stores only, or `cards` too.
 pub(super) fn writable_grids(lua: &Lua, owner: Option<i64>, cards: bool) -> R<mlua::AppDataRefMut<'_, Ctx>> {
@@ -810,7 +818,7 @@ fn build(lua: &Lua) -> R<Table> {
         }
         charge(l, n as u64 * 200)?;
         alloc(l, n * 4096)?;
-        let mut c = writable(l)?;
+        let mut c = writable_sites(l)?;
         let mut coords = vec![];
         let mut hexes = vec![];
         for h in list.sequence_values::<Table>() {
@@ -1012,7 +1020,7 @@ fn build(lua: &Lua) -> R<Table> {
     });
     // `p` nil: a piece of no player (a blocker), taken from no supply.
     method!(lua, g, "place", |l, (p, kind, id): (Option<i64>, String, i64)| {
-        let mut c = writable(l)?;
+        let mut c = writable_sites(l)?;
         let s = match p {
             Some(p) => Some(seat(&c, p)?),
             None => None,
@@ -1043,7 +1051,7 @@ fn build(lua: &Lua) -> R<Table> {
     // Replaces the piece on a site with another kind of the same owner; the old piece
     // goes back to its owner's supply.
     method!(lua, g, "upgrade", |l, (id, kind): (i64, String)| {
-        let mut c = writable(l)?;
+        let mut c = writable_sites(l)?;
         let k = piece_kind(&c, &kind)?;
         let sk = c.spec.pieces[k].site;
         let len = c.state.sites(sk).len();
@@ -1064,7 +1072,7 @@ fn build(lua: &Lua) -> R<Table> {
         Ok(())
     });
     method!(lua, g, "remove_piece", |l, (site, id): (String, i64)| {
-        let mut c = writable(l)?;
+        let mut c = writable_sites(l)?;
         let sk = site_kind(&site)?;
         let len = c.state.sites(sk).len();
         let i = index(id, len, &site)?;

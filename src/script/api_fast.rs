@@ -640,9 +640,15 @@ unsafe fn marker(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_
 unsafe fn piece_count(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Option<c_int> {
     let s = seat_of(c, int_arg(l, 2)?)?;
     let k = piece_index(c, str_arg(l, 3)?)?;
-    let sites = c.state.sites(c.spec.pieces[k].site);
+    let site = c.spec.pieces[k].site;
+    let sites = c.state.sites(site);
     *extra = sites.len() as u64 / 4; // as api.rs: the scan grows with the board
-    let n = sites.iter().filter(|pc| pc.is_some_and(|pc| pc.owner as usize == s && pc.kind as usize == k)).count();
+    let n = c.pieces_on(site, s, k);
+    debug_assert_eq!(
+        n,
+        sites.iter().filter(|pc| pc.is_some_and(|pc| pc.owner as usize == s && pc.kind as usize == k)).count(),
+        "kept piece counts are stale: a write to the sites did not stamp `sites_stamp`"
+    );
     ffi::lua_pushinteger(l, n as i64);
     Some(1)
 }

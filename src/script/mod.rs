@@ -152,6 +152,13 @@ pub(crate) struct Ctx {
     pub grid_base: u64,
     /// The spec's names by the address of their Lua strings (`names.rs`).
     pub names: Rc<names::NameIndex>,
+    /// `version` when a piece last went on or off the board, or a state was installed:
+    /// `piece_counts` is good while this is unchanged.
+    pub sites_stamp: u64,
+    /// The pieces on the board by site list, seat and kind, kept at `.0 == sites_stamp`:
+    /// the victory check asks `g:piece_count` after every action, and a scan of the board
+    /// each time was 1.4% of a simulated game.
+    pub piece_counts: std::cell::RefCell<(u64, Vec<u32>)>,
 }
 
 impl Ctx {
@@ -165,6 +172,33 @@ impl Ctx {
         self.version = self.version.max(self.grid_version) + 1;
         self.grid_version = self.version;
         self.grid_base = self.version;
+        self.sites_stamp = self.version;
+    }
+
+    /// The pieces of `kind` that `seat` has on the sites of `site`, from the kept counts
+    /// (one scan of the board after each change of its pieces).
+    pub(crate) fn pieces_on(&self, site: crate::spec::SiteKind, seat: usize, kind: usize) -> usize {
+        let (seats, kinds) = (self.state.players.len(), self.spec.pieces.len());
+        let mut kept = self.piece_counts.borrow_mut();
+        if kept.0 != self.sites_stamp {
+            let (stamp, counts) = &mut *kept;
+            counts.clear();
+            counts.resize(2 * seats * kinds, 0);
+            for (list, sites) in [&self.state.intersections, &self.state.paths].into_iter().enumerate() {
+                for pc in sites.iter().flatten() {
+                    let (o, k) = (pc.owner as usize, pc.kind as usize);
+                    if o < seats && k < kinds {
+                        counts[(list * seats + o) * kinds + k] += 1;
+                    }
+                }
+            }
+            *stamp = self.sites_stamp;
+        }
+        let list = match site {
+            crate::spec::SiteKind::Intersection => 0,
+            crate::spec::SiteKind::Path => 1,
+        };
+        kept.1.get((list * seats + seat) * kinds + kind).map_or(0, |&n| n as usize)
     }
 
     /// Stamps the grids of `owner` (None: the game's) changed: their stores only, or
@@ -465,6 +499,8 @@ impl Script {
             read_only: false,
             listing: false,
             names: self.name_index.clone(),
+            sites_stamp: version,
+            piece_counts: Default::default(),
         });
         api_fast::refresh(&self.lua);
     }
