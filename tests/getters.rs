@@ -269,3 +269,13 @@ fn a_writer_refused_gets_the_methods_error_and_changes_nothing() {
     let e = g.legal_actions(0).expect_err("a writing `when` fails the listing");
     assert!(e.to_string().contains("may not change"), "{e}");
 }
+
+/// `g:listens(event)` (docs/api.md): true where an `on(event, ...)` hook is registered.
+#[test]
+fn g_listens_says_whether_a_hook_listens_to_an_event() {
+    let mut g = game();
+    g.act(0, "roll").expect("red rolls");
+    g.act(0, "listening").expect("the fixture's action runs");
+    let heard = g.state().vars.get("listening").cloned();
+    assert_eq!(heard, Some(Value::List(vec![Value::Bool(true), Value::Bool(false), Value::Bool(false)])));
+}

@@ -967,7 +967,8 @@ local function produce(g, roll)
       end
     end
   end
-  local got = {} -- seat -> cards received, for the "produced" event
+  -- seat -> cards received, for the "produced" event: built only when a hook reads it.
+  local got = g:listens("produced") and {} or nil
   for i, r in ipairs(RESOURCES) do
     local at = i * stride
     -- The seats in order, as the sandbox's sorted pairs walks them, by a numeric loop.
@@ -983,9 +984,11 @@ local function produce(g, roll)
           local n = want[at + p]
           if n then
             g:move(nil, "bank", p, "hand", r, n)
-            local mine = got[p]
-            if not mine then mine = {}; got[p] = mine end
-            mine[r] = (mine[r] or 0) + n
+            if got then
+              local mine = got[p]
+              if not mine then mine = {}; got[p] = mine end
+              mine[r] = (mine[r] or 0) + n
+            end
             if n == 1 then g:log("%s receives %s", name(g, p), r) else g:log("%s receives %d %s", name(g, p), n, r) end
           end
         end
@@ -993,9 +996,11 @@ local function produce(g, roll)
         -- The shortage affects one player only: they take what is left.
         if bank > 0 then
           g:move(nil, "bank", only, "hand", r, bank)
-          local mine = got[only]
-          if not mine then mine = {}; got[only] = mine end
-          mine[r] = (mine[r] or 0) + bank
+          if got then
+            local mine = got[only]
+            if not mine then mine = {}; got[only] = mine end
+            mine[r] = (mine[r] or 0) + bank
+          end
         end
         g:log("the bank is short of " .. r .. ": " .. name(g, only) .. " receives " .. bank)
       else

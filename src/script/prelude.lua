@@ -325,6 +325,12 @@ function engine.install(g)
     end
     return value
   end
+  -- Whether any hook listens to `event`: a rule may build an event's data only then.
+  local events = EVENT
+  function g:listens(event)
+    local list = events[event]
+    return list ~= nil and #list > 0
+  end
   function g:emit(event, data)
     self:_record(event)
     local list = (EVENT or points().event)[event] or EMPTY

@@ -101,3 +101,9 @@ act("bad_set_nested", function(g) g:set("f", { ok = 1, deep = { fn = print } }) 
 act("bad_set_key", function(g) g:set("f", { [1.5] = true }) end) -- bad_set_key
 -- A `when` may not write: listing legal actions leaves the state as it was.
 action { name = "sneaky", syntax = "sneaky", when = function(g) g:set("sneaky", 1) return true end, apply = function() end }
+
+-- g:listens (a method of the prelude): base listens to "knights_changed" and nobody to
+-- "built" (helpers would).
+act("listening", function(g, p)
+  g:set("listening", { g:listens("knights_changed"), g:listens("built"), g:listens("no such event") })
+end)

@@ -616,6 +616,12 @@ function G:tell(seats, text) end
 ---@param data any
 function G:emit(event, data) end
 
+---whether any on(event, ...) hook is registered: a rule may build an event's data only when someone reads it (g:emit still records the event)
+---Returns: boolean
+---@param event string
+---@return boolean
+function G:listens(event) end
+
 ---runs every filter(point, ...) hook as value = fn(g, value, ...)
 ---Returns: the value
 ---@param point string
