@@ -264,11 +264,24 @@ impl Game {
         self.messages.extend(msgs.into_iter().map(|m| (n, m)));
     }
 
+    /// What the last call produced; the bytes of a quiet game's messages go to the cap's
+    /// count here (its kept ones in `record`).
     fn take_outcome(&mut self) -> Outcome {
-        self.script.with_output(|c| {
+        let (outcome, quiet) = self.script.with_output(|c| {
             c.draws.clear();
-            Outcome { messages: std::mem::take(c.messages), events: std::mem::take(c.events) }
-        })
+            let outcome = Outcome { messages: std::mem::take(c.messages), events: std::mem::take(c.events) };
+            (outcome, std::mem::take(c.quiet_bytes))
+        });
+        self.message_bytes += quiet;
+        outcome
+    }
+
+    /// Keeps no message text from now on (a simulation reads none): every message is
+    /// still measured against the game's cap on message text, so a quiet game plays
+    /// exactly as the same game with its messages kept, action for action. `messages`
+    /// and each `Outcome`'s messages stay empty.
+    pub fn set_quiet(&mut self, on: bool) {
+        self.script.set_quiet(on);
     }
 
     /// The seat expected to act now.
@@ -307,13 +320,15 @@ impl Game {
             c.draws.clear();
             c.messages.clear();
             c.events.clear();
+            *c.quiet_bytes = 0;
         });
         // An action must leave someone to act: one after which `to_act` fails (a hook
         // answering the wrong type) is refused with that hook's error.
         let result = self.script.perform(seat, action).and_then(|next| {
             // The history lives in Rust, out of the Lua memory cap's sight: each call is
             // bounded (HOST_MEMORY_CAP), and so is the whole game.
-            let bytes: usize = self.script.with_output(|c| c.messages.iter().map(|m| m.text.len()).sum());
+            let bytes: usize =
+                self.script.with_output(|c| c.messages.iter().map(|m| m.text.len()).sum::<usize>() + *c.quiet_bytes);
             if self.message_bytes + bytes > GAME_MESSAGES_CAP {
                 return Err(ScriptError::new(
                     ScriptErrorKind::Memory,
@@ -343,6 +358,7 @@ impl Game {
                     c.draws.clear();
                     c.messages.clear();
                     c.events.clear();
+                    c.quiet_bytes = 0;
                 });
                 self.spare = Some(snapshot);
                 Err(GameError::Script(e))
@@ -593,6 +609,7 @@ impl Game {
             c.draws.clear();
             c.messages.clear();
             c.events.clear();
+            c.quiet_bytes = 0;
         });
         self.log.truncate(snap.log_len);
         self.messages.truncate(snap.messages_len);

@@ -713,7 +713,7 @@ pub fn rows_jsonl(rows: &[(&str, &GameRow)]) -> String {
 
 /// Plays game `index` of a run (seed: the run's seed plus the index, bots: the lineup
 /// rotated `index` seats, the seats with a bot in `external` played by those programs)
-/// on a worker's game, and returns its row.
+/// on a worker's game, quiet (`Game::set_quiet`), and returns its row.
 pub fn play_row(
     game: &mut Game,
     seed: u64,
@@ -730,6 +730,8 @@ pub fn play_row(
         .map(|(s, k)| if lineup.external.is_external(s) { "external" } else { k.name() }.to_string())
         .collect();
     let cap = lineup.max_actions;
+    // A row reads no message: the game measures them and keeps none (the same game).
+    game.set_quiet(true);
     let played =
         game.restart(seed).and_then(|()| play_capped_external(game, &seats, lineup.budget, cap, external, |_| Ok(())));
     match played {

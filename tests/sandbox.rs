@@ -573,11 +573,23 @@ fn memory_a_script_makes_the_engine_allocate_is_capped() {
 }
 
 /// Each call's allocations are capped, and so is the history of messages a game keeps:
-/// the action that would pass it is refused like any failing action.
+/// the action that would pass it is refused like any failing action. A quiet game
+/// (`Game::set_quiet`, as `catan sim` plays), which keeps no message, refuses the same one.
 #[test]
 fn the_message_history_of_a_game_is_capped() {
-    within(120, "message history", || {
+    message_history_capped(false);
+}
+
+#[test]
+fn the_message_history_of_a_quiet_game_is_capped_the_same() {
+    message_history_capped(true);
+}
+
+fn message_history_capped(quiet: bool) {
+    within(120, "message history", move || {
         let mut g = Game::new(header(BREACH)).unwrap();
+        g.set_quiet(quiet);
+        let set_up = g.messages().len(); // the setup's, from before `set_quiet`
         let per_action = 20usize << 20;
         let fit = catan_engine::script::GAME_MESSAGES_CAP / per_action;
         for i in 0..fit {
@@ -590,6 +602,7 @@ fn the_message_history_of_a_game_is_capped() {
         // (The accepted actions set the fixture's `touched` var, so compare directly.)
         assert_same_state("log_20mib", &before.0, &g.state());
         assert_eq!((g.log().len(), g.messages().len()), (before.1, before.2), "the refused action left a trace");
+        assert_eq!(g.messages().len() == set_up, quiet, "a quiet game keeps no message, a loud one keeps them");
         assert_goes_on("log_20mib", &mut g);
     });
 }

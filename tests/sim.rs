@@ -39,3 +39,30 @@ fn a_failing_setup_is_reported_whatever_the_workers() {
         assert!(e.to_string().contains("victory_points"), "{jobs} workers: {e}");
     }
 }
+
+/// `catan sim` plays quiet (`Game::set_quiet`): a quiet game keeps no message of its
+/// actions, and plays exactly the game that keeps them, action for action (helpers'
+/// Marianne reads the "produced" event, so its data is built there too).
+#[test]
+fn a_quiet_game_plays_the_same_game_without_its_messages() {
+    use catan_engine::bot::{BotKind, Budget};
+    use catan_engine::{Game, Header};
+    for (variant, players) in [("base", 4), ("helpers", 4), ("rivals", 2)] {
+        let play = |quiet: bool| {
+            let header = Header { variants: vec![variant.into()], players, seed: 11, options: vec![], sandbox: false };
+            let mut g = Game::new(header).unwrap();
+            g.set_quiet(quiet);
+            let set_up = g.messages().len(); // the setup's, from before `set_quiet`
+            let seats = vec![BotKind::Random; players];
+            let r = sim::play_capped(&mut g, &seats, Budget::default(), 400, |_| Ok(())).unwrap();
+            let log: Vec<String> = g.log().iter().map(|e| e.command.clone()).collect();
+            let state = g.state().clone();
+            (r.actions, log, state, g.messages().len() - set_up)
+        };
+        let (loud, quiet) = (play(false), play(true));
+        assert!(loud.3 > 100, "{variant}: the loud game keeps its messages ({})", loud.3);
+        assert_eq!(quiet.3, 0, "{variant}: the quiet game keeps none");
+        assert_eq!((quiet.0, &quiet.1), (loud.0, &loud.1), "{variant}: the same actions");
+        assert!(quiet.2 == loud.2, "{variant}: the same final state");
+    }
+}

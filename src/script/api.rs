@@ -1229,7 +1229,7 @@ fn build(lua: &Lua) -> R<Table> {
     method!(lua, g, "log", |l, (text, args): (String, mlua::Variadic<LV>)| {
         let text = if args.is_empty() { text } else { format_values(&text, &args)? };
         let m = message(l, text, None)?;
-        writable(l)?.messages.push(m);
+        writable(l)?.keep_message(m);
         Ok(())
     });
     method!(lua, g, "tell", |l, (seats, text): (Vec<i64>, String)| {
@@ -1238,7 +1238,7 @@ fn build(lua: &Lua) -> R<Table> {
             seats.iter().map(|&p| seat(&c, p)).collect::<R<Vec<_>>>()?
         };
         let m = message(l, text, Some(to))?;
-        writable(l)?.messages.push(m);
+        writable(l)?.keep_message(m);
         Ok(())
     });
     method!(lua, g, "_record", |l, event: String| {

@@ -8,7 +8,7 @@ use super::api::{
 };
 use super::api_fast::{int_arg, is_nil, owner_arg, push_value, seat_of, str_arg, FastSlot};
 use super::api_slots::pos;
-use super::log_format::{format_log, LogArg};
+use super::log_format::{format_log_into, LogArg};
 use super::{Ctx, Message, VARS_CAP};
 use crate::state::Zone;
 use crate::value::Value;
@@ -52,8 +52,11 @@ pub(super) unsafe fn set_turn(l: *mut ffi::lua_State, c: &mut Ctx, slot: &FastSl
 pub(super) unsafe fn log(l: *mut ffi::lua_State, c: &mut Ctx, slot: &FastSlot) -> Option<c_int> {
     let format = str_arg(l, 2)?;
     let top = ffi::lua_gettop(l);
-    let text = if top <= 2 {
-        format.to_owned()
+    // Quiet (`Game::set_quiet`): the text goes into a buffer kept for it, to be measured.
+    let mut text = if c.quiet { std::mem::take(&mut c.log_scratch) } else { String::new() };
+    text.clear();
+    if top <= 2 {
+        text.push_str(format);
     } else {
         // `g:log(format, ...)`: anything but strings and numbers, or more than eight
         // arguments, goes to the method. (No Vec: a message is logged about twice an action.)
@@ -67,13 +70,18 @@ pub(super) unsafe fn log(l: *mut ffi::lua_State, c: &mut Ctx, slot: &FastSlot) -
                 _ => return None,
             };
         }
-        format_log(format, &args[..n]).ok()?
-    };
+        format_log_into(&mut text, format, &args[..n]).ok()?;
+    }
     if !slot.spend(text.len() as u64 / 16, 64 + text.len()) {
         return None;
     }
     c.touch();
-    c.messages.push(Message { text, to: None });
+    if c.quiet {
+        c.quiet_bytes += text.len();
+        c.log_scratch = text;
+    } else {
+        c.messages.push(Message { text, to: None });
+    }
     Some(0)
 }
 

@@ -52,6 +52,12 @@ pub(super) fn format_values(format: &str, args: &[LV]) -> R<String> {
 /// string for it.
 pub(super) fn format_log(format: &str, args: &[LogArg<'_>]) -> Result<String, String> {
     let mut out = String::with_capacity(format.len() + 8 * args.len());
+    format_log_into(&mut out, format, args)?;
+    Ok(out)
+}
+
+/// `format_log`, appending to `out` (a quiet game's kept buffer).
+pub(super) fn format_log_into(out: &mut String, format: &str, args: &[LogArg<'_>]) -> Result<(), String> {
     let mut next = args.iter();
     let mut rest = format;
     while let Some(i) = rest.find('%') {
@@ -64,8 +70,8 @@ pub(super) fn format_log(format: &str, args: &[LogArg<'_>]) -> Result<String, St
                 let arg = next.next().ok_or_else(|| format!("g:log: '%{c}' has no argument left"))?;
                 match (c, arg) {
                     (_, LogArg::Str(s)) if c == 's' => out.push_str(s),
-                    (_, LogArg::Int(n)) => push_int(&mut out, *n),
-                    ('d', LogArg::Num(x)) if x.fract() == 0.0 && x.abs() < 9.0e15 => push_int(&mut out, *x as i64),
+                    (_, LogArg::Int(n)) => push_int(out, *n),
+                    ('d', LogArg::Num(x)) if x.fract() == 0.0 && x.abs() < 9.0e15 => push_int(out, *x as i64),
                     ('s', LogArg::Num(x)) => out.push_str(&lua_number(*x)),
                     _ => return Err("g:log: '%d' needs an integer".into()),
                 }
@@ -77,7 +83,7 @@ pub(super) fn format_log(format: &str, args: &[LogArg<'_>]) -> Result<String, St
     if next.next().is_some() {
         return Err("g:log: more arguments than the format uses".into());
     }
-    Ok(out)
+    Ok(())
 }
 
 /// An integer in decimal, as `{n}` writes it, without the formatting machinery (most

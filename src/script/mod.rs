@@ -159,9 +159,24 @@ pub(crate) struct Ctx {
     /// the victory check asks `g:piece_count` after every action, and a scan of the board
     /// each time was 1.4% of a simulated game.
     pub piece_counts: std::cell::RefCell<(u64, Vec<u32>)>,
+    /// Keep no message text (`Game::set_quiet`): each message is only measured, into
+    /// `quiet_bytes`, for the game's cap on the text its messages hold.
+    pub quiet: bool,
+    pub quiet_bytes: usize,
+    /// The buffer a quiet `g:log` writes its text into, to measure it.
+    pub log_scratch: String,
 }
 
 impl Ctx {
+    /// Keeps a message of the current call, or, quiet, counts its bytes.
+    pub(crate) fn keep_message(&mut self, m: Message) {
+        if self.quiet {
+            self.quiet_bytes += m.text.len();
+        } else {
+            self.messages.push(m);
+        }
+    }
+
     /// Stamps the state changed (by the engine, or a write of any kind).
     pub(crate) fn touch(&mut self) {
         self.version += 1;
@@ -234,6 +249,8 @@ impl Ctx {
 pub(crate) struct Output<'a> {
     pub draws: &'a mut Vec<u32>,
     pub messages: &'a mut Vec<Message>,
+    /// The bytes of the messages a quiet game measured instead of keeping.
+    pub quiet_bytes: &'a mut usize,
     pub events: &'a mut Vec<String>,
     pub read_only: &'a mut bool,
     pub listing: &'a mut bool,
@@ -275,6 +292,8 @@ pub struct Script {
     /// Checks drawn actions again all the same (`catan check`, debug builds): a listing
     /// that offers what `when` or `legal` refuses is a bug of the variant's.
     recheck_drawn: Cell<bool>,
+    /// Messages are measured, not kept (`Game::set_quiet`); copied into every `Ctx`.
+    quiet: Cell<bool>,
 }
 
 /// The random numbers `sample` takes without growing its table.
@@ -454,6 +473,7 @@ impl Script {
             _interned: interned,
             drawn: Default::default(),
             recheck_drawn: Cell::new(cfg!(debug_assertions)),
+            quiet: Cell::new(false),
         })
     }
 
@@ -482,6 +502,14 @@ impl Script {
         self.recheck_drawn.set(on);
     }
 
+    /// Whether messages are measured only (see `Game::set_quiet`), from the next call on.
+    pub(crate) fn set_quiet(&self, on: bool) {
+        self.quiet.set(on);
+        if let Some(mut c) = self.lua.app_data_mut::<Ctx>() {
+            c.quiet = on;
+        }
+    }
+
     /// Installs a fresh state (before setup).
     pub(crate) fn set_state(&self, state: GameState) {
         let version = self.lua.app_data_ref::<Ctx>().map_or(0, |c| c.version.max(c.grid_version) + 1);
@@ -501,6 +529,9 @@ impl Script {
             names: self.name_index.clone(),
             sites_stamp: version,
             piece_counts: Default::default(),
+            quiet: self.quiet.get(),
+            quiet_bytes: 0,
+            log_scratch: String::new(),
         });
         api_fast::refresh(&self.lua);
     }
@@ -525,6 +556,7 @@ impl Script {
         f(Output {
             draws: &mut c.draws,
             messages: &mut c.messages,
+            quiet_bytes: &mut c.quiet_bytes,
             events: &mut c.events,
             read_only: &mut c.read_only,
             listing: &mut c.listing,
