@@ -312,6 +312,7 @@ pub fn stubs() -> String {
             "wrap_action" => "---@param name string\n---@param parts table<string, fun(original: function): function>\nfunction wrap_action(name, parts) end".to_string(),
             "deny" => "---@param reason string|fun(...): string\n---@param ... any\n---@return boolean, table?\nfunction deny(reason, ...) end".to_string(),
             "hook_names" => "---@return string[]\nfunction hook_names() end".to_string(),
+            "part" => "---@param file string\n---@param ... any\n---@return any ...\nfunction part(file, ...) end".to_string(),
             other => format!("function {other}(...) end"),
         };
         s.push_str(&body);

@@ -182,6 +182,7 @@ const BUILTIN_GLOBALS: &[&str] = &[
     "deny",
     "hook_names",
     "__engine",
+    "part",
 ];
 
 /// `g` methods whose effect depends on the order they are called in.

@@ -116,6 +116,81 @@ pub const BUILTIN_VARIANTS: &[(&str, &str)] = &[
     ("rivals_duel", include_str!("../../variants/rivals_duel.lua")),
 ];
 
+/// The part files of the shipped variants split over several files (`part "x.lua"`, see
+/// `spec_load.rs`), as "variant/file" and source: a variant built in takes its parts from
+/// here. `tests/parts.rs` checks that every file under `variants/NAME/` is listed.
+pub const BUILTIN_PARTS: &[(&str, &str)] = &[];
+
+/// Where the parts of a loaded variant file are found: the folder named like the file
+/// without `.lua` (`variants/rivals.lua` -> `variants/rivals/`), on disk or built in.
+#[derive(Debug, Clone)]
+pub(crate) enum PartsHome {
+    /// `dir` is read; `chunk` is how its files are named in messages.
+    Disk { dir: PathBuf, chunk: String },
+    /// A built-in variant's name: its parts are in [`BUILTIN_PARTS`].
+    Builtin(String),
+}
+
+/// A variant file found: its chunk name for messages, its source and its parts' folder.
+pub(crate) struct Found {
+    pub chunk: String,
+    pub source: String,
+    pub parts: PartsHome,
+}
+
+/// The folder beside a file for its parts: `dir/name.lua` -> `dir/name`.
+fn parts_beside(path: &std::path::Path, chunk: &str) -> PartsHome {
+    PartsHome::Disk { dir: path.with_extension(""), chunk: chunk.strip_suffix(".lua").unwrap_or(chunk).to_string() }
+}
+
+/// Whether `file` may name a part: a relative path inside the variant's folder, folders
+/// and a file of letters, digits, `_` and `-`, separated by `/`, ending in `.lua` (so no
+/// `..`, no absolute path, no drive or backslash).
+pub fn is_part_name(file: &str) -> bool {
+    let word = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    let Some(stem) = file.strip_suffix(".lua") else { return false };
+    stem.split('/').all(word)
+}
+
+/// Finds part `file` of a variant whose parts live in `home`: (chunk name, source).
+pub(crate) fn find_part(home: &PartsHome, file: &str) -> Result<(String, String), String> {
+    let folder = match home {
+        PartsHome::Disk { chunk, .. } => format!("{chunk}/"),
+        PartsHome::Builtin(name) => format!("variants/{name}/"),
+    };
+    if !is_part_name(file) {
+        return Err(format!(
+            "part \"{file}\": a part is a file inside the variant's own folder ({folder}), named by a relative \
+             path of letters, digits, _ and - ending in .lua, such as \"cards.lua\" or \"sets/gold.lua\" (no \
+             '..', no absolute path)"
+        ));
+    }
+    match home {
+        PartsHome::Disk { dir, chunk } => {
+            let path = dir.join(file);
+            // A link inside the folder must not lead out of it.
+            let inside = match (dir.canonicalize(), path.canonicalize()) {
+                (Ok(d), Ok(p)) => p.starts_with(d),
+                _ => true,
+            };
+            if !inside {
+                return Err(format!("part \"{file}\": {} leads outside the variant's folder {folder}", path.display()));
+            }
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| format!("part \"{file}\": cannot read {}: {e}", path.display()))?;
+            Ok((format!("{chunk}/{file}"), text))
+        }
+        PartsHome::Builtin(name) => {
+            let key = format!("{name}/{file}");
+            BUILTIN_PARTS
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map(|(_, src)| (format!("variants/{key}"), src.to_string()))
+                .ok_or_else(|| format!("part \"{file}\": the built-in variant '{name}' has no part {folder}{file}"))
+        }
+    }
+}
+
 /// A message for the game log; `to` limits who may read it (None: everyone).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Message {
@@ -348,35 +423,47 @@ pub fn find_variant(name: &str) -> Result<(String, String), ScriptError> {
 /// Like [`find_variant`], looking first in `near` (the folder of the file that named this
 /// variant as its parent), so a mod kept outside `variants/` can bring its own parents.
 pub fn find_variant_near(name: &str, near: Option<&std::path::Path>) -> Result<(String, String), ScriptError> {
+    locate_variant(name, near, false).map(|f| (f.chunk, f.source))
+}
+
+/// [`find_variant_near`], with where the variant's parts are; `built_in`: a name is looked
+/// up among the copies built into the binary only.
+pub(crate) fn locate_variant(name: &str, near: Option<&std::path::Path>, built_in: bool) -> Result<Found, ScriptError> {
     if is_variant_path(name) {
         let path = name.to_string();
         let text = std::fs::read_to_string(&path)
             .map_err(|e| ScriptError::new(ScriptErrorKind::Load, format!("cannot read variant file {path}: {e}")))?;
-        return Ok((path, text));
+        return Ok(Found { parts: parts_beside(std::path::Path::new(&path), &path), chunk: path, source: text });
     }
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
         return Err(ScriptError::new(ScriptErrorKind::Load, format!("'{name}' is not a variant name")));
     }
-    if let Some(dir) = near.filter(|d| !d.as_os_str().is_empty()) {
+    if let Some(dir) = near.filter(|d| !built_in && !d.as_os_str().is_empty()) {
         let path = dir.join(format!("{name}.lua"));
         if let Ok(text) = std::fs::read_to_string(&path) {
-            return Ok((path.to_string_lossy().into_owned(), text));
+            let chunk = path.to_string_lossy().into_owned();
+            return Ok(Found { parts: parts_beside(&path, &chunk), chunk, source: text });
         }
     }
     let from_env = std::env::var_os("CATAN_VARIANTS").map_or(0, |l| std::env::split_paths(&l).count());
-    for (i, dir) in variant_dirs().into_iter().enumerate() {
+    let dirs = if built_in { vec![] } else { variant_dirs() };
+    for (i, dir) in dirs.into_iter().enumerate() {
         let path = dir.join(format!("{name}.lua"));
         if let Ok(text) = std::fs::read_to_string(&path) {
             // A mod from $CATAN_VARIANTS keeps its real path in messages; the engine's own
             // folders read as variants/NAME.lua wherever the binary runs.
             let chunk = if i < from_env { path.to_string_lossy().into_owned() } else { format!("variants/{name}.lua") };
-            return Ok((chunk, text));
+            return Ok(Found { parts: parts_beside(&path, &chunk), chunk, source: text });
         }
     }
     BUILTIN_VARIANTS
         .iter()
         .find(|(n, _)| *n == name)
-        .map(|(n, src)| (format!("variants/{n}.lua"), src.to_string()))
+        .map(|(n, src)| Found {
+            chunk: format!("variants/{n}.lua"),
+            source: src.to_string(),
+            parts: PartsHome::Builtin(n.to_string()),
+        })
         .ok_or_else(|| {
             ScriptError::new(
                 ScriptErrorKind::Load,
@@ -417,6 +504,17 @@ impl Script {
     /// Loads a variant stack such as ["base"] or ["base", "helpers"]; each variant's
     /// `extends` parent is loaded first.
     pub fn load(stack: &[String]) -> Result<Script, ScriptError> {
+        Script::load_from(stack, false)
+    }
+
+    /// Like [`Script::load`], with the variants named (not paths) and their parts taken
+    /// from the copies built into the binary only, as a binary run away from its source
+    /// and with no `variants/` folder loads them (for tests).
+    pub fn load_built_in(stack: &[String]) -> Result<Script, ScriptError> {
+        Script::load_from(stack, true)
+    }
+
+    fn load_from(stack: &[String], built_in: bool) -> Result<Script, ScriptError> {
         let lua = Lua::new_with(StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8, LuaOptions::default())
             .map_err(lua_err)?;
         let used = Rc::new(Cell::new(0u64));
@@ -430,7 +528,7 @@ impl Script {
             .call((read_only, fresh_budget, keep_cached))
             .map_err(lua_err)?;
         lua.globals().set("__engine", engine.clone()).map_err(lua_err)?;
-        spec_load::install(&lua)?;
+        spec_load::install(&lua, built_in)?;
         api_fast::install_deny(&lua).map_err(lua_err)?;
         for name in stack {
             used.set(0);

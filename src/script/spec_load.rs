@@ -3,7 +3,7 @@
 //! overrides its parent's, entry by entry (cards, zones, pieces, terrains and options by
 //! name).
 
-use super::{find_variant_near, is_variant_path, lua_err, ScriptError, ScriptErrorKind};
+use super::{find_part, is_variant_path, locate_variant, lua_err, PartsHome, ScriptError, ScriptErrorKind};
 use crate::spec::*;
 use crate::value::Value;
 use mlua::{Function, Lua, Table};
@@ -16,7 +16,12 @@ struct Loading {
     /// the folder of each one's file (where its parents are looked for first).
     active: Vec<String>,
     dirs: Vec<std::path::PathBuf>,
-    /// Every file loaded, in load order: (chunk name, source), for `catan check`.
+    /// Variants named are taken from the copies built into the binary only.
+    built_in: bool,
+    /// Where each active variant's parts are (`part "x.lua"`).
+    homes: Vec<PartsHome>,
+    /// Every file loaded, parts included, in the order they finished running: (chunk name,
+    /// source), for `catan check` and its lints.
     files: Vec<(String, String)>,
 }
 
@@ -24,8 +29,8 @@ fn load_err(msg: impl Into<String>) -> mlua::Error {
     mlua::Error::external(ScriptError::new(ScriptErrorKind::Load, msg))
 }
 
-pub(super) fn install(lua: &Lua) -> Result<(), ScriptError> {
-    lua.set_app_data(Loading::default());
+pub(super) fn install(lua: &Lua, built_in: bool) -> Result<(), ScriptError> {
+    lua.set_app_data(Loading { built_in, ..Loading::default() });
     let g = lua.globals();
     let variant = lua
         .create_function(|lua, decl: Table| {
@@ -61,6 +66,35 @@ pub(super) fn install(lua: &Lua) -> Result<(), ScriptError> {
         })
         .map_err(lua_err)?;
     g.set("variant", variant).map_err(lua_err)?;
+    // part("x.lua", ...): runs a file of the loading variant's own folder, with `...` as
+    // its arguments, and returns what it returns. Only while loading, only inside the folder.
+    let part = lua
+        .create_function(|lua, (file, args): (String, mlua::MultiValue)| {
+            let home = lua.app_data_ref::<Loading>().and_then(|l| l.homes.last().cloned()).ok_or_else(|| {
+                super::api::locate(
+                    lua,
+                    load_err(format!(
+                        "part \"{file}\": a part is run while its variant loads (from the variant's file or \
+                         another part, at the top), not from a hook or action once the game runs"
+                    )),
+                )
+            })?;
+            let (chunk, source) = find_part(&home, &file).map_err(|m| super::api::locate(lua, load_err(m)))?;
+            let again = lua.app_data_ref::<Loading>().is_some_and(|l| l.files.iter().any(|(c, _)| *c == chunk));
+            if again {
+                return Err(super::api::locate(
+                    lua,
+                    load_err(format!("part \"{file}\": {chunk} is already loaded (a part runs once)")),
+                ));
+            }
+            let result = lua.load(source.as_str()).set_name(format!("@{chunk}")).call::<mlua::MultiValue>(args);
+            if let Some(mut l) = lua.app_data_mut::<Loading>() {
+                l.files.push((chunk, source));
+            }
+            result
+        })
+        .map_err(lua_err)?;
+    g.set("part", part).map_err(lua_err)?;
     // __where(level): "file:line" of the function `level` frames up. nil when the frame
     // below it was reached by a tail call (`return deny(...)`), whose caller's frame Lua
     // has already dropped; the caller then falls back to the rule's own definition.
@@ -133,7 +167,9 @@ fn load_inner(lua: &Lua, name: &str) -> mlua::Result<()> {
         }
     }
     let near = lua.app_data_ref::<Loading>().and_then(|l| l.dirs.last().cloned());
-    let (chunk_name, source) = find_variant_near(name, near.as_deref()).map_err(mlua::Error::external)?;
+    let built_in = lua.app_data_ref::<Loading>().is_some_and(|l| l.built_in);
+    let found = locate_variant(name, near.as_deref(), built_in).map_err(mlua::Error::external)?;
+    let (chunk_name, source) = (found.chunk, found.source);
     let key = if is_variant_path(name) {
         std::path::Path::new(name).file_stem().and_then(|s| s.to_str()).unwrap_or(name).to_string()
     } else {
@@ -142,6 +178,7 @@ fn load_inner(lua: &Lua, name: &str) -> mlua::Result<()> {
     if let Some(mut l) = lua.app_data_mut::<Loading>() {
         l.active.push(key.clone());
         l.dirs.push(std::path::Path::new(&chunk_name).parent().map(|d| d.to_path_buf()).unwrap_or_default());
+        l.homes.push(found.parts);
     }
     let file = (chunk_name.clone(), source.clone());
     let engine: Table = lua.globals().get("__engine")?;
@@ -150,6 +187,7 @@ fn load_inner(lua: &Lua, name: &str) -> mlua::Result<()> {
     if let Some(mut l) = lua.app_data_mut::<Loading>() {
         l.active.pop();
         l.dirs.pop();
+        l.homes.pop();
         // Listed once run (parents first, as their hooks are registered), failed or not.
         l.files.push(file);
         if result.is_ok() {

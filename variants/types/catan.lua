@@ -804,3 +804,9 @@ function deny(reason, ...) end
 ---@return string[]
 function hook_names() end
 
+---while the variant loads: runs file, a part of the variant's own folder (variants/NAME/, beside NAME.lua), with ... as its arguments, and returns what it returns (see [modding.md](modding.md#how-a-variant-is-loaded), "A variant in several files")
+---@param file string
+---@param ... any
+---@return any ...
+function part(file, ...) end
+
