@@ -67,6 +67,28 @@ fn setup_error(header: Header) -> String {
 }
 
 #[test]
+fn rivals_is_one_entry_and_its_parts_in_order() {
+    let script = load(&["rivals"]).expect("rivals loads");
+    let files = names(&script);
+    let parts: Vec<&str> = BUILTIN_PARTS.iter().filter_map(|(k, _)| k.strip_prefix("rivals/")).collect();
+    let mut expected: Vec<String> = parts.iter().map(|p| format!("variants/rivals/{p}")).collect();
+    expected.push("variants/rivals.lua".into());
+    assert_eq!(files, expected, "the parts as they ran, then the entry file");
+    assert!(script.files.iter().all(|(_, src)| src.lines().count() < 1000), "every file under a thousand lines");
+    let child = load(&["rivals_gold"]).expect("rivals_gold loads");
+    let files = names(&child);
+    assert_eq!(files.first().map(String::as_str), Some("variants/rivals/cards.lua"));
+    assert_eq!(files.last().map(String::as_str), Some("variants/rivals_gold.lua"));
+    assert!(files.contains(&"variants/rivals_theme.lua".to_string()));
+    // `catan check` lints and checks every part.
+    let out = Command::new(BIN).args(["check", "rivals", "--games", "1"]).env_remove("CATAN_VARIANTS").output();
+    let out = out.expect("run catan check");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}{}", String::from_utf8_lossy(&out.stdout));
+    assert!(err.contains(&format!("rivals: {} file(s)", parts.len() + 1)), "{err}");
+}
+
+#[test]
 fn a_split_mod_loads_and_plays() {
     let script = load(&["tests/variants/parts/house.lua"]).expect("the mod loads");
     let files = names(&script);

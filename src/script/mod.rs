@@ -119,7 +119,21 @@ pub const BUILTIN_VARIANTS: &[(&str, &str)] = &[
 /// The part files of the shipped variants split over several files (`part "x.lua"`, see
 /// `spec_load.rs`), as "variant/file" and source: a variant built in takes its parts from
 /// here. `tests/parts.rs` checks that every file under `variants/NAME/` is listed.
-pub const BUILTIN_PARTS: &[(&str, &str)] = &[];
+pub const BUILTIN_PARTS: &[(&str, &str)] = &[
+    ("rivals/cards.lua", include_str!("../../variants/rivals/cards.lua")),
+    ("rivals/principality.lua", include_str!("../../variants/rivals/principality.lua")),
+    ("rivals/advantages.lua", include_str!("../../variants/rivals/advantages.lua")),
+    ("rivals/setup.lua", include_str!("../../variants/rivals/setup.lua")),
+    ("rivals/dice.lua", include_str!("../../variants/rivals/dice.lua")),
+    ("rivals/event_cards.lua", include_str!("../../variants/rivals/event_cards.lua")),
+    ("rivals/rolling.lua", include_str!("../../variants/rivals/rolling.lua")),
+    ("rivals/building.lua", include_str!("../../variants/rivals/building.lua")),
+    ("rivals/action_cards.lua", include_str!("../../variants/rivals/action_cards.lua")),
+    ("rivals/trading.lua", include_str!("../../variants/rivals/trading.lua")),
+    ("rivals/end_of_turn.lua", include_str!("../../variants/rivals/end_of_turn.lua")),
+    ("rivals/editing.lua", include_str!("../../variants/rivals/editing.lua")),
+    ("rivals/evaluation.lua", include_str!("../../variants/rivals/evaluation.lua")),
+];
 
 /// Where the parts of a loaded variant file are found: the folder named like the file
 /// without `.lua` (`variants/rivals.lua` -> `variants/rivals/`), on disk or built in.

@@ -71,9 +71,9 @@ pub fn sb(g: &mut Game, cmd: &str) {
 }
 
 /// A command a rule must refuse: the state and log stay exactly as they were, and the
-/// refusal names a line of variants/rivals.lua. Returns the reason.
+/// refusal names a line of a part of variants/rivals.lua (variants/rivals/). Returns the reason.
 pub fn reject(g: &mut Game, who: &str, cmd: &str) -> String {
-    let (msg, variant) = reject_in(g, who, cmd, "variants/rivals.lua:");
+    let (msg, variant) = reject_in(g, who, cmd, "variants/rivals/");
     assert_eq!(variant.as_deref(), Some("rivals"), "'{cmd}'");
     msg
 }

@@ -1,0 +1,123 @@
+-- Rivals for Catan: trading with the bank.
+-- Rulebook: Game Turn 2b: Regular and Improved Exchange Rate.
+-- A part of ../rivals.lua, run in the order it lists: `shared` holds the helpers of the
+-- parts before this one, and this one adds those the parts after it use.
+local shared = ...
+local P, RESOURCES, IS_RESOURCE = shared.P, shared.RESOURCES, shared.IS_RESOURCE
+local CARDS, contains, name = shared.CARDS, shared.contains, shared.name
+local cards_text, top, site_regions = shared.cards_text, shared.top, shared.site_regions
+local label, own, ships, expansions = shared.label, shared.own, shared.ships, shared.expansions
+local stock, can_pay, pay, gain = shared.stock, shared.can_pay, shared.pay, shared.gain
+local only_kind, in_action = shared.only_kind, shared.in_action
+
+-- Trading -----------------------------------------------------------------------------------------
+
+-- Regular Exchange Rate 3:1; Improved Exchange Rate 2:1 with a trade ship of that resource.
+local function ratio(g, p, r)
+  local best = 3
+  for _, s in ipairs(ships(g, p)) do
+    if s.def.ship == r then best = 2 end
+  end
+  return g:filter("trade_ratio", best, p, r)
+end
+
+action {
+  name = "trade",
+  phases = { "action" },
+  syntax = "trade <cards> for <resource>",
+  help = "trade 3 resources of one type (2 with its trade ship) for 1 other, e.g. `trade 3 ore for wool`",
+  when = in_action,
+  options = function(g, p)
+    local out = {}
+    local have = stock(g, p)
+    for _, r in ipairs(RESOURCES) do
+      local k = ratio(g, p, r)
+      if have[r] >= k then
+        for _, t in ipairs(RESOURCES) do
+          if t ~= r then out[#out + 1] = { { [r] = k }, t } end
+        end
+      end
+    end
+    return out
+  end,
+  legal = function(g, p, give, get)
+    local kinds, r = 0, nil
+    for k in pairs(give) do kinds, r = kinds + 1, k end
+    if kinds ~= 1 or not IS_RESOURCE[r] then return deny("give resources of one type, e.g. `trade 3 ore for wool`") end
+    -- "You can always trade 3 for 1": a trade ship improves the rate, it does not
+    -- take the regular one away.
+    local k = ratio(g, p, r)
+    local worst = math.max(3, k)
+    if give[r] < k or give[r] > worst then
+      return deny("you trade " .. r .. " at " .. (k == worst and (k .. ":1") or (k .. ":1 or " .. worst .. ":1"))
+        .. " for 1 resource")
+    end
+    if get == r then return deny("take a different resource") end
+    if not can_pay(g, p, give) then return deny("you do not have " .. cards_text(give)) end
+    return true
+  end,
+  apply = function(g, p, give, get)
+    pay(g, p, give)
+    local got = gain(g, p, get, 1)
+    local r, n = only_kind(give)
+    if IS_RESOURCE[r] and n > 1 then
+      g:log("%s trades %d %s for %s%s", name(g, p), n, r, get, got == 0 and " (lost: no room)" or "")
+    else
+      g:log(name(g, p) .. " trades " .. cards_text(give) .. " for " .. get .. (got == 0 and " (lost: no room)" or ""))
+    end
+    g:emit("traded", { seat = p, give = give, get = get })
+  end,
+}
+
+-- Large Trade Ship: 2 resources from the region on its left or right for 1 of choice.
+local function large_ship_regions(g, p)
+  local out = {}
+  for _, s in ipairs(expansions(g, p, "ship")) do
+    if s.def.large_ship then
+      for _, rc in ipairs(site_regions(s.row, s.col)) do
+        local d = CARDS[top(g, p, rc[1], rc[2]) or ""]
+        if d and d.type == "region" and g:store(p, P, rc[1], rc[2]) >= 2 then
+          local l = label(g, p, rc[1], rc[2])
+          if not contains(out, l) then out[#out + 1] = l end
+        end
+      end
+    end
+  end
+  return out
+end
+
+action {
+  name = "trade_from",
+  phases = { "action" },
+  syntax = "trade from <slot> for <resource>",
+  help = "Large Trade Ship: 2 resources from the region left or right of it for 1 of your choice",
+  when = in_action,
+  options = function(g, p)
+    local out = {}
+    for _, l in ipairs(large_ship_regions(g, p)) do
+      local r, c = own(g, p, l)
+      local res = CARDS[top(g, p, r, c)].resource
+      for _, t in ipairs(RESOURCES) do
+        if t ~= res then out[#out + 1] = { l, t } end
+      end
+    end
+    return out
+  end,
+  legal = function(g, p, lbl, get)
+    if not contains(large_ship_regions(g, p), lbl) then
+      return deny("name a region with 2 resources left or right of your Large Trade Ship")
+    end
+    local r, c = own(g, p, lbl)
+    if CARDS[top(g, p, r, c)].resource == get then return deny("take a different resource") end
+    return true
+  end,
+  apply = function(g, p, lbl, get)
+    local r, c = own(g, p, lbl)
+    local res = CARDS[top(g, p, r, c)].resource
+    g:set_store(p, P, r, c, g:store(p, P, r, c) - 2)
+    local got = gain(g, p, get, 1)
+    g:log(name(g, p) .. " trades 2 " .. res .. " from " .. lbl .. " by the Large Trade Ship for " .. get
+      .. (got == 0 and " (lost: no room)" or ""))
+    g:emit("traded", { seat = p, give = { [res] = 2 }, get = get })
+  end,
+}
