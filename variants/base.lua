@@ -1081,24 +1081,27 @@ end
 -- hundreds of ways to discard half of a large hand.
 local function nth_selection(hand, n, r)
   local last = #RESOURCES
-  -- ways[i][left]: the ways to pick `left` more cards from resources i.. on.
-  local ways = { [last + 1] = { [0] = 1 } }
+  -- ways[(last + 1 - i) * (n + 1) + left + 1]: the ways to pick `left` more cards from
+  -- resources i.. on, in one list filled in order (a table per resource, grown key by key,
+  -- cost more than the counting).
+  local stride = n + 1
+  local ways = { 1 }
+  for left = 1, n do ways[left + 1] = 0 end
   for i = last, 1, -1 do
-    local have, after, w = hand[RESOURCES[i]] or 0, ways[i + 1], {}
+    local have, after = hand[RESOURCES[i]] or 0, (last - i) * stride + 1
     for left = 0, n do
       local sum = 0
-      for k = 0, math.min(have, left) do sum = sum + (after[left - k] or 0) end
-      w[left] = sum
+      for k = 0, math.min(have, left) do sum = sum + ways[after + left - k] end
+      ways[after + stride + left] = sum
     end
-    ways[i] = w
   end
-  local count = ways[1][n]
+  local count = ways[last * stride + n + 1]
   if count == 0 then return nil end
   local skip, left, out = (r * count) // 1, n, {}
   for i = 1, last do
     local res = RESOURCES[i]
     for k = math.min(hand[res] or 0, left), 0, -1 do
-      local here = ways[i + 1][left - k] or 0
+      local here = ways[(last - i) * stride + left - k + 1]
       if skip < here then
         if k > 0 then out[res] = k end
         left = left - k
