@@ -225,23 +225,32 @@ impl Action {
 
     /// The text a player would type for this action.
     pub fn to_text(&self, spec: &Spec, state: &GameState) -> String {
-        let mut out = vec![];
         let Some(a) = spec.action(&self.name) else {
             return self.name.clone();
+        };
+        // The syntax's words and the arguments' texts, the empty ones left out, joined by
+        // spaces: written into one string (every action's log entry has one).
+        let mut out = String::new();
+        let mut put = |s: &str| {
+            if !s.is_empty() {
+                if !out.is_empty() {
+                    out.push(' ');
+                }
+                out.push_str(s);
+            }
         };
         let mut args = self.args.iter();
         for part in &a.syntax {
             match part {
-                SyntaxPart::Literal(l) => out.push(l.clone()),
+                SyntaxPart::Literal(l) => put(l),
                 SyntaxPart::Arg(_) => {
                     if let Some(arg) = args.next() {
-                        out.push(arg_text(arg, state));
+                        put(&arg_text(arg, state));
                     }
                 }
             }
         }
-        out.retain(|s| !s.is_empty());
-        out.join(" ")
+        out
     }
 }
 

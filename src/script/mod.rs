@@ -363,14 +363,14 @@ pub struct Script {
     used: Rc<Cell<u64>>,
     g: Table,
     /// The prelude's dispatch functions, looked up once.
-    calls: std::collections::HashMap<&'static str, Function>,
+    calls: rustc_hash::FxHashMap<&'static str, Function>,
     /// The prelude's `failed_rule`: the hook or action an error was raised in.
     failed_rule: Option<Function>,
     /// The random numbers handed to `sample`, one table refilled for every call, made with
     /// room for `RND_SLOTS` so that filling it never allocates.
     rnd: Table,
     /// The action names as Lua strings, made once each (`perform` passes one per action).
-    names: std::cell::RefCell<std::collections::HashMap<String, mlua::LuaString>>,
+    names: std::cell::RefCell<rustc_hash::FxHashMap<String, mlua::LuaString>>,
     /// The zone, card, piece and grid names by the address of their Lua strings, and
     /// those strings, held so that the addresses stay theirs (`names.rs`).
     name_index: Rc<names::NameIndex>,
@@ -553,7 +553,7 @@ impl Script {
         let g = api::create(&lua)?;
         engine.get::<Function>("install").and_then(|f| f.call::<()>(g.clone())).map_err(lua_err)?;
         freeze.call::<()>((g.clone(), engine.clone())).map_err(lua_err)?;
-        let mut calls = std::collections::HashMap::new();
+        let mut calls = rustc_hash::FxHashMap::default();
         for name in DISPATCH {
             calls.insert(*name, engine.get::<Function>(*name).map_err(lua_err)?);
         }
@@ -943,6 +943,10 @@ impl Script {
         let spec = self.spec.action(name).ok_or_else(|| {
             ScriptError::new(ScriptErrorKind::Runtime, format!("legal actions listed unknown action '{name}'"))
         })?;
+        // Most actions a bot draws take no argument (roll, end): nothing to convert.
+        if spec.arg_types().next().is_none() {
+            return Ok(Action { name: name.to_string(), args: vec![] });
+        }
         let types: Vec<ArgType> = spec.arg_types().collect();
         // One argument may be given bare; several come as a list.
         let values: Vec<mlua::Value> = match (&args, types.len()) {
