@@ -279,3 +279,28 @@ fn g_listens_says_whether_a_hook_listens_to_an_event() {
     let heard = g.state().vars.get("listening").cloned();
     assert_eq!(heard, Some(Value::List(vec![Value::Bool(true), Value::Bool(false), Value::Bool(false)])));
 }
+
+/// The piece counts `g:piece_count` keeps (`Ctx::pieces_on`) belong to the state they were
+/// counted on: a copy of the game on fresh scripts (`Game::try_clone`, Python's
+/// `Game.clone()`), a restored snapshot and a loaded save count their own pieces.
+#[test]
+fn kept_piece_counts_follow_the_state_installed() {
+    let mut g =
+        Game::new(Header { variants: vec!["base".into()], players: 4, seed: 11, options: vec![], sandbox: false })
+            .expect("base loads");
+    let mut bot = catan_engine::bot::RandomBot::new(5);
+    let points = |g: &Game| (0..4).map(|s| g.points(s, true).expect("points")).collect::<Vec<_>>();
+    let (snap, at_snap) = (g.snapshot(), points(&g));
+    for _ in 0..60 {
+        let seat = g.to_act().expect("someone acts");
+        let action = bot.choose(&g, seat).expect("a draw").expect("an action");
+        g.perform(seat, &action).expect("the drawn action is legal");
+    }
+    let now = points(&g);
+    assert_ne!(now, at_snap, "the game moved on: {now:?}");
+    assert_eq!(points(&g.try_clone().expect("a copy")), now, "a copy on fresh scripts");
+    let (loaded, _) = Game::load_json(&g.save_json()).expect("the save loads");
+    assert_eq!(points(&loaded), now, "a loaded save");
+    g.restore(&snap);
+    assert_eq!(points(&g), at_snap, "a restored snapshot");
+}

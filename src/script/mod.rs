@@ -640,7 +640,8 @@ impl Script {
             listing: false,
             names: self.name_index.clone(),
             sites_stamp: version,
-            piece_counts: Default::default(),
+            // Stamped with no version a state can have: counted at the first question.
+            piece_counts: std::cell::RefCell::new((u64::MAX, vec![])),
             quiet: self.quiet.get(),
             quiet_bytes: 0,
             log_scratch: String::new(),
