@@ -121,8 +121,8 @@ pub fn sb(g: &mut Game, cmd: &str) {
 }
 
 /// Performs a command that a rule must refuse: checks the state and log are exactly as
-/// before and the refusal names the line of variants/base.lua that refused. Returns the
-/// reason.
+/// before and the refusal names the line of base (variants/base.lua or a part of it in
+/// variants/base/) that refused. Returns the reason.
 pub fn reject(g: &mut Game, who: &str, cmd: &str) -> String {
     let s = seat(g, who);
     reject_seat(g, s, cmd)
@@ -154,27 +154,31 @@ pub fn reject_seat(g: &mut Game, seat: usize, cmd: &str) -> String {
     e.message.clone()
 }
 
-/// The text of the line `at` ("variants/base.lua:N") names.
-fn base_line(at: &str) -> String {
-    let n: usize = at.strip_prefix("variants/base.lua:").and_then(|n| n.parse().ok()).unwrap_or(0);
-    let src =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/variants/base.lua")).expect("variants/base.lua");
-    src.lines().nth(n.wrapping_sub(1)).unwrap_or_default().to_string()
+/// The file and line of `at` if it is "variants/base.lua:N" or a part of base,
+/// "variants/base/FILE.lua:N".
+fn base_file_line(at: &str) -> Option<(&str, usize)> {
+    let (file, line) = at.rsplit_once(':')?;
+    let base = file == "variants/base.lua" || (file.starts_with("variants/base/") && file.ends_with(".lua"));
+    Some((file, line.parse().ok()?)).filter(|_| base)
 }
 
-/// `at` must be "variants/base.lua:N" with N a line that contains `marker`.
+/// The text of line `line` of `file` (relative to the crate).
+fn line_of(file: &str, line: usize) -> Option<String> {
+    let src = std::fs::read_to_string(format!("{}/{file}", env!("CARGO_MANIFEST_DIR"))).expect("a file of base");
+    src.lines().nth(line.wrapping_sub(1)).map(str::to_string)
+}
+
+/// The text of the line `at` ("variants/base/trade.lua:N", or of variants/base.lua) names.
+fn base_line(at: &str) -> String {
+    base_file_line(at).and_then(|(file, n)| line_of(file, n)).unwrap_or_default()
+}
+
+/// `at` must be a line of variants/base.lua or of one of its parts (variants/base/) that
+/// contains `marker`.
 pub fn assert_names_base_line(at: &str, cmd: &str, marker: &str) {
-    let line: usize = at
-        .strip_prefix("variants/base.lua:")
-        .unwrap_or_else(|| panic!("'{cmd}' refused at {at}, not in variants/base.lua"))
-        .parse()
-        .unwrap_or_else(|_| panic!("'{cmd}' refused at {at}: no line number"));
-    let src =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/variants/base.lua")).expect("variants/base.lua");
-    let text = src
-        .lines()
-        .nth(line.wrapping_sub(1))
-        .unwrap_or_else(|| panic!("'{cmd}' refused at {at}, past the end of the file"));
+    let (file, line) = base_file_line(at)
+        .unwrap_or_else(|| panic!("'{cmd}' refused at {at}, not at a line of variants/base.lua or variants/base/"));
+    let text = line_of(file, line).unwrap_or_else(|| panic!("'{cmd}' refused at {at}, past the end of the file"));
     assert!(text.contains(marker), "'{cmd}' refused at {at}, a line without {marker:?}: {text:?}");
 }
 
