@@ -50,7 +50,7 @@ fn lints_name_the_line_of_each_mistake() {
     at(5, "nothing in this stack runs filter point 'costs' (did you mean 'cost'?)");
     at(9, "assigns the global 'rolls_seen' inside a function of g");
     at(14, "iterates in `next` order and calls g:log");
-    at(18, "hook 'base.paired_56' is already registered at variants/base.lua:");
+    at(18, "hook 'base.paired_56' is already registered at variants/base/5_6_players.lua:");
     assert_eq!(f.len(), 4, "{f:#?}");
 }
 
@@ -61,7 +61,7 @@ fn games_find_script_errors_broken_invariants_and_endless_games() {
     assert!(f[0].starts_with("tests/variants/check_option.lua:5: seed 1, after "), "{f:?}");
     assert!(f[0].contains("no option named 'roads_cost' (in filter hook 'option.cheap_roads')"), "{f:?}");
     let f = findings("tests/variants/check_cards.lua", 1);
-    assert!(f[0].starts_with("variants/base.lua:"), "{f:?}");
+    assert!(f[0].starts_with("variants/base/production_and_robber.lua:"), "{f:?}");
     assert!(
         f[0].contains("('roll' by seat 1, declared here, or a hook it ran): cards not conserved: ore 19 -> 20"),
         "{f:?}"
@@ -96,7 +96,8 @@ fn the_command_prints_file_line_findings_and_exits_non_zero() {
     let (code, out, err) = catan(&["check", "base", "tests/variants/check_replace.lua", "--games", "1"]);
     assert_eq!(code, 1, "{out}{err}");
     assert_eq!(out, "tests/variants/check_replace.lua:4: no hook named 'base.price_list' to replace [check_replace]\n");
-    assert!(err.contains("base: 1 file(s), 1 game(s) of seeds 1..1"), "{err}");
+    // base.lua and its 11 parts (variants/base/).
+    assert!(err.contains("base: 12 file(s), 1 game(s) of seeds 1..1"), "{err}");
     assert!(err.contains("0 finding(s)") && err.contains("1 finding(s)"), "{err}");
     let (code, out, err) = catan(&["check", "friendly_robber", "--games", "1", "--seed", "7"]);
     assert_eq!((code, out.as_str()), (0, ""), "{err}");

@@ -1,8 +1,9 @@
 //! A variant in several files: an entry file runs the part files of its own folder with
-//! `part "x.lua"` (variants/rivals.lua and variants/rivals/). Parts load in order, share a
-//! table, are listed in `Script::files` (so `catan check` lints them), name their own
-//! file:line in errors, cannot leave the folder or be run once the game runs, and the
-//! built-in copies of the shipped variants carry their parts.
+//! `part "x.lua"` (variants/base.lua and variants/base/, variants/rivals.lua and
+//! variants/rivals/). Parts load in order, share a table, are listed in `Script::files` (so
+//! `catan check` lints them), name their own file:line in errors, cannot leave the folder or
+//! be run once the game runs, and the built-in copies of the shipped variants carry their
+//! parts.
 //!
 //! The tests run from the crate root, where `./variants` holds the variant files.
 
@@ -16,6 +17,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const RIVALS: &[&str] = &["rivals", "rivals_gold", "rivals_turmoil", "rivals_progress", "rivals_duel"];
+/// Base and the editions and house rules built on it.
+const BASE: &[&str] = &["base", "family", "classic", "helpers", "friendly_robber"];
 
 fn load(stack: &[&str]) -> Result<Script, ScriptError> {
     Script::load(&stack.iter().map(|s| s.to_string()).collect::<Vec<_>>())
@@ -66,36 +69,58 @@ fn setup_error(header: Header) -> String {
     }
 }
 
-#[test]
-fn rivals_is_one_entry_and_its_parts_in_order() {
-    let script = load(&["rivals"]).expect("rivals loads");
+/// `variant` loads as its entry file and the parts BUILTIN_PARTS lists for it, in that
+/// order, each under a thousand lines, and `catan check` lints and checks every one; the
+/// number of its parts.
+fn one_entry_and_its_parts_in_order(variant: &str) -> usize {
+    let script = load(&[variant]).unwrap_or_else(|e| panic!("{variant} loads: {e}"));
     let files = names(&script);
-    let parts: Vec<&str> = BUILTIN_PARTS.iter().filter_map(|(k, _)| k.strip_prefix("rivals/")).collect();
-    let mut expected: Vec<String> = parts.iter().map(|p| format!("variants/rivals/{p}")).collect();
-    expected.push("variants/rivals.lua".into());
+    let prefix = format!("{variant}/");
+    let parts: Vec<&str> = BUILTIN_PARTS.iter().filter_map(|(k, _)| k.strip_prefix(prefix.as_str())).collect();
+    let mut expected: Vec<String> = parts.iter().map(|p| format!("variants/{variant}/{p}")).collect();
+    expected.push(format!("variants/{variant}.lua"));
     assert_eq!(files, expected, "the parts as they ran, then the entry file");
     assert!(script.files.iter().all(|(_, src)| src.lines().count() < 1000), "every file under a thousand lines");
+    let out = Command::new(BIN).args(["check", variant, "--games", "1"]).env_remove("CATAN_VARIANTS").output();
+    let out = out.expect("run catan check");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}{}", String::from_utf8_lossy(&out.stdout));
+    assert!(err.contains(&format!("{variant}: {} file(s)", parts.len() + 1)), "{err}");
+    parts.len()
+}
+
+#[test]
+fn base_is_one_entry_and_its_parts_in_order() {
+    let parts = one_entry_and_its_parts_in_order("base");
+    // The editions on base run its parts first, then their own file; `catan` stays a global.
+    for child in &BASE[1..] {
+        let script = load(&[child]).unwrap_or_else(|e| panic!("{child} loads: {e}"));
+        let files = names(&script);
+        assert_eq!(files.first().map(String::as_str), Some("variants/base/components.lua"), "{child}");
+        assert_eq!(files.get(parts).map(String::as_str), Some("variants/base.lua"), "{child}");
+        assert_eq!(files.last(), Some(&format!("variants/{child}.lua")), "{child}");
+    }
+}
+
+#[test]
+fn rivals_is_one_entry_and_its_parts_in_order() {
+    one_entry_and_its_parts_in_order("rivals");
     let child = load(&["rivals_gold"]).expect("rivals_gold loads");
     let files = names(&child);
     assert_eq!(files.first().map(String::as_str), Some("variants/rivals/cards.lua"));
     assert_eq!(files.last().map(String::as_str), Some("variants/rivals_gold.lua"));
     assert!(files.contains(&"variants/rivals_theme.lua".to_string()));
-    // `catan check` lints and checks every part.
-    let out = Command::new(BIN).args(["check", "rivals", "--games", "1"]).env_remove("CATAN_VARIANTS").output();
-    let out = out.expect("run catan check");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{err}{}", String::from_utf8_lossy(&out.stdout));
-    assert!(err.contains(&format!("rivals: {} file(s)", parts.len() + 1)), "{err}");
 }
 
 #[test]
 fn a_split_mod_loads_and_plays() {
     let script = load(&["tests/variants/parts/house.lua"]).expect("the mod loads");
     let files = names(&script);
+    let base = BUILTIN_PARTS.iter().filter(|(k, _)| k.starts_with("base/")).count();
+    assert_eq!(files.get(base).map(String::as_str), Some("variants/base.lua"), "base's parts, then base.lua");
     assert_eq!(
-        files,
+        files[base + 1..],
         [
-            "variants/base.lua",
             "tests/variants/parts/house/points.lua",
             "tests/variants/parts/house/rules/bonus.lua",
             "tests/variants/parts/house.lua"
@@ -198,7 +223,7 @@ fn the_built_in_copies_hold_every_part() {
     let mut built_in: Vec<String> = BUILTIN_PARTS.iter().map(|(k, _)| k.to_string()).collect();
     built_in.sort();
     assert_eq!(on_disk, built_in, "BUILTIN_PARTS (src/script/mod.rs) lists every file of variants/NAME/");
-    for stack in RIVALS {
+    for stack in RIVALS.iter().chain(BASE) {
         let disk = load(&[stack]).expect("loads from variants/");
         let copy = Script::load_built_in(&[stack.to_string()]).expect("loads from the binary");
         assert_eq!(disk.files, copy.files, "{stack}: the same files, names and sources");

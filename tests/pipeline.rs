@@ -240,7 +240,8 @@ fn base_refusals_point_into_base_lua() {
     assert_eq!(e.kind, ScriptErrorKind::Rejected);
     assert_eq!(e.variant.as_deref(), Some("base"));
     let at = e.location.clone().expect("a location");
-    assert!(at.starts_with("variants/base.lua:"), "{at}");
+    // Worded by why_not_turn, in the part that also builds.
+    assert!(at.starts_with("variants/base/building.lua:"), "{at}");
     // Seat 2 may not act in seat 1's turn.
     let e = script_error("blue roll", g.act(1, "roll"));
     assert_eq!(e.kind, ScriptErrorKind::Rejected);
@@ -258,13 +259,13 @@ fn deny_in_a_tail_call_points_at_the_deny_line() {
     let at = marked(PIPELINE, "CHOOSY DENIES HERE");
     assert_eq!(e.location.as_deref(), Some(at.as_str()), "{e:?}");
 
-    // The same for base's own refusals: the location is a deny line of base.lua.
+    // The same for base's own refusals: the location is a deny line of base's part.
     let mut g = game(&["base"], &[]);
     g.act(0, "roll").unwrap();
     let e = script_error("city", g.act(0, "city 1"));
     assert_eq!(e.kind, ScriptErrorKind::Rejected, "{e:?}");
     let at = e.location.clone().expect("a location");
-    assert!(at.starts_with("variants/base.lua:"), "{at}");
+    assert!(at.starts_with("variants/base/building.lua:"), "{at}");
     assert!(line_at(&at).contains("deny("), "{at}: {}", line_at(&at));
 
     // And for a child's wrapped legal check.

@@ -209,7 +209,7 @@ fn a_bad_command_prints_an_error_and_strict_mode_stops_with_status_2() {
     let run = play(&["--strict", "--debug"], "end\nroll\n");
     let err = run.after("end", 0).join("\n");
     assert!(err.starts_with("error: roll the dice first"), "{err}");
-    assert!(err.contains("variants/base.lua:"), "with --debug the refusal says where: {err}");
+    assert!(err.contains("variants/base/"), "with --debug the refusal says where: {err}");
 
     // So does a malformed action.
     let run = play(&["--strict"], "roll\nroad nowhere\nend\n");
@@ -731,7 +731,10 @@ fn refusals_say_why_and_file_lines_are_for_modders() {
     for flag in ["--debug", "--sandbox"] {
         let run = play(&[flag], input);
         let said = run.ok().after("play knight", 0).join("\n");
-        assert!(said.starts_with("error: you have no knight card [base, variants/base.lua:"), "{flag}: {said}");
+        assert!(
+            said.starts_with("error: you have no knight card [base, variants/base/development_cards.lua:"),
+            "{flag}: {said}"
+        );
     }
 }
 

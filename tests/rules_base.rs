@@ -5,7 +5,7 @@
 //! with `common::PLACEMENTS` (so every piece on the board is known), red to roll on turn 1.
 //! Positions are then built with sandbox edits; every refused action goes through
 //! `common::reject`, which also checks that the state is exactly unchanged and that the
-//! refusal names a line of variants/base.lua.
+//! refusal names a line of base (variants/base.lua and its parts, variants/base/).
 
 mod common;
 
@@ -1204,7 +1204,7 @@ fn beginner_start() {
 // Refusals ---------------------------------------------------------------------------------
 
 /// Every refused action leaves the state exactly as it was and names the rule's line in
-/// variants/base.lua: a sweep of actions that are wrong in each phase.
+/// base (variants/base/): a sweep of actions that are wrong in each phase.
 #[test]
 fn refused_actions_change_nothing_and_name_their_rule() {
     let mut g = setup_phase(4, "red", &[]);

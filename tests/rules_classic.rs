@@ -75,7 +75,7 @@ fn refuse(g: &mut Game, who: &str, cmd: &str) -> String {
     let GameError::Script(e) = &err else { panic!("'{cmd}' was refused by the parser, not by a rule: {err}") };
     assert_eq!(e.kind, ScriptErrorKind::Rejected, "'{cmd}': {err}");
     let at = e.location.as_deref().unwrap_or_else(|| panic!("'{cmd}': the refusal names no rule: {err}"));
-    assert!(at.starts_with("variants/base.lua:") || at.starts_with("variants/classic.lua:"), "'{cmd}' at {at}");
+    assert!(at.starts_with("variants/base/") || at.starts_with("variants/classic.lua:"), "'{cmd}' at {at}");
     e.message.clone()
 }
 

@@ -108,7 +108,8 @@ fn listed_starting(g: &Game, who: &str, word: &str) -> Vec<String> {
 }
 
 /// A command a rule must refuse: the state and log stay exactly as they were, and the refusal
-/// names a line of `file` (variants/helpers.lua or variants/base.lua). Returns the reason.
+/// names a line of `file` (variants/helpers.lua, or a part of base such as variants/base/trade.lua).
+/// Returns the reason.
 fn refuse_in(g: &mut Game, who: &str, cmd: &str, file: &str) -> String {
     let s = seat(g, who);
     let before: GameState = g.state().clone();
@@ -419,7 +420,7 @@ fn jean() {
     let mut g = position(&[("red", "jean")], &[]);
     roll(&mut g, 6, 6);
     sb(&mut g, "give red 3 ore 2 wool");
-    let why = refuse_in(&mut g, "red", "trade 2 ore for brick", "variants/base.lua");
+    let why = refuse_in(&mut g, "red", "trade 2 ore for brick", "variants/base/trade.lua");
     assert!(why.contains("4:1"), "{why}");
     act_as(&mut g, "red", "jean ore");
     assert_deciding(&g, "red");
@@ -427,11 +428,11 @@ fn jean() {
     act_as(&mut g, "red", "trade 2 ore for brick");
     act_as(&mut g, "red", "trade 2 ore for lumber");
     assert_eq!(hand_of(&g, "red"), [1, 1, 2, 2, 0]);
-    refuse_in(&mut g, "red", "trade 2 wool for brick", "variants/base.lua");
+    refuse_in(&mut g, "red", "trade 2 wool for brick", "variants/base/trade.lua");
     // The next turn the rate is 4:1 again.
     next_main_of(&mut g, "red");
     sb(&mut g, "give red 2 ore");
-    refuse_in(&mut g, "red", "trade 2 ore for brick", "variants/base.lua");
+    refuse_in(&mut g, "red", "trade 2 ore for brick", "variants/base/trade.lua");
     // Jean may be named before the roll too.
     next_main_of(&mut g, "blue");
     roll_phase_of(&mut g, "red");

@@ -120,6 +120,17 @@ pub const BUILTIN_VARIANTS: &[(&str, &str)] = &[
 /// `spec_load.rs`), as "variant/file" and source: a variant built in takes its parts from
 /// here. `tests/parts.rs` checks that every file under `variants/NAME/` is listed.
 pub const BUILTIN_PARTS: &[(&str, &str)] = &[
+    ("base/components.lua", include_str!("../../variants/base/components.lua")),
+    ("base/small_helpers.lua", include_str!("../../variants/base/small_helpers.lua")),
+    ("base/setup.lua", include_str!("../../variants/base/setup.lua")),
+    ("base/points.lua", include_str!("../../variants/base/points.lua")),
+    ("base/building.lua", include_str!("../../variants/base/building.lua")),
+    ("base/production_and_robber.lua", include_str!("../../variants/base/production_and_robber.lua")),
+    ("base/development_cards.lua", include_str!("../../variants/base/development_cards.lua")),
+    ("base/trade.lua", include_str!("../../variants/base/trade.lua")),
+    ("base/end_of_turn.lua", include_str!("../../variants/base/end_of_turn.lua")),
+    ("base/5_6_players.lua", include_str!("../../variants/base/5_6_players.lua")),
+    ("base/evaluation.lua", include_str!("../../variants/base/evaluation.lua")),
     ("rivals/cards.lua", include_str!("../../variants/rivals/cards.lua")),
     ("rivals/principality.lua", include_str!("../../variants/rivals/principality.lua")),
     ("rivals/advantages.lua", include_str!("../../variants/rivals/advantages.lua")),

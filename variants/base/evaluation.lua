@@ -1,0 +1,114 @@
+-- CATAN: how good a position is, for the bots (docs/bots.md).
+-- A part of ../base.lua, run in the order it lists: `shared` holds the helpers of the
+-- parts before this one, and this one adds those the parts after it use.
+local shared = ...
+local RESOURCES, next, total, cost = shared.RESOURCES, shared.next, shared.total, shared.cost
+local opt = shared.opt
+
+-- Evaluation (bots) -------------------------------------------------------------------------
+
+-- How good a position is for seat p, in victory points' units: the bots' search scores the
+-- positions it reaches with it (docs/bots.md). Built from what a player weighs at the table:
+-- points, expected production by number pips with a bonus for each resource produced,
+-- harbors, development cards and knights, cards in hand towards the next build (and the risk
+-- of a 7), and open sites for a next settlement. A child wraps or replaces "base.evaluate".
+local function pips(number) return number and (6 - math.abs(7 - number)) or 0 end
+
+-- What intersection `node` yields each roll: { by = { resource = pips }, sum = pips }, from
+-- the board and the robber; kept in `scratch` for the rest of this evaluation (every call
+-- into the game costs, so each hex and intersection is asked once).
+local function yields(g, scratch, node)
+  local ys = scratch.yields
+  if not ys then
+    ys, scratch.hexes, scratch.robber = {}, {}, g:marker("robber")
+    scratch.yields = ys
+  end
+  local y = ys[node]
+  if y then return y end
+  y = { by = {}, sum = 0 }
+  local hexes = scratch.hexes
+  for _, h in ipairs(g:hexes_at(node)) do
+    local x = hexes[h]
+    if not x then
+      local _, number = g:hex(h)
+      x = { r = g:hex_resource(h), pips = pips(number) }
+      hexes[h] = x
+    end
+    if x.r and h ~= scratch.robber then
+      y.by[x.r] = (y.by[x.r] or 0) + x.pips
+      y.sum = y.sum + x.pips
+    end
+  end
+  ys[node] = y
+  return y
+end
+
+-- The share of a price the hand covers (1: p can pay it).
+local function covered(hand, price)
+  local have, need = 0, 0
+  for r, n in next, price do
+    need = need + n
+    have = have + math.min(hand[r] or 0, n)
+  end
+  return need > 0 and have / need or 0
+end
+
+local BUILDS = { { "city", 0.6 }, { "settlement", 0.6 }, { "development", 0.3 }, { "road", 0.15 } }
+
+filter("evaluate", "base.evaluate", function(g, v, p, scratch)
+  local winner = g:winner()
+  if winner then return v + (winner == p and 100 or 0) end
+  v = v + g:filter("victory_points", 0, p, true)
+  scratch = scratch or {}
+  local prod, kinds, sum = {}, 0, 0
+  for _, kind in ipairs({ "settlement", "city" }) do
+    local n = kind == "city" and 2 or 1
+    for _, node in ipairs(g:pieces_of(p, kind)) do
+      local y = yields(g, scratch, node)
+      for r, k in next, y.by do prod[r] = (prod[r] or 0) + n * k end
+      sum = sum + n * y.sum
+    end
+  end
+  for _, r in ipairs(RESOURCES) do
+    if (prod[r] or 0) > 0 then kinds = kinds + 1 end
+  end
+  v = v + 0.07 * sum + 0.2 * kinds
+  for _, h in ipairs(g:harbors_of(p)) do
+    if h.resource then
+      v = v + math.min(0.4, 0.03 * (prod[h.resource] or 0) + 0.05)
+    else
+      v = v + 0.15
+    end
+  end
+  -- Development cards (victory point cards are already in the points), knights played.
+  local dev = g:count(p, "dev") + g:count(p, "dev_new")
+  v = v + 0.3 * dev + 0.15 * g:count(p, "played") + 0.02 * g:longest_trail(p, "road")
+  -- The hand: a little per card, more as it nears a build; over the discard limit it is at
+  -- risk on a 7.
+  local hand = g:cards(p, "hand")
+  local n = total(hand)
+  local spots = g:supply(p, "settlement") > 0 and g:open_intersections(2, p) or {}
+  local can = {
+    city = g:supply(p, "city") > 0 and g:piece_count(p, "settlement") > 0,
+    settlement = #spots > 0,
+    development = g:count(nil, "deck") > 0,
+    road = g:supply(p, "road") > 0,
+  }
+  local best = 0
+  if n > 0 then
+    for _, b in ipairs(BUILDS) do
+      local what, w = b[1], b[2]
+      if can[what] and w > best then best = math.max(best, w * covered(hand, cost(g, what, p)) ^ 2) end
+    end
+  end
+  v = v + 0.03 * n + best
+  local limit = opt(g, "discard_limit")
+  if n > limit then v = v - 0.08 * (n - limit) end
+  -- Room to grow: open sites reachable by road, the best of them by its pips.
+  if #spots > 0 then
+    local top = 0
+    for i = 1, math.min(#spots, 4) do top = math.max(top, yields(g, scratch, spots[i]).sum) end
+    v = v + 0.2 * math.min(#spots, 2) + 0.02 * top
+  end
+  return v
+end)

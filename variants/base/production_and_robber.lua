@@ -1,0 +1,306 @@
+-- CATAN: the roll, resource production, and a 7: discarding, moving the robber, stealing.
+-- Rulebook: The Turn in Detail, 1. Resource Production; Special Cases, a) Rolling a "7" and
+-- Activating the Robber; Almanac: Resource Production, Robber, Rolling a "7".
+-- A part of ../base.lua, run in the order it lists: `shared` holds the helpers of the
+-- parts before this one, and this one adds those the parts after it use.
+local shared = ...
+local RESOURCES, IS_RESOURCE = shared.RESOURCES, shared.IS_RESOURCE
+local RESOURCE_INDEX, next, copy = shared.RESOURCE_INDEX, shared.next, shared.copy
+local cards_text, plural, total, has = shared.cards_text, shared.plural, shared.total, shared.has
+local pay, hand_size, opt, name = shared.pay, shared.hand_size, shared.opt, shared.name
+local why_not_turn, contains = shared.why_not_turn, shared.contains
+
+-- The turn: production, the robber -------------------------------------------------------
+
+local function produce(g, roll)
+  -- Resource Production: 1 per settlement, 2 per city, nothing where the robber stands.
+  -- want[i * stride + seat]: cards of RESOURCES[i] owed to the seat (one flat table; a
+  -- table per resource and a list of seats per resource cost more than the payout).
+  local robber, seats = g:marker("robber"), g:players()
+  local stride = seats + 1
+  local want = {}
+  for _, h in ipairs(g:hexes_numbered(roll)) do
+    local r = g:hex_resource(h)
+    if r and h ~= robber then
+      local i = RESOURCE_INDEX[r] -- (a resource of no RESOURCES entry is never paid out)
+      local pieces = g:corner_pieces(h) -- intersection, kind, owner, ...
+      for j = 1, #pieces, 3 do
+        local kind, owner = pieces[j + 1], pieces[j + 2]
+        if owner then -- (a piece of no player, a 5-6 player blocker, produces nothing)
+          local n = g:filter("production", kind == "city" and 2 or 1, owner, kind, h)
+          if i then
+            local k = i * stride + owner
+            want[k] = (want[k] or 0) + n
+          end
+        end
+      end
+    end
+  end
+  -- seat -> cards received, for the "produced" event: built only when a hook reads it.
+  local got = g:listens("produced") and {} or nil
+  for i, r in ipairs(RESOURCES) do
+    local at = i * stride
+    -- The seats in order, as the sandbox's sorted pairs walks them, by a numeric loop.
+    local need, owed, only = 0, 0, nil
+    for p = 1, seats do
+      local n = want[at + p]
+      if n then need, owed, only = need + n, owed + 1, p end
+    end
+    if owed > 0 then
+      local bank = g:count(nil, "bank", r)
+      if need <= bank then
+        for p = 1, seats do
+          local n = want[at + p]
+          if n then
+            g:move(nil, "bank", p, "hand", r, n)
+            if got then
+              local mine = got[p]
+              if not mine then mine = {}; got[p] = mine end
+              mine[r] = (mine[r] or 0) + n
+            end
+            if n == 1 then g:log("%s receives %s", name(g, p), r) else g:log("%s receives %d %s", name(g, p), n, r) end
+          end
+        end
+      elseif owed == 1 and opt(g, "shortage_exception") then
+        -- The shortage affects one player only: they take what is left.
+        if bank > 0 then
+          g:move(nil, "bank", only, "hand", r, bank)
+          if got then
+            local mine = got[only]
+            if not mine then mine = {}; got[only] = mine end
+            mine[r] = (mine[r] or 0) + bank
+          end
+        end
+        g:log("the bank is short of " .. r .. ": " .. name(g, only) .. " receives " .. bank)
+      else
+        g:log("the bank is short of " .. r .. ": nobody receives " .. r)
+      end
+    end
+  end
+  g:emit("produced", { seat = g:current(), roll = roll, got = got })
+end
+
+local function robber_phase(g, return_phase)
+  g:set("return_phase", return_phase)
+  g:set_phase("robber")
+end
+
+-- Rolling a 7 (sequence point "seven", run by the roll as (seat, phase after the robber)): no
+-- production; more than 7 cards discard half, rounded down; then the robber moves. A variant
+-- may wrap base.seven to let a player decide something first and run it later.
+sequence("seven", "base.seven", function(g, p, after)
+  local owed, any = {}, false
+  for q = 1, g:players() do
+    local n = hand_size(g, q)
+    local d7 = g:filter("discard_count", n > opt(g, "discard_limit") and n // 2 or 0, q, n)
+    if d7 > 0 then owed[q] = d7; any = true end
+  end
+  g:set("robber_return", after)
+  if any then
+    g:set("discards", owed)
+    g:set_phase("discard")
+  else
+    robber_phase(g, after)
+  end
+end)
+
+action {
+  name = "roll",
+  phases = { "roll" },
+  syntax = "roll",
+  help = "roll the dice for resource production",
+  why_not = why_not_turn,
+  when = function(g, p) return p == g:current() and g:phase() == "roll" end,
+  apply = function(g, p)
+    local d = g:roll(2)
+    local sum = d[1] + d[2]
+    g:set("last_roll", d)
+    g:log("%s rolls %d+%d = %d", name(g, p), d[1], d[2], sum)
+    local after = opt(g, "combined_trade_build") and "main" or "trade"
+    if sum == 7 then
+      g:run("seven", p, after)
+    else
+      produce(g, sum)
+      g:set_phase(after)
+    end
+    g:emit("rolled", { seat = p, dice = d, sum = sum })
+  end,
+}
+
+-- All ways to pick `n` cards from a hand, as {resource = count} tables.
+local function selections(hand, n)
+  local out = {}
+  local function rec(i, left, acc)
+    if left == 0 then out[#out + 1] = copy(acc) return end
+    if i > #RESOURCES then return end
+    local r = RESOURCES[i]
+    local have = hand[r] or 0
+    for k = math.min(have, left), 0, -1 do
+      acc[r] = k > 0 and k or nil
+      rec(i + 1, left - k, acc)
+    end
+    acc[r] = nil
+  end
+  rec(1, n, {})
+  return out
+end
+
+-- The selection `selections(hand, n)` lists at position (r * count) // 1 + 1, found by
+-- counting: what the random bots draw (an action's `sample`), without listing the
+-- hundreds of ways to discard half of a large hand.
+local function nth_selection(hand, n, r)
+  local last = #RESOURCES
+  -- ways[(last + 1 - i) * (n + 1) + left + 1]: the ways to pick `left` more cards from
+  -- resources i.. on, in one list filled in order (a table per resource, grown key by key,
+  -- cost more than the counting).
+  local stride = n + 1
+  local ways = { 1 }
+  for left = 1, n do ways[left + 1] = 0 end
+  for i = last, 1, -1 do
+    local have, after = hand[RESOURCES[i]] or 0, (last - i) * stride + 1
+    for left = 0, n do
+      local sum = 0
+      for k = 0, math.min(have, left) do sum = sum + ways[after + left - k] end
+      ways[after + stride + left] = sum
+    end
+  end
+  local count = ways[last * stride + n + 1]
+  if count == 0 then return nil end
+  local skip, left, out = (r * count) // 1, n, {}
+  for i = 1, last do
+    local res = RESOURCES[i]
+    for k = math.min(hand[res] or 0, left), 0, -1 do
+      local here = ways[(last - i) * stride + left - k + 1]
+      if skip < here then
+        if k > 0 then out[res] = k end
+        left = left - k
+        break
+      end
+      skip = skip - here
+    end
+  end
+  return out
+end
+
+action {
+  name = "discard",
+  phases = { "discard" },
+  syntax = "discard <cards>",
+  help = "on a 7, discard half your resource cards (rounded down), chosen by you",
+  when = function(g, p) return g:phase() == "discard" and (g:get("discards", p) or 0) > 0 end,
+  options = function(g, p)
+    return selections(g:cards(p, "hand"), g:get("discards", p))
+  end,
+  sample = function(g, p, r)
+    return nth_selection(g:cards(p, "hand"), g:get("discards", p), r)
+  end,
+  legal = function(g, p, cards)
+    local owed = g:get("discards", p)
+    for k in pairs(cards) do
+      if not IS_RESOURCE[k] then return deny("only resource cards are discarded") end
+    end
+    if total(cards) ~= owed then return deny("you must discard exactly " .. owed .. " " .. plural(owed, "card")) end
+    if not has(g, p, cards) then return deny("you do not hold those cards") end
+    return true
+  end,
+  apply = function(g, p, cards)
+    pay(g, p, cards)
+    g:log(name(g, p) .. " discards " .. cards_text(cards))
+    local owed = g:get("discards")
+    owed[p] = nil
+    if next(owed) then
+      g:set("discards", owed)
+    else
+      g:set("discards", nil)
+      robber_phase(g, g:get("robber_return"))
+    end
+    g:emit("discarded", { seat = p, cards = cards })
+  end,
+}
+
+local function robber_targets(g)
+  local current = g:marker("robber")
+  local out = {}
+  for h = 1, g:hex_count() do
+    local terrain = g:hex(h)
+    if h ~= current and (terrain ~= "desert" or opt(g, "robber_desert")) then out[#out + 1] = h end
+  end
+  return g:filter("robber_targets", out, g:current())
+end
+
+local function victims(g, p, hex)
+  local out = {}
+  for _, q in ipairs(g:owners_at(hex)) do
+    if q ~= p then out[#out + 1] = q end
+  end
+  return g:filter("steal_targets", out, p, hex)
+end
+
+local function steal(g, p, victim)
+  local card = g:random_card(victim, "hand", "resource")
+  if card then
+    g:move(victim, "hand", p, "hand", card, 1)
+    g:log("%s steals a card from %s", name(g, p), name(g, victim))
+    g:tell({ p, victim }, name(g, p) .. " stole " .. card .. " from " .. name(g, victim))
+  else
+    g:log(name(g, p) .. " steals from " .. name(g, victim) .. ", who has no cards")
+  end
+  g:emit("stole", { seat = p, victim = victim })
+end
+
+local function finish_robber(g)
+  g:set_phase(g:get("return_phase"))
+  g:set("return_phase", nil)
+  g:set("robber_return", nil)
+end
+
+action {
+  name = "robber",
+  phases = { "robber" },
+  syntax = "robber <hex>",
+  help = "move the robber to another hex",
+  why_not = why_not_turn,
+  when = function(g, p) return g:phase() == "robber" and p == g:current() end,
+  options = function(g, p) return robber_targets(g) end,
+  legal = function(g, p, hex)
+    if hex == g:marker("robber") then return deny("the robber must move to another hex") end
+    if not contains(robber_targets(g), hex) then return deny("the robber may not go there") end
+    return true
+  end,
+  apply = function(g, p, hex)
+    g:set_marker("robber", hex)
+    g:log("%s moves the robber to H%d", name(g, p), hex)
+    g:emit("robber_moved", { seat = p, hex = hex })
+    local vs = victims(g, p, hex)
+    if #vs == 0 then
+      finish_robber(g)
+    elseif #vs == 1 then
+      steal(g, p, vs[1])
+      finish_robber(g)
+    else
+      g:set_phase("steal")
+    end
+  end,
+}
+
+action {
+  name = "steal",
+  phases = { "steal" },
+  syntax = "steal <player>",
+  help = "take a random resource card from a player next to the robber",
+  when = function(g, p) return g:phase() == "steal" and p == g:current() end,
+  options = function(g, p) return victims(g, p, g:marker("robber")) end,
+  legal = function(g, p, victim)
+    if not contains(victims(g, p, g:marker("robber")), victim) then
+      return deny("you may only steal from a player with a building next to the robber")
+    end
+    return true
+  end,
+  apply = function(g, p, victim)
+    steal(g, p, victim)
+    finish_robber(g)
+  end,
+}
+
+-- For the parts after this one.
+shared.robber_phase = robber_phase

@@ -1,0 +1,124 @@
+-- CATAN: small helpers: cards, prices (the cost filter), seats, and the phases of a turn.
+-- Rulebook: Building Costs Card; Turn Overview; Almanac: Combined Trade/Build Phase.
+-- A part of ../base.lua, run in the order it lists: `shared` holds the helpers of the
+-- parts before this one, and this one adds those the parts after it use.
+local shared = ...
+local RESOURCES, NEW_COST, COSTS = shared.RESOURCES, shared.NEW_COST, shared.COSTS
+
+-- Small helpers ------------------------------------------------------------------------
+
+-- Raw `next` for loops whose result does not depend on order (copies, sums, checks, moves
+-- that all happen); `pairs` (sorted, deterministic) everywhere else.
+local next = next
+
+local function copy(t)
+  local c = {}
+  for k, v in next, t do c[k] = v end
+  return c
+end
+
+local function cards_text(cards)
+  local parts = {}
+  for _, r in ipairs(RESOURCES) do
+    local n = cards[r]
+    if n and n > 0 then parts[#parts + 1] = (n == 1 and r) or (n .. " " .. r) end
+  end
+  if #parts == 0 then return "nothing" end
+  return table.concat(parts, " ")
+end
+
+-- "1 card", "2 cards": `word` is the singular.
+local function plural(n, word) return n == 1 and word or (word .. "s") end
+
+-- The kind and count of a cards table holding one kind, else nil (a loop, not next(t):
+-- which key next gives first differs between runs).
+local function only_kind(cards)
+  local kind, n, kinds = nil, 0, 0
+  for k, v in next, cards do kind, n, kinds = k, v, kinds + 1 end
+  if kinds == 1 then return kind, n end
+end
+
+local function total(cards)
+  local n = 0
+  for _, v in next, cards do n = n + v end
+  return n
+end
+
+-- Does p hold `cards`? `hand` (g:cards(p, "hand")) may be passed when asking many times.
+local function has(g, p, cards, hand)
+  if not hand then return g:holds(p, "hand", cards) end
+  for k, n in next, cards do
+    if (hand[k] or 0) < n then return false end
+  end
+  return true
+end
+
+local function pay(g, p, cards)
+  for k, n in next, cards do
+    if n > 0 then g:move(p, "hand", nil, "bank", k, n) end
+  end
+end
+
+local function hand_size(g, p) return g:count_category(p, "hand", "resource") end
+
+-- The printed costs are the first "cost" filter, base.cost: g:filter("cost", {}, what, seat)
+-- gives any price with every variant's changes (a variant may ask it; replace_hook("base.cost")
+-- reprices everything).
+filter("cost", "base.cost", function(g, cards, what)
+  -- Nothing priced before (the usual case: this hook runs first): the printed price itself.
+  if next(cards) == nil and NEW_COST[what] then return NEW_COST[what]() end
+  for k, n in next, COSTS[what] do cards[k] = (cards[k] or 0) + n end
+  return cards
+end, { priority = -1000 })
+
+local function cost(g, what, p) return g:filter("cost", {}, what, p) end
+
+-- The refusal of a price the seat cannot pay, as `deny(cannot_pay, price)`: worded only when
+-- a player is refused, not each time a bot's draw asks.
+local function cannot_pay(price) return "you cannot pay " .. cards_text(price) end
+
+-- What `help` and `legal` say an action costs the seat now, after every variant's cost
+-- filter (a house rule's price, not the printed one).
+local COST_OF = { settlement = "settlement", road = "road", city = "city", buy = "development" }
+filter("action_note", "base.costs", function(g, text, p, action)
+  local what = COST_OF[action]
+  if not what then return text end
+  local ph = g:phase()
+  if ph == "setup" or (action == "road" and ph == "road_building") then return "free now" end
+  local c, parts = cost(g, what, p), {}
+  for _, r in ipairs(RESOURCES) do
+    local n = c[r]
+    if n and n > 0 then parts[#parts + 1] = n == 1 and r or (n .. " " .. r) end
+  end
+  return "costs " .. (#parts == 0 and "nothing" or table.concat(parts, ", "))
+end)
+
+local function opt(g, name) return g:option(name) end
+
+local function name(g, p) return g:color(p) end
+
+local function other_seats(g, from)
+  local n, out = g:players(), {}
+  for i = 1, n - 1 do out[#out + 1] = (from - 1 + i) % n + 1 end
+  return out
+end
+
+local function in_turn(g)
+  local ph = g:phase()
+  return ph == "main" or ph == "trade" or ph == "build"
+end
+
+-- Trade and build phases: combined, or trade then build (Almanac: Combined Trade/Build).
+local function may_trade(g) local ph = g:phase() return ph == "main" or ph == "trade" end
+-- Building is also open in the 5-6 player Special Building Phase (5_6_players.lua).
+local function may_build(g) return in_turn(g) or g:phase() == "special_building" end
+local function did_build(g)
+  if g:phase() == "trade" then g:set_phase("build") end
+end
+
+-- For the parts after this one.
+shared.next, shared.copy, shared.cards_text, shared.plural = next, copy, cards_text, plural
+shared.only_kind, shared.total, shared.has, shared.pay = only_kind, total, has, pay
+shared.hand_size, shared.cost, shared.cannot_pay, shared.opt = hand_size, cost, cannot_pay, opt
+shared.name, shared.other_seats, shared.in_turn = name, other_seats, in_turn
+shared.may_trade, shared.may_build, shared.did_build = may_trade, may_build, did_build
