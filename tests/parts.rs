@@ -222,7 +222,7 @@ fn the_built_in_copies_hold_every_part() {
     on_disk.sort();
     let mut built_in: Vec<String> = BUILTIN_PARTS.iter().map(|(k, _)| k.to_string()).collect();
     built_in.sort();
-    assert_eq!(on_disk, built_in, "BUILTIN_PARTS (src/script/mod.rs) lists every file of variants/NAME/");
+    assert_eq!(on_disk, built_in, "BUILTIN_PARTS (src/script/variants.rs) lists every file of variants/NAME/");
     for stack in RIVALS.iter().chain(BASE) {
         let disk = load(&[stack]).expect("loads from variants/");
         let copy = Script::load_built_in(&[stack.to_string()]).expect("loads from the binary");

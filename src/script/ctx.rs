@@ -1,0 +1,148 @@
+//! What a script call may touch (`Ctx`: the state and what the call produced, kept in the
+//! Lua app data) and the messages it leaves for the game log.
+
+use super::names;
+use crate::spec::Spec;
+use crate::state::GameState;
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// A message for the game log; `to` limits who may read it (None: everyone).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Message {
+    pub text: String,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub to: Option<Vec<usize>>,
+}
+
+/// What a script call may touch: the state, and what the call produced.
+pub(crate) struct Ctx {
+    pub state: GameState,
+    pub spec: Arc<Spec>,
+    /// Random numbers drawn during the current action, in order.
+    pub draws: Vec<u32>,
+    pub messages: Vec<Message>,
+    pub events: Vec<String>,
+    /// Set while the rules are asked something (legal actions, points, whose turn): the
+    /// API refuses every change.
+    pub read_only: bool,
+    /// Set while legal actions are listed or drawn, when nobody reads why an action is
+    /// refused: `deny` answers false alone, without its reason or its position.
+    pub listing: bool,
+    /// Changes with every write the API lets through and every state installed, never to
+    /// a number seen before in this Lua state: what `g:cached` keys on. Never shown to
+    /// scripts, whose games must not depend on how often a bot forked.
+    pub version: u64,
+    /// The same, for writes to the slot grids only (`g:cached(fn, arg, "grids")`).
+    pub grid_version: u64,
+    /// The same per owner of grids (0: the game's, then each seat's), for `g:cached(fn, seat,
+    /// "seat_grids")`; an owner missing or below `grid_base` was last changed at `grid_base`.
+    pub grid_stamps: Vec<u64>,
+    /// The same for the cards alone (not the stores), for `"seat_cards"`.
+    pub card_stamps: Vec<u64>,
+    pub grid_base: u64,
+    /// The spec's names by the address of their Lua strings (`names.rs`).
+    pub names: Rc<names::NameIndex>,
+    /// `version` when a piece last went on or off the board, or a state was installed:
+    /// `piece_counts` is good while this is unchanged.
+    pub sites_stamp: u64,
+    /// The pieces on the board by site list, seat and kind, kept at `.0 == sites_stamp`:
+    /// the victory check asks `g:piece_count` after every action, and a scan of the board
+    /// each time was 1.4% of a simulated game.
+    pub piece_counts: std::cell::RefCell<(u64, Vec<u32>)>,
+    /// Keep no message text (`Game::set_quiet`): each message is only measured, into
+    /// `quiet_bytes`, for the game's cap on the text its messages hold.
+    pub quiet: bool,
+    pub quiet_bytes: usize,
+    /// The buffer a quiet `g:log` writes its text into, to measure it.
+    pub log_scratch: String,
+}
+
+impl Ctx {
+    /// Keeps a message of the current call, or, quiet, counts its bytes.
+    pub(crate) fn keep_message(&mut self, m: Message) {
+        if self.quiet {
+            self.quiet_bytes += m.text.len();
+        } else {
+            self.messages.push(m);
+        }
+    }
+
+    /// Stamps the state changed (by the engine, or a write of any kind).
+    pub(crate) fn touch(&mut self) {
+        self.version += 1;
+    }
+
+    /// Stamps everything changed (a state installed, the engine at work).
+    pub(crate) fn touch_all(&mut self) {
+        self.version = self.version.max(self.grid_version) + 1;
+        self.grid_version = self.version;
+        self.grid_base = self.version;
+        self.sites_stamp = self.version;
+    }
+
+    /// The pieces of `kind` that `seat` has on the sites of `site`, from the kept counts
+    /// (one scan of the board after each change of its pieces).
+    pub(crate) fn pieces_on(&self, site: crate::spec::SiteKind, seat: usize, kind: usize) -> usize {
+        let (seats, kinds) = (self.state.players.len(), self.spec.pieces.len());
+        let mut kept = self.piece_counts.borrow_mut();
+        if kept.0 != self.sites_stamp {
+            let (stamp, counts) = &mut *kept;
+            counts.clear();
+            counts.resize(2 * seats * kinds, 0);
+            for (list, sites) in [&self.state.intersections, &self.state.paths].into_iter().enumerate() {
+                for pc in sites.iter().flatten() {
+                    let (o, k) = (pc.owner as usize, pc.kind as usize);
+                    if o < seats && k < kinds {
+                        counts[(list * seats + o) * kinds + k] += 1;
+                    }
+                }
+            }
+            *stamp = self.sites_stamp;
+        }
+        let list = match site {
+            crate::spec::SiteKind::Intersection => 0,
+            crate::spec::SiteKind::Path => 1,
+        };
+        kept.1.get((list * seats + seat) * kinds + kind).map_or(0, |&n| n as usize)
+    }
+
+    /// Stamps the grids of `owner` (None: the game's) changed: their stores only, or
+    /// `cards` too.
+    pub(crate) fn touch_grids(&mut self, owner: Option<i64>, cards: bool) {
+        self.version = self.version.max(self.grid_version) + 1;
+        self.grid_version = self.version;
+        let i = owner.unwrap_or(0).clamp(0, 64) as usize;
+        let stamp = |stamps: &mut Vec<u64>, v: u64| {
+            if stamps.len() <= i {
+                stamps.resize(i + 1, 0);
+            }
+            stamps[i] = v;
+        };
+        stamp(&mut self.grid_stamps, self.version);
+        if cards {
+            stamp(&mut self.card_stamps, self.version);
+        }
+    }
+
+    /// When the grids of `owner` (0: the game's) last changed.
+    pub(crate) fn grid_stamp(&self, owner: usize) -> u64 {
+        self.grid_stamps.get(owner).copied().unwrap_or(0).max(self.grid_base)
+    }
+
+    /// When the cards on the grids of `owner` last changed (stores aside).
+    pub(crate) fn card_stamp(&self, owner: usize) -> u64 {
+        self.card_stamps.get(owner).copied().unwrap_or(0).max(self.grid_base)
+    }
+}
+
+/// Everything of a `Ctx` but the state (`Script::with_output`).
+pub(crate) struct Output<'a> {
+    pub draws: &'a mut Vec<u32>,
+    pub messages: &'a mut Vec<Message>,
+    /// The bytes of the messages a quiet game measured instead of keeping.
+    pub quiet_bytes: &'a mut usize,
+    pub events: &'a mut Vec<String>,
+    pub read_only: &'a mut bool,
+    pub listing: &'a mut bool,
+}

@@ -1,0 +1,454 @@
+//! The sandbox: the limits of a Lua state (instruction budget, Lua and host memory,
+//! stored values), the meter that charges Rust callbacks and C library functions against
+//! them, and the setup of a fresh state (no io/os/debug/load/pcall, sorted `pairs`,
+//! address-free `tostring`, frozen `g` and libraries, bounded string functions).
+
+use super::{api, api_fast, lua_err, ScriptError, ScriptErrorKind};
+use mlua::{Function, HookTriggers, Lua, Table, VmState};
+use std::cell::Cell;
+use std::rc::Rc;
+
+/// Instructions one engine call may run before it is stopped as a runaway.
+pub const INSTRUCTION_BUDGET: u64 = 50_000_000;
+/// Memory the whole Lua state may hold.
+pub const MEMORY_CAP: usize = 128 << 20;
+/// Memory one engine call may make the Rust side allocate on a script's behalf (messages,
+/// stored values, dice, boards): the Lua cap cannot see it.
+pub const HOST_MEMORY_CAP: usize = 32 << 20;
+/// The text of a whole game's messages (kept in Rust for the log and the REPL).
+pub const GAME_MESSAGES_CAP: usize = 64 << 20;
+/// What all stored values (`g:set`, `g:pset`) of a game may hold together, in bytes as
+/// `Value::size` estimates them.
+pub const VARS_CAP: usize = 16 << 20;
+const HOOK_EVERY: u32 = 10_000;
+
+/// What the current engine call has spent: instructions (with the work of Rust callbacks
+/// and C library functions charged in instruction units) and host memory. Both are reset
+/// at the start of every call into the rules.
+pub(crate) struct Meter {
+    pub used: Rc<Cell<u64>>,
+    pub bytes: Rc<Cell<usize>>,
+}
+
+/// Charges `units` instructions of work done for the script; past the budget the call is
+/// stopped with the file:line of the Lua code that asked for the work.
+pub(crate) fn charge(lua: &Lua, units: u64) -> mlua::Result<()> {
+    let Some(m) = lua.app_data_ref::<Meter>() else { return Ok(()) };
+    let n = m.used.get().saturating_add(units);
+    m.used.set(n);
+    if n > INSTRUCTION_BUDGET {
+        drop(m);
+        return Err(mlua::Error::external(over_budget(caller(lua))));
+    }
+    Ok(())
+}
+
+/// Charges `bytes` of host memory allocated for the script in this call.
+pub(crate) fn alloc(lua: &Lua, bytes: usize) -> mlua::Result<()> {
+    let Some(m) = lua.app_data_ref::<Meter>() else { return Ok(()) };
+    let n = m.bytes.get().saturating_add(bytes);
+    m.bytes.set(n);
+    if n > HOST_MEMORY_CAP {
+        drop(m);
+        let mut e = ScriptError::new(
+            ScriptErrorKind::Memory,
+            format!("a script made the engine allocate more than {} MiB in one call", HOST_MEMORY_CAP >> 20),
+        );
+        e.location = caller(lua);
+        return Err(mlua::Error::external(e));
+    }
+    Ok(())
+}
+
+fn over_budget(location: Option<String>) -> ScriptError {
+    let mut e = ScriptError::new(
+        ScriptErrorKind::Budget,
+        format!("a script ran past its budget of {INSTRUCTION_BUDGET} instructions (an endless loop?)"),
+    );
+    e.location = location;
+    e
+}
+
+/// "file:line" of the innermost Lua function on the stack (the one that called into Rust).
+pub(crate) fn caller(lua: &Lua) -> Option<String> {
+    (1..8).find_map(|level| {
+        lua.inspect_stack(level, |d| {
+            let line = d.current_line()?;
+            let src = d.source();
+            let file = src.source.as_deref()?.strip_prefix('@')?.to_string();
+            Some(format!("{file}:{line}"))
+        })
+        .flatten()
+    })
+}
+
+/// Installs the limits and the safe library; returns the function that freezes what the
+/// engine hands to scripts, called once loading is done.
+pub(super) fn sandbox(lua: &Lua, used: Rc<Cell<u64>>) -> Result<Function, ScriptError> {
+    lua.set_memory_limit(MEMORY_CAP).map_err(lua_err)?;
+    let bytes = Rc::new(Cell::new(0));
+    lua.set_app_data(Meter { used: used.clone(), bytes: bytes.clone() });
+    lua.set_app_data(api_fast::FastSlot::new(used.clone(), bytes));
+    // Rules allocate many short-lived tables (argument lists, options): the generational
+    // collector handles those much more cheaply than the incremental one.
+    lua.gc_set_mode(mlua::state::GcMode::Generational(mlua::state::GcGenParams::default()));
+    lua.set_hook(HookTriggers::new().every_nth_instruction(HOOK_EVERY), move |lua, debug| {
+        let n = used.get().saturating_add(HOOK_EVERY as u64);
+        used.set(n);
+        if n > INSTRUCTION_BUDGET {
+            let src = debug.source();
+            let at = match (src.source.as_deref(), debug.current_line()) {
+                (Some(file), Some(line)) => Some(format!("{}:{}", file.trim_start_matches('@'), line)),
+                // Charged inside a library function (lua_charge): name the script's line.
+                _ => caller(lua),
+            };
+            return Err(mlua::Error::external(over_budget(at)));
+        }
+        Ok(VmState::Continue)
+    })
+    .map_err(lua_err)?;
+    lua.load(
+        r##"
+        -- Refused with the caller's file:line (error level 2).
+        local error, setmetatable = error, setmetatable
+        for _, lib in ipairs({ "os", "io", "debug", "package" }) do
+          local msg = "'" .. lib .. "' is not available to variant scripts (sandbox)"
+          _G[lib] = setmetatable({}, { __index = function() error(msg, 2) end })
+        end
+        for _, f in ipairs({ "load", "loadstring", "dofile", "loadfile", "require", "collectgarbage", "pcall", "xpcall" }) do
+          local msg = "'" .. f .. "' is not available to variant scripts (sandbox)"
+          _G[f] = function() error(msg, 2) end
+        end
+    "##,
+    )
+    .set_name("@engine/sandbox.lua")
+    .exec()
+    .map_err(lua_err)?;
+    let freeze: Function = lua
+        .load(
+            r##"
+        math.random = function() error("math.random is not available: use g:random(n), which is seeded", 2) end
+        math.randomseed = math.random
+        local type, getmetatable, setmetatable, select = type, getmetatable, setmetatable, select
+        local rawnext, raw_rawset, raw_tostring, raw_error = next, rawset, tostring, error
+        local sort, concat, mtype = table.sort, table.concat, math.type
+
+        -- tostring never shows an address: what a script can observe is the same in every
+        -- run and replay.
+        function tostring(v)
+          local t = type(v)
+          if t == "table" or t == "userdata" then
+            local mt = getmetatable(v)
+            if type(mt) == "table" and mt.__tostring ~= nil then return raw_tostring(v) end
+            if type(mt) == "table" and type(mt.__name) == "string" then return mt.__name end
+            return t
+          elseif t == "function" or t == "thread" then
+            return t
+          end
+          return raw_tostring(v)
+        end
+        local tostring = tostring
+
+        -- error(x) with x not a string (a table, nil) would lose the file:line Lua adds to
+        -- string messages: turn it into a string first.
+        function error(msg, level)
+          if type(msg) ~= "string" then
+            if msg == nil then msg = "error() was called without a message"
+            elseif type(msg) == "number" then msg = tostring(msg)
+            else msg = "error() was called with a " .. type(msg) .. " (" .. tostring(msg) .. "), not a message" end
+          end
+          if mtype(level) ~= "integer" then level = 1 end
+          if level > 0 then level = level + 1 end
+          raw_error(msg, level)
+        end
+        local error = error
+
+        -- pairs walks keys in sorted order, so every run of a seed iterates the same way.
+        -- Keys with no fixed order (tables, functions) are refused.
+        local ordered = { number = true, string = true, boolean = true }
+        local function before(a, b)
+          local ta, tb = type(a), type(b)
+          if ta ~= tb then return ta < tb end
+          if ta == "boolean" then return not a and b end
+          return a < b
+        end
+        function pairs(t)
+          local mt = getmetatable(t)
+          if type(mt) == "table" and mt.__pairs then return mt.__pairs(t) end
+          local keys, n, mixed = {}, 0, false
+          local first
+          for k in rawnext, t do
+            local tk = type(k)
+            if not ordered[tk] then
+              error("pairs: a table with " .. tk .. " keys has no fixed order (use string or number keys)", 2)
+            end
+            n = n + 1
+            keys[n] = k
+            if n == 1 then first = tk elseif tk ~= first then mixed = true end
+          end
+          -- Keys all strings or all numbers (nearly every table) sort by `<` itself, in C;
+          -- `before` orders the same way and the rest.
+          if n > 1 then
+            if mixed or first == "boolean" then sort(keys, before) else sort(keys) end
+          end
+          local i = 0
+          return function()
+            i = i + 1
+            local k = keys[i]
+            if k ~= nil then return k, t[k] end
+          end, t, nil
+        end
+        print = function(...)
+          local parts = {}
+          for i = 1, select("#", ...) do parts[i] = tostring((select(i, ...))) end
+          __debug_print(concat(parts, "\t"))
+        end
+
+        -- Freezing: the tables the engine hands to scripts keep their identity and their
+        -- contents, and refuse every write (rawset included). The patched VM sends every
+        -- write to a frozen table, to a new key or an old one, to `__newindex` (`mark`,
+        -- `lua_freeze`); reads stay as fast as any table's, which matters for `g:` and
+        -- globals, read a few hundred times an action.
+        local mark = ...
+        local frozen = setmetatable({}, { __mode = "k" })
+        function rawset(t, k, v)
+          if frozen[t] then error("this table is frozen (sandbox)", 2) end
+          return raw_rawset(t, k, v)
+        end
+        local function freeze(t, name)
+          frozen[t] = true
+          local msg = "'" .. name .. "' is frozen: a variant changes the rules through hooks and actions, "
+            .. "not by changing what the engine provides"
+          setmetatable(t, { __newindex = function() error(msg, 2) end, __metatable = false })
+          mark(t)
+        end
+        -- Called once the variants are loaded and `g` is complete.
+        return function(g, engine)
+          for _, lib in ipairs({ "string", "table", "math", "utf8" }) do freeze(_G[lib], lib) end
+          getmetatable("").__metatable = false
+          freeze(g, "g")
+          freeze(engine, "__engine")
+          freeze(_G, "the global environment")
+        end
+    "##,
+        )
+        .set_name("@engine/sandbox.lua")
+        .call(mark_frozen(lua).map_err(lua_err)?)
+        .map_err(lua_err)?;
+    bound_string_library(lua).map_err(lua_err)?;
+    Ok(freeze)
+}
+
+// What the vendored Lua adds to its C API (`vendor/README.md`).
+extern "C-unwind" {
+    /// Freezes the table at `idx`: every write to it takes `__newindex` (or fails).
+    fn lua_freeze(l: *mut mlua::ffi::lua_State, idx: std::ffi::c_int);
+    /// Gives the count hook a fresh countdown (a new call into the rules).
+    pub(crate) fn lua_resetcharge(l: *mut mlua::ffi::lua_State);
+    /// The units charged since the count hook last ran.
+    pub(crate) fn lua_pendingcharge(l: *mut mlua::ffi::lua_State) -> std::ffi::c_int;
+    /// Charges `n` units to the count hook, as the VM charges its instructions.
+    pub(crate) fn lua_charge(l: *mut mlua::ffi::lua_State, n: mlua::ffi::lua_Integer);
+    /// The units the VM charges on entering the Lua function at `idx` (0 for others).
+    pub(crate) fn lua_codesize(l: *mut mlua::ffi::lua_State, idx: std::ffi::c_int) -> mlua::ffi::lua_Integer;
+}
+
+/// `mark(t)`: freezes the table `t` (the sandbox's `freeze` sets its metatable first).
+fn mark_frozen(lua: &Lua) -> mlua::Result<Function> {
+    unsafe extern "C-unwind" fn mark(l: *mut mlua::ffi::lua_State) -> std::ffi::c_int {
+        if mlua::ffi::lua_type(l, 1) == mlua::ffi::LUA_TTABLE {
+            lua_freeze(l, 1);
+        }
+        0
+    }
+    // SAFETY: `mark` reads one argument and pushes nothing.
+    unsafe { lua.create_c_function(mark) }
+}
+
+/// Wraps the string functions whose work a count hook cannot see (they run in C): each
+/// charges its worst case to the instruction budget before it runs.
+fn bound_string_library(lua: &Lua) -> mlua::Result<()> {
+    let string: Table = lua.globals().get("string")?;
+    for name in ["find", "match", "gmatch", "gsub", "rep", "format"] {
+        let original: Function = string.get(name)?;
+        let wrapped = lua.create_function(move |lua, mut args: mlua::MultiValue| {
+            let len = |i: usize| match args.get(i) {
+                Some(mlua::Value::String(s)) => s.as_bytes().len(),
+                Some(mlua::Value::Integer(_) | mlua::Value::Number(_)) => 24,
+                _ => 0,
+            };
+            let cost = match name {
+                "rep" => {
+                    let n = match args.get(1) {
+                        Some(mlua::Value::Integer(n)) => (*n).max(0) as u64,
+                        Some(mlua::Value::Number(n)) => n.max(0.0) as u64,
+                        _ => 0,
+                    };
+                    let bytes = n.saturating_mul(len(0) as u64 + len(2) as u64);
+                    if bytes > MEMORY_CAP as u64 {
+                        return Err(located(
+                            lua,
+                            format!("string.rep: a result of {bytes} bytes is past the memory cap"),
+                        ));
+                    }
+                    // One copy per repetition, then the bytes.
+                    n + bytes / 16 + 1
+                }
+                "format" => format_args_safe(lua, &mut args)?,
+                _ => {
+                    let pattern = match args.get(1) {
+                        Some(mlua::Value::String(p)) => p.as_bytes().to_vec(),
+                        _ => vec![],
+                    };
+                    let plain =
+                        args.get(3).is_some_and(|v| !matches!(v, mlua::Value::Nil | mlua::Value::Boolean(false)));
+                    // gsub also builds its result, up to a copy of the subject per match.
+                    let building = if name == "gsub" { 4 * len(0) as u64 } else { 0 };
+                    pattern_cost(len(0), &pattern, plain && name == "find", name == "gmatch").saturating_add(building)
+                }
+            };
+            charge(lua, cost)?;
+            original.call::<mlua::MultiValue>(args).map_err(|e| match e {
+                mlua::Error::CallbackError { cause, .. } => api::locate(lua, (*cause).clone()),
+                other => api::locate(lua, other),
+            })
+        })?;
+        string.set(name, wrapped)?;
+    }
+    Ok(())
+}
+
+fn located(lua: &Lua, msg: String) -> mlua::Error {
+    match caller(lua) {
+        Some(at) => mlua::Error::runtime(format!("{at}: {msg}")),
+        None => mlua::Error::runtime(msg),
+    }
+}
+
+/// string.format: refuses `%p` (an address) and prints tables and functions with the
+/// sandbox's `tostring`; returns the work to charge.
+fn format_args_safe(lua: &Lua, args: &mut mlua::MultiValue) -> mlua::Result<u64> {
+    if let Some(mlua::Value::String(f)) = args.front() {
+        let f = f.as_bytes();
+        let mut i = 0;
+        while i < f.len() {
+            if f[i] == b'%' {
+                i += 1;
+                while i < f.len() && b"-+ #0123456789.".contains(&f[i]) {
+                    i += 1;
+                }
+                if f.get(i) == Some(&b'p') {
+                    return Err(located(
+                        lua,
+                        "string.format: %p shows an address, which differs from run to run".into(),
+                    ));
+                }
+            }
+            i += 1;
+        }
+    }
+    let tostring: Function = lua.globals().get("tostring")?;
+    let mut cost = 1u64;
+    for v in args.iter_mut() {
+        if matches!(
+            v,
+            mlua::Value::Table(_) | mlua::Value::Function(_) | mlua::Value::Thread(_) | mlua::Value::UserData(_)
+        ) {
+            *v = tostring.call::<mlua::Value>(v.clone())?;
+        }
+        if let mlua::Value::String(s) = v {
+            cost += s.as_bytes().len() as u64 / 16;
+        }
+        cost += 1;
+    }
+    Ok(cost)
+}
+
+/// The worst-case number of steps of Lua's backtracking matcher for `pattern` over a
+/// subject of `n` bytes. Each single-character item followed by `*`, `+`, `-` or `?` is a
+/// choice of where it ends; the ends of q such items are a non-decreasing sequence, so at
+/// most C(n+q, q) paths are tried, each scanning the pattern and, at most once per
+/// quantifier, `%b` or back-reference, the subject. Unanchored, that is tried from every
+/// start. An upper bound, cheap to compute before the C code runs.
+fn pattern_cost(n: usize, pattern: &[u8], plain: bool, every_start: bool) -> u64 {
+    let nf = n as f64;
+    if plain {
+        return (nf + nf * pattern.len() as f64 / 16.0) as u64 + 1;
+    }
+    let anchored = pattern.first() == Some(&b'^');
+    let p = if anchored { &pattern[1..] } else { pattern };
+    let (mut quantified, mut scans) = (0u32, 0u32);
+    let mut i = 0;
+    while i < p.len() {
+        let single = match p[i] {
+            b'(' | b')' | b'$' => {
+                i += 1;
+                false
+            }
+            b'%' => match p.get(i + 1) {
+                Some(b'b') => {
+                    scans += 1;
+                    i += 4;
+                    false
+                }
+                Some(b'f') => {
+                    i = class_end(p, i + 2);
+                    false
+                }
+                Some(c) if c.is_ascii_digit() => {
+                    scans += 1;
+                    i += 2;
+                    false
+                }
+                _ => {
+                    i += 2;
+                    true
+                }
+            },
+            b'[' => {
+                i = class_end(p, i);
+                true
+            }
+            _ => {
+                i += 1;
+                true
+            }
+        };
+        if single && matches!(p.get(i), Some(b'*' | b'+' | b'-' | b'?')) {
+            quantified += 1;
+            i += 1;
+        }
+    }
+    let mut paths = 1f64;
+    for j in 1..=quantified {
+        paths *= (nf + j as f64) / j as f64;
+    }
+    let per_path = p.len() as f64 + (quantified + scans) as f64 * nf + 1.0;
+    let starts = if anchored && !every_start { 1.0 } else { nf + 1.0 };
+    let cost = paths * per_path * starts;
+    if cost >= u64::MAX as f64 {
+        u64::MAX
+    } else {
+        cost as u64
+    }
+}
+
+/// The index just past a `[set]` starting at `i`, as Lua's `classEnd` reads it.
+fn class_end(p: &[u8], mut i: usize) -> usize {
+    i += 1;
+    if p.get(i) == Some(&b'^') {
+        i += 1;
+    }
+    loop {
+        let Some(&c) = p.get(i) else { return p.len() };
+        i += 1;
+        if c == b'%' {
+            i += 1;
+        }
+        match p.get(i) {
+            None => return p.len(),
+            Some(b']') => return i + 1,
+            _ => {}
+        }
+    }
+}
