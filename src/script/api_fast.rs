@@ -5,9 +5,9 @@
 //! An mlua callback costs about 700 machine instructions of glue (protected call, argument
 //! and result conversion, a registry reference for `g`) around a few dozen of work; these
 //! read the state straight off the Lua stack and push the answer. Each has the method of
-//! `api.rs` as an upvalue and hands the call to it whenever anything is out of the
+//! `api*.rs` as an upvalue and hands the call to it whenever anything is out of the
 //! ordinary (a bad argument, a table to build, the budget running out, no game yet), so
-//! the errors, their locations and the charges are those of `api.rs`, written once.
+//! the errors, their locations and the charges are those of `api*.rs`, written once.
 //!
 //! A writer checks everything its method would refuse before it changes anything, so it
 //! either does all the method does (charges, host memory, the version `g:cached` keys on)
@@ -15,15 +15,16 @@
 //!
 //! Safety: the functions reach the `Ctx` in the Lua app data through a pointer refreshed
 //! whenever a state is installed (`Script::set_state`). They run inside a Lua call, when
-//! no Rust borrow of the context is alive (a method of `api.rs` never calls into Lua while
+//! no Rust borrow of the context is alive (a method of `api*.rs` never calls into Lua while
 //! it holds one, and the engine holds none across a call into the rules; if one did, the
 //! methods' own borrows would fail).
 
-use super::api::{card, entry, int_key, piece_index, trail_length, zone_ref, Field, CALL_COST, MAX_DEPTH};
+use super::api::{card, int_key, piece_index, trail_length, zone_ref, CALL_COST, MAX_DEPTH};
 use super::api_fast_writers::{
     insert, log, move_cards, record, remove, roll, set, set_current, set_phase, set_store, set_turn,
 };
 use super::api_slots::{grid_ref, pos};
+use super::api_values::{entry, Field};
 use super::{Ctx, HOST_MEMORY_CAP, INSTRUCTION_BUDGET};
 use crate::spec::SiteKind;
 use crate::state::Zone;
@@ -70,8 +71,8 @@ pub(crate) fn refresh(lua: &Lua) {
 }
 
 /// A fast getter: pushes its results and returns how many, or None to hand the call to
-/// the `api.rs` method. The stack holds `g` at 1, then the arguments. Work charged beyond
-/// the call itself goes in the `u64`, as `api.rs` charges it.
+/// the `api*.rs` method. The stack holds `g` at 1, then the arguments. Work charged beyond
+/// the call itself goes in the `u64`, as `api*.rs` charges it.
 type Fast = unsafe fn(*mut ffi::lua_State, &Ctx, &mut u64) -> Option<c_int>;
 
 /// The `FastSlot` in the app data, as the address every fast function keeps as its first
@@ -80,7 +81,7 @@ fn slot_of(lua: &Lua) -> Option<*const FastSlot> {
     lua.app_data_ref::<FastSlot>().map(|s| &*s as *const FastSlot)
 }
 
-/// A C closure of `f` over `slot` (upvalue 1) and, when given, the `api.rs` function it
+/// A C closure of `f` over `slot` (upvalue 1) and, when given, the `api*.rs` function it
 /// hands unusual calls to (upvalue 2, see `hand_over`).
 fn c_closure(
     lua: &Lua,
@@ -121,7 +122,7 @@ pub(super) fn install(lua: &Lua, g: &Table) -> mlua::Result<()> {
     Ok(())
 }
 
-/// The body every fast getter shares: charge the call as `api.rs` would, answer, or hand
+/// The body every fast getter shares: charge the call as `api*.rs` would, answer, or hand
 /// over to the slow method (which charges and raises for itself).
 ///
 /// No `lua_checkstack`: Lua calls a C function with `LUA_MINSTACK` (20) free slots, and a
@@ -143,7 +144,7 @@ unsafe fn run(l: *mut ffi::lua_State, f: Fast) -> c_int {
     hand_over(l)
 }
 
-/// Calls the `api.rs` method (upvalue 2) with the arguments on the stack and returns its
+/// Calls the `api*.rs` method (upvalue 2) with the arguments on the stack and returns its
 /// results. No Rust value with a destructor may be alive in the caller: the method may raise.
 unsafe fn hand_over(l: *mut ffi::lua_State) -> c_int {
     let n = ffi::lua_gettop(l);
@@ -294,7 +295,7 @@ pub(super) fn install_deny(lua: &Lua) -> mlua::Result<()> {
     lua.globals().set("deny", c_closure(lua, slot, deny, Some(slow))?)
 }
 
-/// A fast writer: checks everything the `api.rs` method would refuse before it changes
+/// A fast writer: checks everything the `api*.rs` method would refuse before it changes
 /// anything, charges through `FastSlot::spend` and returns how many results it pushed, or
 /// None (nothing changed, nothing charged) to hand the call to the method.
 type FastWrite = unsafe fn(*mut ffi::lua_State, &mut Ctx, &FastSlot) -> Option<c_int>;
@@ -430,7 +431,7 @@ unsafe fn push_scalar(l: *mut ffi::lua_State, v: &Value) -> Option<()> {
     Some(())
 }
 
-// The getters: each the same answer as its method in api.rs.
+// The getters: each the same answer as its method in api*.rs.
 
 unsafe fn phase(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
     push_str(l, &c.state.phase);

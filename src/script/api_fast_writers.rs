@@ -1,13 +1,12 @@
 //! The writers rules call most (`set`, `log`, `move`, `set_phase`, `set_store`, `roll`,
 //! `insert`, `remove`, ...) as raw Lua C functions: the other half of `api_fast.rs`, whose
-//! `run_write` calls them. Each does all its method in `api.rs` does (charges, host memory,
+//! `run_write` calls them. Each does all its method in `api*.rs` does (charges, host memory,
 //! the version `g:cached` keys on) or nothing at all, and hands the call over.
 
-use super::api::{
-    card, insert_entry, inserted_bytes, list_len, roll_die, var_bytes_after, zone_ref, MAX_DEPTH, MAX_DICE,
-};
+use super::api::{card, roll_die, zone_ref, MAX_DEPTH, MAX_DICE};
 use super::api_fast::{int_arg, is_nil, owner_arg, push_value, seat_of, str_arg, FastSlot};
 use super::api_slots::pos;
+use super::api_values::{insert_entry, inserted_bytes, list_len, var_bytes_after};
 use super::log_format::{format_log_into, LogArg};
 use super::{Ctx, Message, VARS_CAP};
 use crate::state::Zone;

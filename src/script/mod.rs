@@ -6,9 +6,14 @@
 //! fails. Scripts hold no authoritative state: everything they keep goes through `g`.
 
 mod api;
+mod api_board;
+mod api_cards;
 mod api_fast;
 mod api_fast_writers;
+mod api_pieces;
 mod api_slots;
+mod api_turn;
+mod api_values;
 mod ctx;
 pub mod error;
 mod log_format;
