@@ -1,0 +1,168 @@
+//! Saves and going back: `load`, `undo`, `quit` with the autosave of unsaved progress
+//! (`catan play --resume` finds it), the autosave folder, and what `save` and `load` check
+//! (a save that would lose actions, one that stopped agreeing with its replay).
+
+use super::{text, Repl, Step};
+use crate::engine::{Game, GameError};
+use std::path::{Path, PathBuf};
+
+impl Repl<'_> {
+    /// Whether the game holds actions that no save or load has kept.
+    fn unsaved(&self) -> bool {
+        self.game.log() != self.saved.as_slice()
+    }
+
+    /// Saves unsaved progress where `catan play --resume` finds it; says where. Err: it
+    /// could not be written (said too).
+    fn autosave(&mut self) -> Result<(), ()> {
+        if !self.unsaved() {
+            return Ok(());
+        }
+        let dir = match self.config.autosave_dir.clone().or_else(autosave_dir) {
+            Some(d) => d,
+            None => {
+                self.error("cannot autosave: no home folder (set CATAN_HOME)");
+                return Err(());
+            }
+        };
+        match write_autosave(&dir, &self.game) {
+            Ok(path) => {
+                self.saved = self.game.log().to_vec();
+                self.say(&format!(
+                    "autosaved the game to {} ({}); `catan play --resume` continues it",
+                    path.display(),
+                    text::count(self.game.log().len() as u64, "action")
+                ));
+                Ok(())
+            }
+            Err(e) => {
+                self.error(&format!("cannot autosave to {}: {e}", dir.display()));
+                Err(())
+            }
+        }
+    }
+
+    /// `quit`: autosaves unsaved progress first; if that fails, the first `quit` stays so
+    /// the player can save elsewhere, the second leaves.
+    pub(super) fn quit(&mut self) -> Step {
+        if self.autosave().is_err() && !self.quit_warned {
+            self.quit_warned = true;
+            self.say("  the game is not saved: `save FILE` somewhere else, or `quit` again to leave without it");
+            return Step::Rejected;
+        }
+        Step::Quit
+    }
+
+    pub(super) fn load(&mut self, path: &str) -> Step {
+        let (game, div) = match load_game(path) {
+            Ok(loaded) => loaded,
+            Err(e) => {
+                self.error(&format!("cannot load {path}: {e}"));
+                return Step::Rejected;
+            }
+        };
+        // The game being replaced is kept if it has unsaved progress.
+        if self.autosave().is_err() {
+            self.say("  not loaded, so that this game is not lost: `save FILE` it first");
+            return Step::Rejected;
+        }
+        self.game = game;
+        self.saved = self.game.log().to_vec();
+        self.winner_announced = false;
+        self.shown = self.game.messages().len();
+        self.last_turn = None;
+        self.last_board = None;
+        self.is_bot.resize(self.game.header().players, false);
+        self.bots.resize_with(self.game.header().players, || None);
+        self.external.resize_with(self.game.header().players, || None);
+        if let Some(d) = div {
+            let text = diverged(path, &d, &self.game);
+            self.say(&text);
+        }
+        self.say(&format!("loaded {path} ({})", text::count(self.game.log().len() as u64, "action")));
+        Step::Ok
+    }
+
+    /// Undoes back to before the last action of a human seat.
+    pub(super) fn undo(&mut self) -> Step {
+        let log = self.game.log();
+        let Some(pos) = log.iter().rposition(|e| !self.is_bot(e.seat)) else {
+            self.error("nothing to undo");
+            return Step::Rejected;
+        };
+        let n = log.len() - pos;
+        let what = log[pos].command.clone();
+        match self.game.undo(n) {
+            Ok(()) => {
+                self.shown = self.game.messages().len();
+                self.say(&format!("undone: {what}"));
+                Step::Ok
+            }
+            Err(e) => {
+                self.error(&format!("cannot undo: {e}"));
+                Step::Rejected
+            }
+        }
+    }
+}
+
+/// The warning for a save that stopped agreeing with its replay.
+pub(super) fn diverged(path: &str, d: &crate::engine::Divergence, game: &Game) -> String {
+    format!(
+        "warning: {d} (in {path}); loaded the {} actions before it. `save {path}` will not replace \
+         it with fewer actions unless you add --force",
+        game.log().len()
+    )
+}
+
+/// Why saving `game` to `path` would lose actions: the file there is a save whose log is
+/// not a beginning of this game's log (it holds actions this game does not).
+pub(super) fn would_lose(path: &str, game: &Game) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let old: crate::engine::SaveFile = serde_json::from_str(&text).ok()?;
+    let log = game.log();
+    let kept = old.header == *game.header() && old.log.len() <= log.len() && old.log[..] == log[..old.log.len()];
+    (!kept).then(|| format!("{path} holds a game of {} actions that this one does not continue", old.log.len()))
+}
+
+pub(super) fn load_game(path: &str) -> Result<(Game, Option<crate::engine::Divergence>), GameError> {
+    let text = std::fs::read_to_string(path).map_err(|e| GameError::Setup(format!("cannot read {path}: {e}")))?;
+    Game::load_json(&text)
+}
+
+/// The folder autosaves go to: `$CATAN_HOME/autosave`, else `~/.catan/autosave`.
+pub fn autosave_dir() -> Option<PathBuf> {
+    let home = std::env::var_os("CATAN_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".catan")))?;
+    Some(home.join("autosave"))
+}
+
+/// Writes `game` to a new file in `dir` named after its variants and seed (never over a
+/// save it does not continue), and returns the path.
+fn write_autosave(dir: &Path, game: &Game) -> std::io::Result<PathBuf> {
+    std::fs::create_dir_all(dir)?;
+    let h = game.header();
+    let stem = format!("{}-seed{}", h.variants.join("+").replace(['/', '\\', '.'], "_"), h.seed);
+    let mut path = dir.join(format!("{stem}.json"));
+    let mut n = 1;
+    while path.exists() && would_lose(&path.to_string_lossy(), game).is_some() {
+        n += 1;
+        path = dir.join(format!("{stem}-{n}.json"));
+    }
+    std::fs::write(&path, game.save_json())?;
+    Ok(path)
+}
+
+/// The most recent autosave (`catan play --resume`).
+pub fn last_autosave(dir: Option<PathBuf>) -> Result<PathBuf, String> {
+    let dir = dir.or_else(autosave_dir).ok_or("no home folder to look for autosaves in (set CATAN_HOME)")?;
+    let entries = std::fs::read_dir(&dir).map_err(|_| format!("no autosaved game in {}", dir.display()))?;
+    entries
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .max()
+        .map(|(_, p)| p)
+        .ok_or_else(|| format!("no autosaved game in {}", dir.display()))
+}
