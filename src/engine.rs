@@ -316,12 +316,7 @@ impl Game {
             }
             None => self.state().clone(),
         };
-        self.script.with_output(|c| {
-            c.draws.clear();
-            c.messages.clear();
-            c.events.clear();
-            *c.quiet_bytes = 0;
-        });
+        self.script.with_output(|mut c| c.clear());
         // An action must leave someone to act: one after which `to_act` fails (a hook
         // answering the wrong type) is refused with that hook's error.
         let result = self.script.perform(seat, action).and_then(|next| {
@@ -355,10 +350,7 @@ impl Game {
                 let mut snapshot = snapshot;
                 self.script.with_ctx(|c| {
                     std::mem::swap(&mut c.state, &mut snapshot);
-                    c.draws.clear();
-                    c.messages.clear();
-                    c.events.clear();
-                    c.quiet_bytes = 0;
+                    c.output().clear();
                 });
                 self.spare = Some(snapshot);
                 Err(GameError::Script(e))
@@ -606,10 +598,7 @@ impl Game {
     pub fn restore(&mut self, snap: &Snapshot) {
         self.script.with_ctx(|c| {
             c.state = snap.state.clone();
-            c.draws.clear();
-            c.messages.clear();
-            c.events.clear();
-            c.quiet_bytes = 0;
+            c.output().clear();
         });
         self.log.truncate(snap.log_len);
         self.messages.truncate(snap.messages_len);

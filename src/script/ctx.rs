@@ -146,3 +146,28 @@ pub(crate) struct Output<'a> {
     pub read_only: &'a mut bool,
     pub listing: &'a mut bool,
 }
+
+impl Output<'_> {
+    /// Drops what a call produced (its draws, messages and events), before an action or
+    /// when a state is put back.
+    pub(crate) fn clear(&mut self) {
+        self.draws.clear();
+        self.messages.clear();
+        self.events.clear();
+        *self.quiet_bytes = 0;
+    }
+}
+
+impl Ctx {
+    /// Everything but the state: what the engine's bookkeeping around a call may touch.
+    pub(crate) fn output(&mut self) -> Output<'_> {
+        Output {
+            draws: &mut self.draws,
+            messages: &mut self.messages,
+            quiet_bytes: &mut self.quiet_bytes,
+            events: &mut self.events,
+            read_only: &mut self.read_only,
+            listing: &mut self.listing,
+        }
+    }
+}

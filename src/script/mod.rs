@@ -254,15 +254,7 @@ impl Script {
     /// bookkeeping around every call, which keeps what `g:cached` derived.
     pub(crate) fn with_output<R>(&self, f: impl FnOnce(Output<'_>) -> R) -> R {
         let mut c = self.lua.app_data_mut::<Ctx>().expect("game state installed");
-        let c = &mut *c;
-        f(Output {
-            draws: &mut c.draws,
-            messages: &mut c.messages,
-            quiet_bytes: &mut c.quiet_bytes,
-            events: &mut c.events,
-            read_only: &mut c.read_only,
-            listing: &mut c.listing,
-        })
+        f(c.output())
     }
 
     /// The budget charged so far, to the unit: the units of the last call into the rules
