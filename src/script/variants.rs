@@ -77,9 +77,13 @@ fn parts_beside(path: &std::path::Path, chunk: &str) -> PartsHome {
 /// and a file of letters, digits, `_` and `-`, separated by `/`, ending in `.lua` (so no
 /// `..`, no absolute path, no drive or backslash).
 pub fn is_part_name(file: &str) -> bool {
-    let word = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
     let Some(stem) = file.strip_suffix(".lua") else { return false };
-    stem.split('/').all(word)
+    stem.split('/').all(is_name_word)
+}
+
+/// A variant's name, or a folder or file name of a part: letters, digits, `_` and `-`.
+fn is_name_word(w: &str) -> bool {
+    !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
 /// Finds part `file` of a variant whose parts live in `home`: (chunk name, source).
@@ -169,7 +173,7 @@ pub(crate) fn locate_variant(name: &str, near: Option<&std::path::Path>, built_i
             .map_err(|e| ScriptError::new(ScriptErrorKind::Load, format!("cannot read variant file {path}: {e}")))?;
         return Ok(Found { parts: parts_beside(std::path::Path::new(&path), &path), chunk: path, source: text });
     }
-    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+    if !is_name_word(name) {
         return Err(ScriptError::new(ScriptErrorKind::Load, format!("'{name}' is not a variant name")));
     }
     if let Some(dir) = near.filter(|d| !built_in && !d.as_os_str().is_empty()) {
