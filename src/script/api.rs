@@ -1,6 +1,7 @@
 //! The `g` object every hook receives: the only door from a script to the game state.
 //! Seats, hexes, intersections and paths are 1-based integers on the Lua side.
 
+use super::ctx::TrailMemo;
 use super::log_format::format_values;
 use super::names::NameKind;
 use super::{alloc, caller, charge, Ctx, Message, ScriptError, ScriptErrorKind, VARS_CAP};
@@ -130,12 +131,30 @@ pub(super) fn roll_die(c: &mut Ctx) -> u32 {
 
 /// `g:longest_trail`: the longest trail of seat `s`'s pieces of kind `k` (paths), broken
 /// by other players' pieces; the method and its C function both ask this.
+/// Kept per seat and kind with what it was found from (`Ctx::trails`): the same paths and
+/// blocked intersections give the same trail without the search.
 pub(super) fn trail_length(c: &Ctx, t: &Topology, s: usize, k: usize) -> usize {
     let owned: Vec<bool> =
         c.state.paths.iter().map(|pc| pc.is_some_and(|pc| pc.owner as usize == s && pc.kind as usize == k)).collect();
     let blocked: Vec<bool> =
         c.state.intersections.iter().map(|pc| pc.is_some_and(|pc| pc.owner as usize != s)).collect();
-    board::longest_trail(t, &owned, &blocked)
+    let Some(topology) = c.state.topology.as_ref().filter(|b| std::ptr::eq(b.as_ref(), t)) else {
+        return board::longest_trail(t, &owned, &blocked);
+    };
+    let mut kept = c.trails.borrow_mut();
+    let at = kept.iter().position(|m| m.seat == s && m.kind == k);
+    if let Some(m) = at.map(|i| &kept[i]) {
+        if std::sync::Arc::ptr_eq(&m.topology, topology) && m.owned == owned && m.blocked == blocked {
+            return m.len;
+        }
+    }
+    let len = board::longest_trail(t, &owned, &blocked);
+    let memo = TrailMemo { topology: topology.clone(), seat: s, kind: k, owned, blocked, len };
+    match at {
+        Some(i) => kept[i] = memo,
+        None => kept.push(memo),
+    }
+    len
 }
 
 /// How deep stored tables may nest; deeper is most likely a table that contains itself.

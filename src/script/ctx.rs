@@ -50,12 +50,27 @@ pub(crate) struct Ctx {
     /// the victory check asks `g:piece_count` after every action, and a scan of the board
     /// each time was 1.4% of a simulated game.
     pub piece_counts: std::cell::RefCell<(u64, Vec<u32>)>,
+    /// The last longest trail found per seat and kind of piece, with what it was found
+    /// from (the seat's paths of that kind, the intersections others hold): Longest Road
+    /// asks every seat after each road, and most seats' roads did not change.
+    pub trails: std::cell::RefCell<Vec<TrailMemo>>,
     /// Keep no message text (`Game::set_quiet`): each message is only measured, into
     /// `quiet_bytes`, for the game's cap on the text its messages hold.
     pub quiet: bool,
     pub quiet_bytes: usize,
     /// The buffer a quiet `g:log` writes its text into, to measure it.
     pub log_scratch: String,
+}
+
+/// One longest trail `Ctx::trails` keeps: a function of `owned` and `blocked` alone.
+pub struct TrailMemo {
+    /// The board it was found on, held so that its address stays its own.
+    pub topology: std::sync::Arc<crate::board::Topology>,
+    pub seat: usize,
+    pub kind: usize,
+    pub owned: Vec<bool>,
+    pub blocked: Vec<bool>,
+    pub len: usize,
 }
 
 impl Ctx {

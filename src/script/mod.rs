@@ -231,6 +231,7 @@ impl Script {
             sites_stamp: version,
             // Stamped with no version a state can have: counted at the first question.
             piece_counts: std::cell::RefCell::new((u64::MAX, vec![])),
+            trails: Default::default(),
             quiet: self.quiet.get(),
             quiet_bytes: 0,
             log_scratch: String::new(),
