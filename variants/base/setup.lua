@@ -21,12 +21,15 @@ local function layout_hexes(g, hexes)
   return list
 end
 
-local function red_adjacent(g)
-  for h = 1, g:hex_count() do
-    local _, n = g:hex(h)
+-- Whether a red number (6 or 8) lies next to another: `numbers[i]` is the token of land
+-- hex i, `near[i]` the land hexes next to it (indices into the same list).
+local function red_adjacent(numbers, near)
+  for i = 1, #near do
+    local n = numbers[i]
     if n == 6 or n == 8 then
-      for _, m in ipairs(g:hex_neighbors(h)) do
-        local _, k = g:hex(m)
+      local list = near[i]
+      for j = 1, #list do
+        local k = numbers[list[j]]
         if k == 6 or k == 8 then return true end
       end
     end
@@ -78,14 +81,22 @@ local function build_board(g)
     end
   elseif kind == "random" then
     -- Fully random tokens: the red numbers 6 and 8 may not be adjacent; reshuffle until so.
-    local land = {}
+    -- Each shuffle is checked as a list; only the one kept is laid on the board.
+    local land, index = {}, {}
     for h = 1, g:hex_count() do
-      if g:hex(h) ~= "desert" then land[#land + 1] = h end
+      if g:hex(h) ~= "desert" then land[#land + 1] = h; index[h] = #land end
     end
-    repeat
-      local shuffled = g:shuffled(tokens)
-      for i, h in ipairs(land) do g:set_hex(h, (g:hex(h)), shuffled[i]) end
-    until not red_adjacent(g)
+    local near = {}
+    for i, h in ipairs(land) do
+      local list = {}
+      for _, m in ipairs(g:hex_neighbors(h)) do
+        if index[m] then list[#list + 1] = index[m] end
+      end
+      near[i] = list
+    end
+    local shuffled
+    repeat shuffled = g:shuffled(tokens) until not red_adjacent(shuffled, near)
+    for i, h in ipairs(land) do g:set_hex(h, (g:hex(h)), shuffled[i]) end
   end
   for h = 1, g:hex_count() do
     if g:hex(h) == "desert" then g:set_marker("robber", h) break end
