@@ -132,6 +132,39 @@ fn a_failing_apply_leaves_the_state_exactly_as_before() {
     assert!(!o.messages.iter().any(|m| m.text.contains("grab")), "{:?}", o.messages);
 }
 
+/// A failed action is undone by putting back the last copy of the state (one every 16
+/// actions) and performing the actions logged since: wherever in a game it fails, the
+/// game plays on exactly as one where it was never tried.
+#[test]
+fn failed_actions_anywhere_in_a_game_leave_it_as_it_was() {
+    const FAILING: [&str; 3] = ["grab", "gamble", "overdraw"];
+    let mut tried = game(&[PIPELINE], &[]);
+    let mut clean = game(&[PIPELINE], &[]);
+    for step in 0..70u64 {
+        if tried.winner().is_some() {
+            break;
+        }
+        for bad in FAILING {
+            let seat = tried.to_act().unwrap();
+            let before = tried.state().clone();
+            let log = tried.log().len();
+            assert!(tried.act(seat, bad).is_err(), "step {step}: {bad} should fail");
+            assert_same_state(bad, &before, &tried.state());
+            assert_eq!(tried.log().len(), log);
+        }
+        let seat = clean.to_act().unwrap();
+        let legal: Vec<Action> =
+            clean.legal_actions(seat).unwrap().into_iter().filter(|a| !FAILING.contains(&a.name.as_str())).collect();
+        let a = legal[(step as usize * 7 + 3) % legal.len()].clone();
+        clean.perform(seat, &a).unwrap();
+        tried.perform(seat, &a).unwrap();
+        assert_same_state("the next action", &clean.state(), &tried.state());
+    }
+    assert!(clean.log().len() > 40, "the game went far enough: {}", clean.log().len());
+    assert_eq!(tried.log(), clean.log());
+    assert_eq!(messages(&tried), messages(&clean));
+}
+
 #[test]
 fn a_misused_api_call_rolls_back_too() {
     let mut g = game(&[PIPELINE], &[]);

@@ -193,7 +193,7 @@ impl Script {
     }
 
     /// The state's version (`Ctx::version`): any change to the state changes it.
-    fn version(&self) -> Option<u64> {
+    pub(crate) fn version(&self) -> Option<u64> {
         self.lua.app_data_ref::<Ctx>().map(|c| c.version)
     }
 
