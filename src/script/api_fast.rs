@@ -415,8 +415,11 @@ pub(super) fn seat_of(c: &Ctx, p: i64) -> Option<usize> {
     (p >= 1 && (p as usize) <= c.state.players.len()).then(|| p as usize - 1)
 }
 
+/// Through Lua's string cache (the vendored `lua_pushlstringcached`): the names getters
+/// push (phases, cards, pieces, terrains, colours) come from the same Rust strings each
+/// time, so most pushes find their Lua string by the address without hashing the bytes.
 unsafe fn push_str(l: *mut ffi::lua_State, s: &str) {
-    ffi::lua_pushlstring(l, s.as_ptr() as *const std::ffi::c_char, s.len());
+    super::lua_pushlstringcached(l, s.as_ptr() as *const std::ffi::c_char, s.len());
 }
 
 /// A scalar value; None for a list or map (the slow method builds the table).

@@ -251,6 +251,13 @@ extern "C-unwind" {
     pub(crate) fn lua_charge(l: *mut mlua::ffi::lua_State, n: mlua::ffi::lua_Integer);
     /// The units the VM charges on entering the Lua function at `idx` (0 for others).
     pub(crate) fn lua_codesize(l: *mut mlua::ffi::lua_State, idx: std::ffi::c_int) -> mlua::ffi::lua_Integer;
+    /// `lua_pushlstring` through the string cache, keyed by the address of the bytes and
+    /// checked by content: for names pushed again and again from the same Rust string.
+    pub(crate) fn lua_pushlstringcached(
+        l: *mut mlua::ffi::lua_State,
+        s: *const std::ffi::c_char,
+        len: usize,
+    ) -> *const std::ffi::c_char;
 }
 
 /// `mark(t)`: freezes the table `t` (the sandbox's `freeze` sets its metatable first).

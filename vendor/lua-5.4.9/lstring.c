@@ -256,6 +256,27 @@ TString *luaS_new (lua_State *L, const char *str) {
 }
 
 
+/*
+** catan-engine: luaS_newlstr through the same cache as luaS_new, keyed by the address of
+** the bytes and checked by length and content (the bytes need no terminating zero): the
+** engine pushes the same names (phases, cards, pieces, colours) from the same Rust
+** strings many times an action, and a hit skips hashing and interning them.
+*/
+TString *luaS_newlstrcached (lua_State *L, const char *str, size_t l) {
+  unsigned int i = point2uint(str) % STRCACHE_N;  /* hash */
+  int j;
+  TString **p = G(L)->strcache[i];
+  for (j = 0; j < STRCACHE_M; j++) {
+    if (tsslen(p[j]) == l && memcmp(str, getstr(p[j]), l * sizeof(char)) == 0)  /* hit? */
+      return p[j];
+  }
+  for (j = STRCACHE_M - 1; j > 0; j--)
+    p[j] = p[j - 1];  /* move out last element */
+  p[0] = luaS_newlstr(L, str, l);
+  return p[0];
+}
+
+
 Udata *luaS_newudata (lua_State *L, size_t s, int nuvalue) {
   Udata *u;
   int i;

@@ -51,6 +51,8 @@ LUAI_FUNC void luaS_remove (lua_State *L, TString *ts);
 LUAI_FUNC Udata *luaS_newudata (lua_State *L, size_t s, int nuvalue);
 LUAI_FUNC TString *luaS_newlstr (lua_State *L, const char *str, size_t l);
 LUAI_FUNC TString *luaS_new (lua_State *L, const char *str);
+/* catan-engine: luaS_newlstr through luaS_new's cache (see lstring.c) */
+LUAI_FUNC TString *luaS_newlstrcached (lua_State *L, const char *str, size_t l);
 LUAI_FUNC TString *luaS_createlngstrobj (lua_State *L, size_t l);
 
 

@@ -479,6 +479,8 @@ LUA_API int (lua_gethookcount) (lua_State *L);
 LUA_API void (lua_resetcharge) (lua_State *L);
 /* catan-engine: units charged to the count hook since its last call (see luaG_meter) */
 LUA_API int (lua_pendingcharge) (lua_State *L);
+/* catan-engine: lua_pushlstring through the API's string cache, keyed by the bytes' address */
+LUA_API const char *(lua_pushlstringcached) (lua_State *L, const char *s, size_t len);
 
 LUA_API int (lua_setcstacklimit) (lua_State *L, unsigned int limit);
 
