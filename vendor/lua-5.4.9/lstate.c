@@ -86,6 +86,12 @@ static unsigned int luai_makeseed (lua_State *L) {
 ** set GCdebt to a new value keeping the value (totalbytes + GCdebt)
 ** invariant (and avoiding underflows in 'totalbytes')
 */
+/* catan-engine: empties the cache of frozen reads (see global_State.frozenic) */
+void luaE_clearfrozenic (global_State *g) {
+  memset(g->frozenic, 0, sizeof(g->frozenic));
+}
+
+
 void luaE_setdebt (global_State *g, l_mem debt) {
   l_mem tb = gettotalbytes(g);
   lua_assert(tb > 0);
@@ -386,6 +392,7 @@ LUA_API lua_State *lua_newstate (lua_Alloc f, void *ud) {
   g->ud_warn = NULL;
   g->mainthread = L;
   g->seed = luai_makeseed(L);
+  luaE_clearfrozenic(g);  /* catan-engine */
   g->gcstp = GCSTPGC;  /* no GC while building state */
   g->strt.size = g->strt.nuse = 0;
   g->strt.hash = NULL;

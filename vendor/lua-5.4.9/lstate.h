@@ -251,6 +251,9 @@ struct CallInfo {
 /*
 ** 'global state', shared by all threads of this state
 */
+/* catan-engine: entries of the cache of frozen reads (global_State.frozenic) */
+#define FROZENIC_N	512
+
 typedef struct global_State {
   lua_Alloc frealloc;  /* function to reallocate memory */
   void *ud;         /* auxiliary data to 'frealloc' */
@@ -298,6 +301,10 @@ typedef struct global_State {
   TString *tmname[TM_N];  /* array with tag-method names */
   struct Table *mt[LUA_NUMTYPES];  /* metatables for basic types */
   TString *strcache[STRCACHE_N][STRCACHE_M];  /* cache for strings in API */
+  /* catan-engine: values read from frozen tables, by the instruction that read them
+  ** (lvm.c, 'frozenget'); emptied when a frozen table changes or a frozen table or a
+  ** function prototype is freed (luaE_clearfrozenic) */
+  struct FrozenIC { const Instruction *pc; Table *t; TValue v; } frozenic[FROZENIC_N];
   lua_WarnFunction warnf;  /* warning function */
   void *ud_warn;         /* auxiliary data to 'warnf' */
 } global_State;
@@ -393,6 +400,8 @@ union GCUnion {
 /* actual number of total bytes allocated */
 #define gettotalbytes(g)	cast(lu_mem, (g)->totalbytes + (g)->GCdebt)
 
+/* catan-engine: empties the cache of frozen reads (see global_State.frozenic) */
+LUAI_FUNC void luaE_clearfrozenic (global_State *g);
 LUAI_FUNC void luaE_setdebt (global_State *g, l_mem debt);
 LUAI_FUNC void luaE_freethread (lua_State *L, lua_State *L1);
 LUAI_FUNC CallInfo *luaE_extendCI (lua_State *L, int err);

@@ -636,6 +636,7 @@ Table *luaH_new (lua_State *L) {
 
 
 void luaH_free (lua_State *L, Table *t) {
+  if (isfrozen(t)) luaE_clearfrozenic(G(L));  /* catan-engine: its address may be reused */
   freehash(L, t);
   luaM_freearray(L, t->array, luaH_realasize(t));
   luaM_free(L, t);
