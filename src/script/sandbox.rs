@@ -459,3 +459,33 @@ fn class_end(p: &[u8], mut i: usize) -> usize {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The vendored VM serves reads of a frozen table from a per-instruction cache
+    /// (vendor/README.md): a raw write by the engine must be seen by the next read of the
+    /// same instruction, for a method (`OP_SELF`), a field (`OP_GETFIELD`) and a global
+    /// (`OP_GETTABUP`).
+    #[test]
+    fn a_raw_write_to_a_frozen_table_is_read_at_once() {
+        let lua = Lua::new();
+        let t = lua.create_table().unwrap();
+        t.raw_set("n", 1).unwrap();
+        t.raw_set("m", lua.create_function(|_, ()| Ok(1)).unwrap()).unwrap();
+        lua.globals().set("t", t.clone()).unwrap();
+        lua.globals().set("answer", 1).unwrap();
+        let mark = mark_frozen(&lua).unwrap();
+        mark.call::<()>(t.clone()).unwrap();
+        mark.call::<()>(lua.globals()).unwrap();
+        let read: Function = lua.load("return function() return t.n, t:m(), answer end").eval().unwrap();
+        for _ in 0..3 {
+            assert_eq!(read.call::<(i64, i64, i64)>(()).unwrap(), (1, 1, 1));
+        }
+        t.raw_set("n", 2).unwrap();
+        t.raw_set("m", lua.create_function(|_, ()| Ok(2)).unwrap()).unwrap();
+        lua.globals().raw_set("answer", 2).unwrap();
+        assert_eq!(read.call::<(i64, i64, i64)>(()).unwrap(), (2, 2, 2));
+    }
+}
