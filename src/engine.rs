@@ -295,7 +295,7 @@ impl Game {
     /// Keeps no message text from now on (a simulation reads none): every message is
     /// still measured against the game's cap on message text, so a quiet game plays
     /// exactly as the same game with its messages kept, action for action. `messages`
-    /// and each `Outcome`'s messages stay empty.
+    /// and each `Outcome`'s messages and events stay empty.
     pub fn set_quiet(&mut self, on: bool) {
         self.script.set_quiet(on);
     }

@@ -440,7 +440,8 @@ fn install_log(lua: &Lua, g: &Table) -> R<()> {
     });
     method!(lua, g, "_record", |l, event: String| {
         alloc(l, 32 + event.len())?;
-        if let Some(mut c) = l.app_data_mut::<Ctx>() {
+        // A quiet game (`Game::set_quiet`) hands out no outcomes to read them from.
+        if let Some(mut c) = l.app_data_mut::<Ctx>().filter(|c| !c.quiet) {
             c.events.push(event);
         }
         Ok(())

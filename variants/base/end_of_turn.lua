@@ -15,7 +15,8 @@ local function next_turn(g, p, nxt)
   g:set_turn(turn)
   g:set_phase("roll")
   g:log("--- turn %d: %s ---", turn, name(g, nxt))
-  g:emit("turn_ended", { seat = p })
+  -- The event's data is for hooks alone (the engine records its name): made only for one.
+  if g:listens("turn_ended") then g:emit("turn_ended", { seat = p }) else g:emit("turn_ended") end
   g:run("turn_begin", nxt)
 end
 

@@ -77,7 +77,8 @@ local function produce(g, roll)
       end
     end
   end
-  g:emit("produced", { seat = g:current(), roll = roll, got = got })
+  -- The event's data is for hooks alone (the engine records its name): made only for one.
+  if got then g:emit("produced", { seat = g:current(), roll = roll, got = got }) else g:emit("produced") end
 end
 
 local function robber_phase(g, return_phase)
@@ -123,7 +124,7 @@ action {
       produce(g, sum)
       g:set_phase(after)
     end
-    g:emit("rolled", { seat = p, dice = d, sum = sum })
+    if g:listens("rolled") then g:emit("rolled", { seat = p, dice = d, sum = sum }) else g:emit("rolled") end
   end,
 }
 
