@@ -385,7 +385,7 @@ impl Script {
             let entry = entry.map_err(lua_err)?;
             let name: String = entry.raw_get(1).map_err(lua_err)?;
             let args: mlua::Value = entry.raw_get(2).map_err(lua_err)?;
-            out.push(self.action_from_lua(&name, args)?);
+            out.push(self.action_from_lua(name, args)?);
         }
         let mut tpl = vec![];
         for name in templates.sequence_values::<String>() {
@@ -439,7 +439,7 @@ impl Script {
         let r = self.ask::<(Option<String>, mlua::Value)>(true, "sample", (self.g.clone(), seat + 1, self.rnd.clone()));
         match r? {
             (Some(name), option) => {
-                let action = self.action_from_lua(&name, option)?;
+                let action = self.action_from_lua(name, option)?;
                 if let Some(version) = self.version() {
                     *self.drawn.borrow_mut() = Some((version, seat, action.clone()));
                 }
@@ -524,13 +524,13 @@ impl Script {
         Ok(out)
     }
 
-    fn action_from_lua(&self, name: &str, args: mlua::Value) -> Result<Action, ScriptError> {
-        let spec = self.spec.action(name).ok_or_else(|| {
+    fn action_from_lua(&self, name: String, args: mlua::Value) -> Result<Action, ScriptError> {
+        let spec = self.spec.action(&name).ok_or_else(|| {
             ScriptError::new(ScriptErrorKind::Runtime, format!("legal actions listed unknown action '{name}'"))
         })?;
         // Most actions a bot draws take no argument (roll, end): nothing to convert.
         if spec.arg_types().next().is_none() {
-            return Ok(Action { name: name.to_string(), args: vec![] });
+            return Ok(Action { name, args: vec![] });
         }
         let types: Vec<ArgType> = spec.arg_types().collect();
         // One argument may be given bare; several come as a list.
@@ -555,6 +555,6 @@ impl Script {
                     .map_err(|e| ScriptError::new(ScriptErrorKind::Runtime, format!("bad option for '{name}': {e}")))?,
             );
         }
-        Ok(Action { name: name.to_string(), args: out })
+        Ok(Action { name, args: out })
     }
 }

@@ -477,11 +477,13 @@ function engine.sample(g, seat, rnd)
         depth, active[1] = 1, def
         local o = def.sample(g, seat, r2)
         depth = 0
-        if o ~= nil then return def.name, o end
+        -- (No option for an action without arguments: nothing for the engine to convert.)
+        if o ~= nil then return def.name, def.has_args and o or nil end
       else
         local opts = options_of(g, def, seat)
         if opts and #opts > 0 then
           if not r2 then return nil, "more" end
+          if not def.has_args then return def.name end
           return def.name, opts[(r2 * #opts) // 1 + 1]
         end
       end
