@@ -112,6 +112,13 @@ unsafe fn upvalue_slot<'a>(l: *mut ffi::lua_State) -> &'a FastSlot {
     &*(ffi::lua_touserdata(l, ffi::lua_upvalueindex(1)) as *const FastSlot)
 }
 
+/// `upvalue_slot` and the count of arguments (`lua_gettop`), in one call into Lua.
+unsafe fn slot_and_top<'a>(l: *mut ffi::lua_State) -> (&'a FastSlot, c_int) {
+    let mut top = 0;
+    let slot = super::lua_cslot(l, &mut top) as *const FastSlot;
+    (&*slot, top)
+}
+
 /// Replaces the methods of `g` named in `FAST` by their fast versions.
 pub(super) fn install(lua: &Lua, g: &Table) -> mlua::Result<()> {
     let Some(slot) = slot_of(lua) else { return Ok(()) };
@@ -129,10 +136,9 @@ pub(super) fn install(lua: &Lua, g: &Table) -> mlua::Result<()> {
 /// fast function holds at most four values above its arguments at a time (its loops push
 /// and store in turn); the recursive walks (`push_value`, `table_value`) check each level.
 unsafe fn run(l: *mut ffi::lua_State, f: Fast) -> c_int {
-    let slot = upvalue_slot(l);
+    let (slot, top) = slot_and_top(l);
     let ctx = slot.ctx.get();
     if !ctx.is_null() {
-        let top = ffi::lua_gettop(l);
         let mut extra = 0;
         if let Some(n) = f(l, &*ctx, &mut extra) {
             if slot.spend(extra, 0) {
@@ -302,10 +308,9 @@ type FastWrite = unsafe fn(*mut ffi::lua_State, &mut Ctx, &FastSlot) -> Option<c
 
 /// `run` for the writers: never while legal actions are listed (the method refuses).
 unsafe fn run_write(l: *mut ffi::lua_State, f: FastWrite) -> c_int {
-    let slot = upvalue_slot(l);
+    let (slot, top) = slot_and_top(l);
     let ctx = slot.ctx.get();
     if !ctx.is_null() && !(*ctx).read_only {
-        let top = ffi::lua_gettop(l);
         if let Some(n) = f(l, &mut *ctx, slot) {
             return n;
         }
@@ -378,18 +383,20 @@ c_functions! { FAST, run, {
 
 // Reading arguments: None for anything the slow method should judge.
 
+/// An integer, or a float of an exact integer value (not a string), in one call into Lua.
 pub(super) unsafe fn int_arg(l: *mut ffi::lua_State, i: c_int) -> Option<i64> {
     let mut ok = 0;
-    let n = ffi::lua_tointegerx(l, i, &mut ok);
-    (ok != 0 && ffi::lua_type(l, i) == ffi::LUA_TNUMBER).then_some(n)
+    let n = super::lua_tointegernum(l, i, &mut ok);
+    (ok != 0).then_some(n)
 }
 
 pub(super) unsafe fn str_arg<'a>(l: *mut ffi::lua_State, i: c_int) -> Option<&'a str> {
-    if ffi::lua_type(l, i) != ffi::LUA_TSTRING {
+    let mut len = 0usize;
+    // A string only (numbers are not converted), in one call into Lua.
+    let p = super::lua_tostringonly(l, i, &mut len);
+    if p.is_null() {
         return None;
     }
-    let mut len = 0usize;
-    let p = ffi::lua_tolstring(l, i, &mut len);
     // The string stays on the stack (and alive) for the whole call.
     let bytes = std::slice::from_raw_parts(p as *const u8, len);
     if bytes.is_ascii() {

@@ -26,7 +26,8 @@ pub use ctx::Message;
 pub(crate) use ctx::{Ctx, Output};
 pub use error::{ScriptError, ScriptErrorKind};
 pub(crate) use sandbox::{
-    alloc, caller, charge, lua_charge, lua_codesize, lua_pendingcharge, lua_pushlstringcached, lua_resetcharge, Meter,
+    alloc, caller, charge, lua_charge, lua_codesize, lua_cslot, lua_pendingcharge, lua_pushlstringcached,
+    lua_resetcharge, lua_tointegernum, lua_tostringonly, Meter,
 };
 pub use sandbox::{GAME_MESSAGES_CAP, HOST_MEMORY_CAP, INSTRUCTION_BUDGET, MEMORY_CAP, VARS_CAP};
 pub use spec_load::resolve_options;

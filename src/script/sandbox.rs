@@ -251,6 +251,22 @@ extern "C-unwind" {
     pub(crate) fn lua_charge(l: *mut mlua::ffi::lua_State, n: mlua::ffi::lua_Integer);
     /// The units the VM charges on entering the Lua function at `idx` (0 for others).
     pub(crate) fn lua_codesize(l: *mut mlua::ffi::lua_State, idx: std::ffi::c_int) -> mlua::ffi::lua_Integer;
+    /// The running C closure's first upvalue as a pointer (null if it has none), and the
+    /// count of its arguments in `top`.
+    pub(crate) fn lua_cslot(l: *mut mlua::ffi::lua_State, top: *mut std::ffi::c_int) -> *mut std::ffi::c_void;
+    /// The integer a number holds (an integer, or a float of an exact integer value);
+    /// strings are not converted. `isint` says whether it does.
+    pub(crate) fn lua_tointegernum(
+        l: *mut mlua::ffi::lua_State,
+        idx: std::ffi::c_int,
+        isint: *mut std::ffi::c_int,
+    ) -> mlua::ffi::lua_Integer;
+    /// The bytes of a string, or null for anything else (numbers are not converted).
+    pub(crate) fn lua_tostringonly(
+        l: *mut mlua::ffi::lua_State,
+        idx: std::ffi::c_int,
+        len: *mut usize,
+    ) -> *const std::ffi::c_char;
     /// `lua_pushlstring` through the string cache, keyed by the address of the bytes and
     /// checked by content: for names pushed again and again from the same Rust string.
     pub(crate) fn lua_pushlstringcached(

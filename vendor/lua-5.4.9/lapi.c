@@ -396,6 +396,29 @@ LUA_API lua_Integer lua_tointegerx (lua_State *L, int idx, int *pisnum) {
 }
 
 
+/* catan-engine: the integer a number at 'idx' holds (an integer, or a float of an exact
+** integer value), '*isint' saying whether it does; strings are not converted. One call
+** where the engine's fast functions made two (lua_tointegerx, then lua_type). */
+LUA_API lua_Integer lua_tointegernum (lua_State *L, int idx, int *isint) {
+  lua_Integer res = 0;
+  const TValue *o = index2value(L, idx);
+  if (ttisinteger(o)) { res = ivalue(o); *isint = 1; }
+  else if (ttisfloat(o)) *isint = luaV_flttointeger(fltvalue(o), &res, F2Ieq);
+  else *isint = 0;
+  return res;
+}
+
+
+/* catan-engine: the bytes of the string at 'idx', or NULL for anything else (numbers are
+** not converted). One call where the engine's fast functions made two. */
+LUA_API const char *lua_tostringonly (lua_State *L, int idx, size_t *len) {
+  const TValue *o = index2value(L, idx);
+  if (!ttisstring(o)) return NULL;
+  *len = tsslen(tsvalue(o));
+  return getstr(tsvalue(o));
+}
+
+
 LUA_API int lua_toboolean (lua_State *L, int idx) {
   const TValue *o = index2value(L, idx);
   return !l_isfalse(o);
@@ -456,6 +479,18 @@ l_sinline void *touserdata (const TValue *o) {
 LUA_API void *lua_touserdata (lua_State *L, int idx) {
   const TValue *o = index2value(L, idx);
   return touserdata(o);
+}
+
+
+/* catan-engine: the first upvalue of the running C closure as a pointer (light or full
+** userdata) and the count of its arguments, in one call: what the engine's fast
+** functions read first (lua_touserdata of the upvalue, then lua_gettop). */
+LUA_API void *lua_cslot (lua_State *L, int *top) {
+  CallInfo *ci = L->ci;
+  *top = cast_int(L->top.p - (ci->func.p + 1));
+  if (!ttisCclosure(s2v(ci->func.p)) || clCvalue(s2v(ci->func.p))->nupvalues < 1)
+    return NULL;
+  return touserdata(&clCvalue(s2v(ci->func.p))->upvalue[0]);
 }
 
 

@@ -479,6 +479,12 @@ LUA_API int (lua_gethookcount) (lua_State *L);
 LUA_API void (lua_resetcharge) (lua_State *L);
 /* catan-engine: units charged to the count hook since its last call (see luaG_meter) */
 LUA_API int (lua_pendingcharge) (lua_State *L);
+/* catan-engine: the running C closure's first upvalue as a pointer, and its argument count */
+LUA_API void *(lua_cslot) (lua_State *L, int *top);
+/* catan-engine: an integer from a number only (no string conversion), in one call */
+LUA_API lua_Integer (lua_tointegernum) (lua_State *L, int idx, int *isint);
+/* catan-engine: the bytes of a string only (no number conversion), in one call */
+LUA_API const char *(lua_tostringonly) (lua_State *L, int idx, size_t *len);
 /* catan-engine: lua_pushlstring through the API's string cache, keyed by the bytes' address */
 LUA_API const char *(lua_pushlstringcached) (lua_State *L, const char *s, size_t len);
 
