@@ -535,7 +535,12 @@ unsafe fn winner(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_
 unsafe fn count(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
     let (o, z) = zone_ref(c, owner_arg(l, 2)?, str_arg(l, 3)?).ok()?;
     let zone = c.state.zone(o, z)?;
-    let n = if is_nil(l, 4) { zone.total() } else { zone.count(card(c, str_arg(l, 4)?).ok()?) };
+    // A card first: one call into Lua for the usual question, two for the zone's total.
+    let n = match str_arg(l, 4) {
+        Some(name) => zone.count(card(c, name).ok()?),
+        None if is_nil(l, 4) => zone.total(),
+        None => return None,
+    };
     ffi::lua_pushinteger(l, n as i64);
     Some(1)
 }
@@ -785,10 +790,11 @@ unsafe fn hexes_numbered(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Op
 
 /// The owner argument of zone and grid getters: nil or a seat.
 pub(super) unsafe fn owner_arg(l: *mut ffi::lua_State, i: c_int) -> Option<Option<i64>> {
-    if is_nil(l, i) {
-        Some(None)
-    } else {
-        Some(Some(int_arg(l, i)?))
+    // A seat first: one call into Lua for the usual owner, two for nil (the game's zones).
+    match int_arg(l, i) {
+        Some(p) => Some(Some(p)),
+        None if is_nil(l, i) => Some(None),
+        None => None,
     }
 }
 
