@@ -62,19 +62,20 @@ action {
   sample = function(g, p, x)
     local gives = trade_gives(g, p)
     if #gives == 0 then return nil end
-    local bank, stocked = g:cards(nil, "bank"), {}
+    -- The resources the bank holds, counted (and walked below in RESOURCES order).
+    local bank, stocked = g:cards(nil, "bank"), 0
     for _, t in ipairs(RESOURCES) do
-      if (bank[t] or 0) > 0 then stocked[#stocked + 1] = t end
+      if (bank[t] or 0) > 0 then stocked = stocked + 1 end
     end
     local count = 0
     for i = 1, #gives, 2 do
-      count = count + #stocked - ((bank[gives[i]] or 0) > 0 and 1 or 0)
+      count = count + stocked - ((bank[gives[i]] or 0) > 0 and 1 or 0)
     end
     local left = (x * count) // 1
     for i = 1, #gives, 2 do
       local r = gives[i]
-      for _, t in ipairs(stocked) do
-        if t ~= r then
+      for _, t in ipairs(RESOURCES) do
+        if t ~= r and (bank[t] or 0) > 0 then
           if left == 0 then return { { [r] = gives[i + 1] }, { [t] = 1 } } end
           left = left - 1
         end
