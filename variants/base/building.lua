@@ -9,7 +9,7 @@ local shared = ...
 local RESOURCES, copy, cards_text = shared.RESOURCES, shared.copy, shared.cards_text
 local total, has, pay, hand_size = shared.total, shared.has, shared.pay, shared.hand_size
 local cost, cannot_pay, name = shared.cost, shared.cannot_pay, shared.name
-local may_build, did_build = shared.may_build, shared.did_build
+local did_build, MAY_BUILD = shared.did_build, shared.MAY_BUILD
 local starting_resources, begin_turns = shared.starting_resources, shared.begin_turns
 local update_longest_road = shared.update_longest_road
 
@@ -80,8 +80,9 @@ action {
   help = "build a settlement; in the set-up phase, place one for free",
   why_not = why_not_turn,
   when = function(g, p)
-    if g:phase() == "setup" then return setup_turn(g, p) and g:get("setup_step") == "settlement" end
-    return p == g:current() and may_build(g)
+    local ph = g:phase()
+    if ph == "setup" then return setup_turn(g, p) and g:get("setup_step") == "settlement" end
+    return p == g:current() and MAY_BUILD[ph] or false
   end,
   options = function(g, p)
     if g:phase() == "setup" then return g:open_intersections(2) end
@@ -143,7 +144,7 @@ action {
     local ph = g:phase()
     if ph == "setup" then return setup_turn(g, p) and g:get("setup_step") == "road" end
     if ph == "road_building" then return p == g:current() end
-    return p == g:current() and may_build(g)
+    return p == g:current() and MAY_BUILD[ph] or false
   end,
   options = function(g, p)
     local ph = g:phase()
@@ -217,7 +218,7 @@ action {
   syntax = "city <intersection>",
   help = "upgrade one of your settlements to a city",
   why_not = why_not_turn,
-  when = function(g, p) return p == g:current() and may_build(g) end,
+  when = function(g, p) return p == g:current() and MAY_BUILD[g:phase()] or false end,
   options = function(g, p)
     if g:supply(p, "city") == 0 or not has(g, p, cost(g, "city", p)) then return {} end
     return g:pieces_of(p, "settlement")
@@ -246,7 +247,7 @@ action {
   syntax = "buy",
   help = "buy a development card",
   why_not = why_not_turn,
-  when = function(g, p) return p == g:current() and may_build(g) end,
+  when = function(g, p) return p == g:current() and MAY_BUILD[g:phase()] or false end,
   legal = function(g, p)
     -- Development cards: none can be bought once the deck is empty.
     if g:count(nil, "deck") == 0 then return deny("the development card deck is empty") end

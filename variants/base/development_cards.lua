@@ -5,7 +5,7 @@
 -- parts before this one, and this one adds those the parts after it use.
 local shared = ...
 local RESOURCES, cards_text, name = shared.RESOURCES, shared.cards_text, shared.name
-local other_seats, in_turn = shared.other_seats, shared.in_turn
+local other_seats, in_turn, IN_TURN = shared.other_seats, shared.in_turn, shared.IN_TURN
 local update_largest_army, WAIT_FOR = shared.update_largest_army, shared.WAIT_FOR
 local why_not_turn, road_spots = shared.why_not_turn, shared.road_spots
 local robber_phase = shared.robber_phase
@@ -20,7 +20,7 @@ local function may_play(g, p, card)
   -- Holding the card is asked first: it is what most often says no.
   if g:count(p, "dev", card) == 0 or p ~= g:current() or g:get("played_dev") then return false end
   local ph = g:phase()
-  return ph == "roll" or in_turn(g)
+  return ph == "roll" or IN_TURN[ph] or false
 end
 
 -- `help knight` and the like: the development cards in the rulebook's words (Almanac:

@@ -3,7 +3,7 @@
 -- A part of ../base.lua, run in the order it lists: `shared` holds the helpers of the
 -- parts before this one, and this one adds those the parts after it use.
 local shared = ...
-local next, name, in_turn = shared.next, shared.name, shared.in_turn
+local next, name, IN_TURN = shared.next, shared.name, shared.IN_TURN
 local why_not_turn = shared.why_not_turn
 
 -- End of turn ------------------------------------------------------------------------------
@@ -30,7 +30,7 @@ action {
   syntax = "end",
   help = "end your turn and pass the dice to the left",
   why_not = why_not_turn,
-  when = function(g, p) return p == g:current() and in_turn(g) end,
+  when = function(g, p) return p == g:current() and IN_TURN[g:phase()] or false end,
   apply = function(g, p)
     g:run("turn_end", p)
     -- Cards bought this turn become playable from the next turn on.

@@ -103,15 +103,16 @@ local function other_seats(g, from)
   return out
 end
 
-local function in_turn(g)
-  local ph = g:phase()
-  return ph == "main" or ph == "trade" or ph == "build"
-end
-
+-- The phases of a player's turn after the roll, as sets (the `when` of the actions a bot's
+-- draw asks most read them by the phase, without a call).
 -- Trade and build phases: combined, or trade then build (Almanac: Combined Trade/Build).
-local function may_trade(g) local ph = g:phase() return ph == "main" or ph == "trade" end
+local IN_TURN = { main = true, trade = true, build = true }
+local MAY_TRADE = { main = true, trade = true }
 -- Building is also open in the 5-6 player Special Building Phase (5_6_players.lua).
-local function may_build(g) return in_turn(g) or g:phase() == "special_building" end
+local MAY_BUILD = { main = true, trade = true, build = true, special_building = true }
+local function in_turn(g) return IN_TURN[g:phase()] or false end
+local function may_trade(g) return MAY_TRADE[g:phase()] or false end
+local function may_build(g) return MAY_BUILD[g:phase()] or false end
 local function did_build(g)
   if g:phase() == "trade" then g:set_phase("build") end
 end
@@ -122,3 +123,4 @@ shared.only_kind, shared.total, shared.has, shared.pay = only_kind, total, has, 
 shared.hand_size, shared.cost, shared.cannot_pay, shared.opt = hand_size, cost, cannot_pay, opt
 shared.name, shared.other_seats, shared.in_turn = name, other_seats, in_turn
 shared.may_trade, shared.may_build, shared.did_build = may_trade, may_build, did_build
+shared.IN_TURN, shared.MAY_TRADE, shared.MAY_BUILD = IN_TURN, MAY_TRADE, MAY_BUILD

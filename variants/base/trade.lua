@@ -6,7 +6,7 @@ local shared = ...
 local RESOURCES, IS_RESOURCE, next = shared.RESOURCES, shared.IS_RESOURCE, shared.next
 local cards_text, plural, only_kind = shared.cards_text, shared.plural, shared.only_kind
 local total, has, pay, name = shared.total, shared.has, shared.pay, shared.name
-local other_seats, may_trade = shared.other_seats, shared.may_trade
+local other_seats, may_trade, MAY_TRADE = shared.other_seats, shared.may_trade, shared.MAY_TRADE
 local why_not_turn = shared.why_not_turn
 
 -- Trade ------------------------------------------------------------------------------------
@@ -44,7 +44,7 @@ action {
   syntax = "trade <cards> for <cards>",
   help = "maritime trade with the bank, e.g. `trade 4 ore for brick` (4:1 always; 3:1 or 2:1 at your harbors)",
   why_not = why_not_turn,
-  when = function(g, p) return p == g:current() and may_trade(g) end,
+  when = function(g, p) return p == g:current() and MAY_TRADE[g:phase()] or false end,
   options = function(g, p)
     local out = {}
     local gives = trade_gives(g, p)
