@@ -3,7 +3,7 @@
 -- A part of ../base.lua, run in the order it lists: `shared` holds the helpers of the
 -- parts before this one, and this one adds those the parts after it use.
 local shared = ...
-local next, name, IN_TURN = shared.next, shared.name, shared.IN_TURN
+local next, IN_TURN = shared.next, shared.IN_TURN
 local why_not_turn = shared.why_not_turn
 
 -- End of turn ------------------------------------------------------------------------------
@@ -14,7 +14,7 @@ local function next_turn(g, p, nxt)
   g:set_current(nxt)
   g:set_turn(turn)
   g:set_phase("roll")
-  g:log("--- turn %d: %s ---", turn, name(g, nxt))
+  g:log("--- turn %d: %s ---", turn, g:color(nxt)) -- (name(g, nxt), written out)
   -- The event's data is for hooks alone (the engine records its name): made only for one.
   if g:listens("turn_ended") then g:emit("turn_ended", { seat = p }) else g:emit("turn_ended") end
   g:run("turn_begin", nxt)

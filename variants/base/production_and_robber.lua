@@ -58,7 +58,8 @@ local function produce(g, roll)
               if not mine then mine = {}; got[p] = mine end
               mine[r] = (mine[r] or 0) + n
             end
-            if n == 1 then g:log("%s receives %s", name(g, p), r) else g:log("%s receives %d %s", name(g, p), n, r) end
+            -- (name(g, p) written out as g:color(p) in the messages of every roll and turn)
+            if n == 1 then g:log("%s receives %s", g:color(p), r) else g:log("%s receives %d %s", g:color(p), n, r) end
           end
         end
       elseif owed == 1 and opt(g, "shortage_exception") then
@@ -116,8 +117,8 @@ action {
     local d = g:roll(2)
     local sum = d[1] + d[2]
     g:set("last_roll", d)
-    g:log("%s rolls %d+%d = %d", name(g, p), d[1], d[2], sum)
-    local after = opt(g, "combined_trade_build") and "main" or "trade"
+    g:log("%s rolls %d+%d = %d", g:color(p), d[1], d[2], sum)
+    local after = g:option("combined_trade_build") and "main" or "trade"
     if sum == 7 then
       g:run("seven", p, after)
     else
