@@ -9,6 +9,10 @@ local shared = ...
 local RESOURCES, copy, cards_text = shared.RESOURCES, shared.copy, shared.cards_text
 local total, has, pay, hand_size = shared.total, shared.has, shared.pay, shared.hand_size
 local cost, cannot_pay, name = shared.cost, shared.cannot_pay, shared.name
+
+-- Whether p can pay for `what` now, at its price after every variant's cost filter: what a
+-- bot's draw asks of each kind of building (has(g, p, cost(g, what, p)), written out).
+local function can_pay(g, p, what) return g:holds(p, "hand", g:filter("cost", {}, what, p)) end
 local did_build, MAY_BUILD = shared.did_build, shared.MAY_BUILD
 local starting_resources, begin_turns = shared.starting_resources, shared.begin_turns
 local update_longest_road = shared.update_longest_road
@@ -86,7 +90,7 @@ action {
   end,
   options = function(g, p)
     if g:phase() == "setup" then return g:open_intersections(2) end
-    if g:supply(p, "settlement") == 0 or not has(g, p, cost(g, "settlement", p)) then return {} end
+    if g:supply(p, "settlement") == 0 or not can_pay(g, p, "settlement") then return {} end
     return settlement_sites(g, p)
   end,
   legal = function(g, p, node)
@@ -155,7 +159,7 @@ action {
       end
       return out
     end
-    if ph ~= "road_building" and not has(g, p, cost(g, "road", p)) then return {} end
+    if ph ~= "road_building" and not can_pay(g, p, "road") then return {} end
     return road_spots(g, p)
   end,
   legal = function(g, p, path)
@@ -220,7 +224,7 @@ action {
   why_not = why_not_turn,
   when = function(g, p) return p == g:current() and MAY_BUILD[g:phase()] or false end,
   options = function(g, p)
-    if g:supply(p, "city") == 0 or not has(g, p, cost(g, "city", p)) then return {} end
+    if g:supply(p, "city") == 0 or not can_pay(g, p, "city") then return {} end
     return g:pieces_of(p, "settlement")
   end,
   legal = function(g, p, node)
