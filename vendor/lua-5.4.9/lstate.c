@@ -88,7 +88,10 @@ static unsigned int luai_makeseed (lua_State *L) {
 */
 /* catan-engine: empties the cache of frozen reads (see global_State.frozenic) */
 void luaE_clearfrozenic (global_State *g) {
-  memset(g->frozenic, 0, sizeof(g->frozenic));
+  if (g->frozenic_used) {  /* (closing a state frees every prototype: one emptying) */
+    memset(g->frozenic, 0, sizeof(g->frozenic));
+    g->frozenic_used = 0;
+  }
 }
 
 
@@ -392,7 +395,8 @@ LUA_API lua_State *lua_newstate (lua_Alloc f, void *ud) {
   g->ud_warn = NULL;
   g->mainthread = L;
   g->seed = luai_makeseed(L);
-  luaE_clearfrozenic(g);  /* catan-engine */
+  g->frozenic_used = 1;  /* catan-engine: empty the cache of frozen reads */
+  luaE_clearfrozenic(g);
   g->gcstp = GCSTPGC;  /* no GC while building state */
   g->strt.size = g->strt.nuse = 0;
   g->strt.hash = NULL;

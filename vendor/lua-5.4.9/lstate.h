@@ -305,6 +305,7 @@ typedef struct global_State {
   ** (lvm.c, 'frozenget'); emptied when a frozen table changes or a frozen table or a
   ** function prototype is freed (luaE_clearfrozenic) */
   struct FrozenIC { const Instruction *pc; Table *t; TValue v; } frozenic[FROZENIC_N];
+  lu_byte frozenic_used;  /* catan-engine: an entry was filled since the last emptying */
   lua_WarnFunction warnf;  /* warning function */
   void *ud_warn;         /* auxiliary data to 'warnf' */
 } global_State;

@@ -1188,7 +1188,8 @@ void luaV_finishOp (lua_State *L) {
     struct FrozenIC *e_ = &G(L)->frozenic[(point2uint(pc) / sizeof(Instruction)) % FROZENIC_N]; \
     if (e_->pc == pc && e_->t == hvalue(tv)) { slot = &e_->v; hit; } \
     else if (!isempty(slot = fget(hvalue(tv), key))) { \
-      e_->pc = pc; e_->t = hvalue(tv); setobj(L, &e_->v, slot); hit; } \
+      e_->pc = pc; e_->t = hvalue(tv); setobj(L, &e_->v, slot); \
+      G(L)->frozenic_used = 1; hit; } \
     else { miss; } } \
   else if (luaV_fastget(L, tv, key, slot, fget)) { hit; } \
   else { miss; } }
