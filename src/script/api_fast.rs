@@ -488,7 +488,7 @@ unsafe fn holds(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Option<c_in
     while ffi::lua_next(l, 4) != 0 {
         *extra += 1;
         // A key that is not a string or a count that is not an integer: the method says so.
-        if ffi::lua_type(l, -2) != ffi::LUA_TSTRING || ffi::lua_isinteger(l, -1) == 0 {
+        if ffi::lua_isinteger(l, -1) == 0 {
             return None;
         }
         let n = int_arg(l, -1)?;

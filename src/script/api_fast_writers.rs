@@ -62,11 +62,14 @@ pub(super) unsafe fn log(l: *mut ffi::lua_State, c: &mut Ctx, slot: &FastSlot) -
         let mut args = [LogArg::Int(0); 8];
         let n = (top - 2) as usize;
         for (i, arg) in (3..=top).zip(args.get_mut(..n)?) {
-            *arg = match ffi::lua_type(l, i) {
-                ffi::LUA_TSTRING => LogArg::Str(str_arg(l, i)?),
-                ffi::LUA_TNUMBER if ffi::lua_isinteger(l, i) != 0 => LogArg::Int(int_arg(l, i)?),
-                ffi::LUA_TNUMBER => LogArg::Num(ffi::lua_tonumberx(l, i, std::ptr::null_mut())),
-                _ => return None,
+            // A string first: one call into Lua for the usual argument.
+            *arg = match str_arg(l, i) {
+                Some(s) => LogArg::Str(s),
+                None => match ffi::lua_type(l, i) {
+                    ffi::LUA_TNUMBER if ffi::lua_isinteger(l, i) != 0 => LogArg::Int(int_arg(l, i)?),
+                    ffi::LUA_TNUMBER => LogArg::Num(ffi::lua_tonumberx(l, i, std::ptr::null_mut())),
+                    _ => return None,
+                },
             };
         }
         format_log_into(&mut text, format, &args[..n]).ok()?;
