@@ -104,7 +104,8 @@ end
 local function start_resolution(g, production, face)
   local event = EVENT_FACES[face]
   g:set("dice", { production = production, event = event })
-  g:log("%s rolls %s; event die: %s", name(g, g:current()), production, FACE_TEXT[event])
+  -- (name(g, p) written out as g:color(p) in the messages of every roll)
+  g:log("%s rolls %s; event die: %s", g:color(g:current()), production, FACE_TEXT[event])
   -- Event Die: a Brigand Attack is resolved before production, every other symbol after.
   local q
   if event == "brigand" then
@@ -113,7 +114,12 @@ local function start_resolution(g, production, face)
     q = { { t = "produce", n = production }, { t = "marketplace", n = production }, { t = "event_die", face = event } }
   end
   g:set("queue", q)
-  g:emit("rolled", { seat = g:current(), production = production, event = event })
+  -- The event's data is for hooks alone (the engine records its name): made only for one.
+  if g:listens("rolled") then
+    g:emit("rolled", { seat = g:current(), production = production, event = event })
+  else
+    g:emit("rolled")
+  end
   advance(g)
 end
 
@@ -175,7 +181,7 @@ TASKS.produce = function(g, task)
       -- The usual case, some of one resource and nothing lost, is written by the engine.
       local r, n = only_kind(got)
       if lost == 0 and IS_RESOURCE[r] and n > 0 then
-        if n == 1 then g:log("%s receives %s", name(g, p), r) else g:log("%s receives %d %s", name(g, p), n, r) end
+        if n == 1 then g:log("%s receives %s", g:color(p), r) else g:log("%s receives %d %s", g:color(p), n, r) end
       else
         g:log(name(g, p) .. " receives " .. cards_text(got) .. (lost > 0 and (" (" .. lost .. " lost: regions full)") or ""))
       end
