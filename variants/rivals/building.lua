@@ -276,6 +276,25 @@ action {
     end
     return out
   end,
+  -- The option `options` lists at x's place, counted instead of built (a bot's draw): the
+  -- sites of each kind in the same order, one labelled.
+  sample = function(g, p, x)
+    local ps = placed(g, p)
+    local kinds, spots, count = {}, {}, 0
+    for kind in pairs(buildable_kinds(g, p)) do
+      if may_build_card(g, p, kind) then
+        local s = sites(g, p, kind, ps)
+        if #s > 0 then kinds[#kinds + 1], spots[#spots + 1], count = kind, s, count + #s end
+      end
+    end
+    local left = (x * count) // 1
+    for i, kind in ipairs(kinds) do
+      local s = spots[i]
+      if left < #s then return { kind, label(g, p, s[left + 1][1], s[left + 1][2]) } end
+      left = left - #s
+    end
+    return nil
+  end,
   legal = function(g, p, kind, lbl)
     kind = kind:lower()
     if not CARDS[kind] then return deny("'" .. kind .. "' is not a card of this game (see `legal`)") end
