@@ -132,6 +132,7 @@ pub(super) fn sandbox(lua: &Lua, used: Rc<Cell<u64>>) -> Result<Function, Script
         local type, getmetatable, setmetatable, select = type, getmetatable, setmetatable, select
         local rawnext, raw_rawset, raw_tostring, raw_error = next, rawset, tostring, error
         local sort, concat, mtype = table.sort, table.concat, math.type
+        local mark, collect_keys = ...
 
         -- tostring never shows an address: what a script can observe is the same in every
         -- run and replay.
@@ -175,21 +176,18 @@ pub(super) fn sandbox(lua: &Lua, used: Rc<Cell<u64>>) -> Result<Function, Script
         function pairs(t)
           local mt = getmetatable(t)
           if type(mt) == "table" and mt.__pairs then return mt.__pairs(t) end
-          local keys, n, mixed = {}, 0, false
-          local first
-          for k in rawnext, t do
-            local tk = type(k)
-            if not ordered[tk] then
-              error("pairs: a table with " .. tk .. " keys has no fixed order (use string or number keys)", 2)
-            end
-            n = n + 1
-            keys[n] = k
-            if n == 1 then first = tk elseif tk ~= first then mixed = true end
+          -- The keys in one call (`collect_keys`, in Rust): a list, their count, and
+          -- whether they are all strings or all numbers; or nil and the type of a key
+          -- with no fixed order.
+          local keys, n, plain = collect_keys(t)
+          if keys == nil then
+            if n then error("pairs: a table with " .. n .. " keys has no fixed order (use string or number keys)", 2) end
+            for _ in rawnext, t do end -- not a table: the error `next` raises
           end
           -- Keys all strings or all numbers (nearly every table) sort by `<` itself, in C;
           -- `before` orders the same way and the rest.
           if n > 1 then
-            if mixed or first == "boolean" then sort(keys, before) else sort(keys) end
+            if plain then sort(keys) else sort(keys, before) end
           end
           local i = 0
           return function()
@@ -209,7 +207,6 @@ pub(super) fn sandbox(lua: &Lua, used: Rc<Cell<u64>>) -> Result<Function, Script
         -- write to a frozen table, to a new key or an old one, to `__newindex` (`mark`,
         -- `lua_freeze`); reads stay as fast as any table's, which matters for `g:` and
         -- globals, read a few hundred times an action.
-        local mark = ...
         local frozen = setmetatable({}, { __mode = "k" })
         function rawset(t, k, v)
           if frozen[t] then error("this table is frozen (sandbox)", 2) end
@@ -233,7 +230,7 @@ pub(super) fn sandbox(lua: &Lua, used: Rc<Cell<u64>>) -> Result<Function, Script
     "##,
         )
         .set_name("@engine/sandbox.lua")
-        .call(mark_frozen(lua).map_err(lua_err)?)
+        .call((mark_frozen(lua).map_err(lua_err)?, collect_keys_fn(lua).map_err(lua_err)?))
         .map_err(lua_err)?;
     bound_string_library(lua).map_err(lua_err)?;
     Ok(freeze)
@@ -274,6 +271,48 @@ extern "C-unwind" {
         s: *const std::ffi::c_char,
         len: usize,
     ) -> *const std::ffi::c_char;
+}
+
+/// `collect_keys(t)`, which the sandbox's sorted `pairs` calls: the keys of the table `t`
+/// as a list, their count, and whether they are all strings or all numbers (they sort by
+/// `<` alone); nil and a key's type for a key with no fixed order (neither a number, a
+/// string nor a boolean); nothing for anything but a table. One call where `pairs` made
+/// two per key (`next`, `type`), charged a unit a key.
+fn collect_keys_fn(lua: &Lua) -> mlua::Result<Function> {
+    unsafe extern "C-unwind" fn collect(l: *mut mlua::ffi::lua_State) -> std::ffi::c_int {
+        use mlua::ffi;
+        if ffi::lua_type(l, 1) != ffi::LUA_TTABLE {
+            return 0;
+        }
+        ffi::lua_settop(l, 1);
+        ffi::lua_createtable(l, 4, 0);
+        let (mut n, mut first, mut plain) = (0i64, ffi::LUA_TNIL, true);
+        ffi::lua_pushnil(l);
+        while ffi::lua_next(l, 1) != 0 {
+            ffi::lua_settop(l, -2); // the value
+            let tk = ffi::lua_type(l, -1);
+            if tk != ffi::LUA_TNUMBER && tk != ffi::LUA_TSTRING && tk != ffi::LUA_TBOOLEAN {
+                ffi::lua_pushnil(l);
+                ffi::lua_pushstring(l, ffi::lua_typename(l, tk));
+                return 2;
+            }
+            n += 1;
+            if n == 1 {
+                first = tk;
+            } else if tk != first {
+                plain = false;
+            }
+            ffi::lua_pushvalue(l, -1);
+            ffi::lua_rawseti(l, 2, n);
+        }
+        lua_charge(l, n);
+        ffi::lua_pushinteger(l, n);
+        ffi::lua_pushboolean(l, (plain && first != ffi::LUA_TBOOLEAN) as std::ffi::c_int);
+        3
+    }
+    // SAFETY: `collect` reads its argument, keeps at most five values on the stack (the
+    // twenty a C function is given), and raises only as the API does (memory).
+    unsafe { lua.create_c_function(collect) }
 }
 
 /// `mark(t)`: freezes the table `t` (the sandbox's `freeze` sets its metatable first).
