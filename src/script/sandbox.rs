@@ -165,8 +165,7 @@ pub(super) fn sandbox(lua: &Lua, used: Rc<Cell<u64>>) -> Result<Function, Script
         local error = error
 
         -- pairs walks keys in sorted order, so every run of a seed iterates the same way.
-        -- Keys with no fixed order (tables, functions) are refused.
-        local ordered = { number = true, string = true, boolean = true }
+        -- Keys with no fixed order (tables, functions) are refused (`collect_keys`).
         local function before(a, b)
           local ta, tb = type(a), type(b)
           if ta ~= tb then return ta < tb end
