@@ -440,9 +440,8 @@ fn install_log(lua: &Lua, g: &Table) -> R<()> {
     });
     method!(lua, g, "_record", |l, event: String| {
         alloc(l, 32 + event.len())?;
-        // A quiet game (`Game::set_quiet`) hands out no outcomes to read them from.
-        if let Some(mut c) = l.app_data_mut::<Ctx>().filter(|c| !c.quiet) {
-            c.events.push(event);
+        if let Some(mut c) = l.app_data_mut::<Ctx>() {
+            c.keep_event(&event);
         }
         Ok(())
     });

@@ -94,10 +94,7 @@ pub(super) unsafe fn record(l: *mut ffi::lua_State, c: &mut Ctx, slot: &FastSlot
     if !slot.spend(0, 32 + event.len()) {
         return None;
     }
-    // A quiet game (`Game::set_quiet`) hands out no outcomes to read them from.
-    if !c.quiet {
-        c.events.push(event.to_owned());
-    }
+    c.keep_event(event);
     Some(0)
 }
 

@@ -83,6 +83,14 @@ impl Ctx {
         }
     }
 
+    /// Records an event of the current call; a quiet game hands out no outcomes to read
+    /// them from, so it records none.
+    pub(crate) fn keep_event(&mut self, event: &str) {
+        if !self.quiet {
+            self.events.push(event.to_owned());
+        }
+    }
+
     /// Stamps the state changed (by the engine, or a write of any kind).
     pub(crate) fn touch(&mut self) {
         self.version += 1;
