@@ -372,10 +372,9 @@ impl Game {
             Err(e) => {
                 // Refused before anything changed (the usual refusal: `when` or `legal`
                 // said no): nothing to put back.
-                if self.script.version() != version {
-                    self.rebuild()?;
-                }
+                let rebuilt = if self.script.version() != version { self.rebuild() } else { Ok(()) };
                 self.script.with_output(|mut c| c.clear());
+                rebuilt?;
                 Err(GameError::Script(e))
             }
         }
