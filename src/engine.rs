@@ -723,21 +723,25 @@ mod tests {
             options: vec![],
             sandbox: false,
         };
-        let mut cold = Game::new(header.clone()).expect("the fixture loads");
-        let mut warm = Game::new(header).expect("the fixture loads");
-        // Both games write the same variables first; `warm` keeps the value as it does.
-        cold.act(0, "note").expect("note");
-        warm.act(0, "look seat_grids").expect("look");
-        warm.act(0, "note").expect("note");
-        let miss = cost_of(&mut cold, "look seat_grids");
-        let hit = cost_of(&mut warm, "look seat_grids");
-        // The fixture logs how many times it computed the value (a count outside the state).
-        let computed = |g: &Game| {
-            g.script.with_output(|c| c.messages.iter().find_map(|m| m.text.strip_prefix("computed ").map(String::from)))
-        };
-        assert_eq!(computed(&cold).as_deref(), Some("1"), "cold computed it");
-        assert_eq!(computed(&warm).as_deref(), Some("1"), "warm kept it from its first look");
-        assert!(miss > 500, "the fixture's computation is not trivial: {miss}");
-        assert_eq!(hit, miss, "a kept value charges what computing it did");
+        for reads in ["seat_grids", "constants"] {
+            let mut cold = Game::new(header.clone()).expect("the fixture loads");
+            let mut warm = Game::new(header.clone()).expect("the fixture loads");
+            let look = format!("look {reads}");
+            // Both games write the same variables first; `warm` keeps the value as it does.
+            cold.act(0, "note").expect("note");
+            warm.act(0, &look).expect("look");
+            warm.act(0, "note").expect("note");
+            let miss = cost_of(&mut cold, &look);
+            let hit = cost_of(&mut warm, &look);
+            // The fixture logs how many times it computed the value (a count outside the state).
+            let computed = |g: &Game| {
+                g.script
+                    .with_output(|c| c.messages.iter().find_map(|m| m.text.strip_prefix("computed ").map(String::from)))
+            };
+            assert_eq!(computed(&cold).as_deref(), Some("1"), "{reads}: cold computed it");
+            assert_eq!(computed(&warm).as_deref(), Some("1"), "{reads}: warm kept it from its first look");
+            assert!(miss > 500, "{reads}: the fixture's computation is not trivial: {miss}");
+            assert_eq!(hit, miss, "{reads}: a kept value charges what computing it did");
+        }
     }
 }

@@ -74,6 +74,18 @@ fn seat_cards_follow_the_cards_not_the_stores() {
 }
 
 #[test]
+fn constants_are_kept_whatever_changes() {
+    let mut g = game();
+    assert_eq!(look(&mut g, "constants"), (1, 1));
+    // The fixture's function reads a store, which "constants" promises it does not: what
+    // it computed first is what it gives after any change, a card taken included.
+    act(&mut g, "store 1 3");
+    act(&mut g, "take 1");
+    assert_eq!(look(&mut g, "constants"), (1, 1));
+    assert_eq!(look(&mut g, "whole"), (0, 2), "the other kinds see the change");
+}
+
+#[test]
 fn a_refused_action_and_an_undo_leave_nothing_stale() {
     let mut g = game();
     assert_eq!(look(&mut g, "seat_grids").0, 1);
@@ -93,7 +105,10 @@ fn reads_of_an_unknown_kind_are_refused_at_the_line() {
     let before = g.state().clone();
     match g.act(0, "look board") {
         Err(GameError::Script(e)) => {
-            assert!(e.message.contains("reads must be nil, \"grids\", \"seat_grids\" or \"seat_cards\""), "{e}");
+            assert!(
+                e.message.contains("reads must be nil, \"grids\", \"seat_grids\", \"seat_cards\" or \"constants\""),
+                "{e}"
+            );
             let at = e.location.clone().unwrap_or_default();
             assert!(at.starts_with("tests/variants/cached.lua:"), "{e:?}");
         }

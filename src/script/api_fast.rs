@@ -215,14 +215,16 @@ pub(super) fn keep_cached_fn(lua: &Lua) -> mlua::Result<Function> {
 }
 
 /// The version a value `g:cached` keeps is good for, by what it reads (`code`: 0 the whole
-/// state, 1 the grids, 2 seat (at 3)'s grids, 3 the cards on them): what the probe answers
-/// and what the C hit compares.
+/// state, 1 the grids, 2 seat (at 3)'s grids, 3 the cards on them, 4 nothing): what the
+/// probe answers and what the C hit compares.
 unsafe fn kept_version(l: *mut ffi::lua_State, c: &Ctx, code: i64) -> Option<u64> {
     Some(match code {
         0 => c.version,
         1 => c.grid_version,
         2 => c.grid_stamp(seat_of(c, int_arg(l, 3)?)? + 1),
         3 => c.card_stamp(seat_of(c, int_arg(l, 3)?)? + 1),
+        // Nothing of the state: one version for good.
+        4 => 1,
         _ => return None,
     })
 }
@@ -237,6 +239,7 @@ unsafe fn cached(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Option<c_i
             "grids" => 1,
             "seat_grids" => 2,
             "seat_cards" => 3,
+            "constants" => 4,
             _ => return None,
         },
         _ => return None,

@@ -244,8 +244,9 @@ end
 
 -- g:cached(fn, arg, reads): fn(g, arg), computed once while what it reads stays as it is.
 -- `reads`: nil, anything (the whole state); "grids", the slot grids only; "seat_grids", the
--- grids of seat `arg` only; "seat_cards", which cards lie where on them, not their stores
--- (and, always, the variant's own constants). The versions behind
+-- grids of seat `arg` only; "seat_cards", which cards lie where on them, not their stores;
+-- "constants", nothing of the state: `fn` reads only `arg` (and, always, the variant's own
+-- constants), so its value is kept for the rest of the Lua state's life. The versions behind
 -- it (numbers that change with every write and every state the engine installs) are kept
 -- from variants: a game must not depend on how often a bot forked.
 -- What a miss charges beyond `fn` and the first `used` (which its measure includes): the
@@ -254,7 +255,7 @@ end
 local MISS_EXTRA = 40 + 40
 
 local function install_cached(g)
-  local READS = { grids = 1, seat_grids = 2, seat_cards = 3 }
+  local READS = { grids = 1, seat_grids = 2, seat_cards = 3, constants = 4 }
   local probe, used = g.__probe, g.__used
   g.__probe, g.__used = nil, nil
   local NONE = {}
@@ -267,7 +268,8 @@ local function install_cached(g)
       code = READS[reads]
       if not code then
         -- Level 3: the rule that called g:cached, past the C function that handed over.
-        error("g:cached: reads must be nil, \"grids\", \"seat_grids\" or \"seat_cards\", not " .. tostring(reads), 3)
+        error("g:cached: reads must be nil, \"grids\", \"seat_grids\", \"seat_cards\" or \"constants\", not "
+          .. tostring(reads), 3)
       end
     end
     local key = reads or NONE
@@ -277,7 +279,7 @@ local function install_cached(g)
     if not m then m = { {}, {}, {} }; per[fn] = m end
     local k = arg
     if k == nil then k = NONE end
-    local seat = code >= 2 and arg or nil
+    local seat = (code == 2 or code == 3) and arg or nil
     -- A value kept costs what computing it did (and the calls below that a hit skips), so
     -- the budget a call uses never depends on what happened to be kept: the probe charges it.
     local v = probe(self, code, seat, m[2][k], m[3][k])

@@ -32,7 +32,10 @@ sequence("setup", "cached.setup", function(g)
   g:set_phase("play")
 end)
 
-local READS = { whole = nil, grids = "grids", seat_grids = "seat_grids", seat_cards = "seat_cards", board = "board" }
+local READS = {
+  whole = nil, grids = "grids", seat_grids = "seat_grids", seat_cards = "seat_cards", constants = "constants",
+  board = "board",
+}
 
 -- look <word>: asks twice for red's yard store, reading as the word says; records the
 -- value and logs the count of computations so far.

@@ -131,10 +131,15 @@ local function card_text(kind)
   return kind:gsub("_", " ") .. " (" .. table.concat(parts, "; ") .. ")"
 end
 
+-- The same, kept (`g:cached` on "constants": it reads the card's definition alone), for
+-- what is told at every card drawn.
+local function read_card_text(_, kind) return card_text(kind) end
+local function kept_card_text(g, kind) return g:cached(read_card_text, kind, "constants") end
+
 -- For the parts after this one.
 shared.P, shared.ROWS, shared.COLS, shared.CENTER = P, ROWS, COLS, CENTER
 shared.MAX_STORE, shared.RESOURCES, shared.IS_RESOURCE = MAX_STORE, RESOURCES, IS_RESOURCE
 shared.STACKS, shared.START_REGIONS, shared.STACK_REGIONS = STACKS, START_REGIONS, STACK_REGIONS
 shared.CENTER_COST, shared.EVENT_FACES, shared.FACE_TEXT = CENTER_COST, EVENT_FACES, FACE_TEXT
 shared.CARDS, shared.card, shared.expansion = CARDS, card, expansion
-shared.EXPANSION_TYPE, shared.card_text = EXPANSION_TYPE, card_text
+shared.EXPANSION_TYPE, shared.card_text, shared.kept_card_text = EXPANSION_TYPE, card_text, kept_card_text

@@ -5,7 +5,7 @@
 local shared = ...
 local P, CENTER, STACKS = shared.P, shared.CENTER, shared.STACKS
 local START_REGIONS, STACK_REGIONS, CARDS = shared.START_REGIONS, shared.STACK_REGIONS, shared.CARDS
-local EXPANSION_TYPE, card_text, name = shared.EXPANSION_TYPE, shared.card_text, shared.name
+local EXPANSION_TYPE, kept_card_text, name = shared.EXPANSION_TYPE, shared.kept_card_text, shared.name
 local order_from = shared.order_from
 
 -- Set-up ---------------------------------------------------------------------------------------
@@ -85,7 +85,7 @@ end)
 
 local function draw_card(g, p, stack)
   local k = g:draw(nil, stack, p, "hand")
-  if k then g:tell({ p }, "you draw " .. card_text(k) .. " from " .. stack) end
+  if k then g:tell({ p }, "you draw " .. kept_card_text(g, k) .. " from " .. stack) end
   return k
 end
 
