@@ -7,11 +7,12 @@ local P, MAX_STORE, RESOURCES = shared.P, shared.MAX_STORE, shared.RESOURCES
 local IS_RESOURCE, EVENT_FACES, FACE_TEXT = shared.IS_RESOURCE, shared.EVENT_FACES, shared.FACE_TEXT
 local CARDS, next, contains, other = shared.CARDS, shared.next, shared.contains, shared.other
 local name, title, cards_text = shared.name, shared.title, shared.cards_text
-local order_from, top, site_regions = shared.order_from, shared.top, shared.site_regions
-local region_sites, regions, holders = shared.region_sites, shared.regions, shared.holders
+local order_from, site_regions = shared.order_from, shared.site_regions
+local regions, holders = shared.regions, shared.holders
 local expansions, tally, stock = shared.expansions, shared.tally, shared.stock
 local stock_total, store_at, gain = shared.stock_total, shared.store_at, shared.gain
 local only_kind, gain_text = shared.only_kind, shared.gain_text
+local is_region_site, boosters = shared.is_region_site, shared.boosters
 
 -- Resolving the dice: a queue of steps ---------------------------------------------------------
 -- Rolling the dice sets up a queue of steps in the game state: automatic ones (brigands,
@@ -155,11 +156,13 @@ TASKS.brigand = function(g)
   end
 end
 
--- Production booster: +1 for each adjacent booster of the region's resource.
+-- Production booster: +1 for each adjacent booster of the region's resource (on one of
+-- its building sites). The seat's boosters are a kept list, most often empty.
 filter("production", "rivals.boosters", function(g, n, p, s)
-  for _, rc in ipairs(region_sites(s.row, s.col)) do
-    local d = CARDS[top(g, p, rc[1], rc[2]) or ""]
-    if d and d.boosts == s.def.resource then n = n + 1 end
+  local bs = boosters(g, p)
+  for i = 1, #bs do
+    local b = bs[i]
+    if b.def.boosts == s.def.resource and is_region_site(s.row, s.col, b.row, b.col) then n = n + 1 end
   end
   return n
 end)

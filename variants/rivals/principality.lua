@@ -75,6 +75,11 @@ local function region_sites(r, c)
   return { { r, c - 1 }, { r, c + 1 }, { o, c - 1 }, { o, c + 1 } }
 end
 
+-- Whether (sr, sc) is one of region_sites(r, c), without the list.
+local function is_region_site(r, c, sr, sc)
+  return (sr == r or sr == outer_row(r)) and (sc == c - 1 or sc == c + 1)
+end
+
 local function label(g, p, r, c) return g:slot_label(p, P, r, c) end
 
 -- A label of p's own principality: row, column; nil if it is not one.
@@ -151,6 +156,10 @@ local holders = kept_cards(function(d) return d.type == "region" or d.stores end
 
 -- p's trade ships, kept the same way (the exchange rate asks for them per resource).
 local ships = kept_cards(function(d) return d.type == "ship" end)
+
+-- p's production boosters, kept the same way (production asks at every roll, and most
+-- principalities have none).
+local boosters = kept_cards(function(d) return d.boosts ~= nil end)
 
 local function expansions(g, p, kind_type, ps)
   local out = {}
@@ -402,6 +411,7 @@ shared.next, shared.copy, shared.contains, shared.other = next, copy, contains, 
 shared.name, shared.title, shared.cards_text, shared.total = name, title, cards_text, total
 shared.order_from, shared.in_grid, shared.top = order_from, in_grid, top
 shared.site_regions, shared.region_sites, shared.label = site_regions, region_sites, label
+shared.is_region_site, shared.boosters = is_region_site, boosters
 shared.own, shared.placed, shared.regions, shared.holders = own, placed, regions, holders
 shared.ships, shared.expansions, shared.towns = ships, expansions, towns
 shared.road_sites, shared.settlement_sites, shared.sites = road_sites, settlement_sites, sites
