@@ -131,7 +131,8 @@ impl Script {
         let engine: Table = lua
             .load(include_str!("prelude.lua"))
             .set_name("@engine/prelude.lua")
-            .call((read_only, fresh_budget, keep_cached))
+            // Debug builds check every option a rule's `sample` draws against its listing.
+            .call((read_only, fresh_budget, keep_cached, cfg!(debug_assertions)))
             .map_err(lua_err)?;
         lua.globals().set("__engine", engine.clone()).map_err(lua_err)?;
         spec_load::install(&lua, built_in)?;

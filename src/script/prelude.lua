@@ -6,7 +6,7 @@
 -- rest of the current call (perform asks who acts next so), one gives the call a fresh
 -- instruction budget (perform's checks and its action are each given the whole), and one
 -- answers g:cached's hits in C (install_cached below).
-local set_read_only, fresh_budget, keep_cached = ...
+local set_read_only, fresh_budget, keep_cached, check_samples = ...
 
 local R = { hooks = {}, by_point = nil, actions = {}, order = {}, seq = 0 }
 local engine = {}
@@ -444,6 +444,29 @@ end
 -- asked. Returns the name and the option, nil when there is none, or nil, "more" when
 -- `rnd` ran out.
 local names = {} -- reused by every draw: sampling allocates nothing of its own
+
+-- Whether two option values are the same (tables field by field).
+local function same_option(a, b)
+  if type(a) ~= "table" or type(b) ~= "table" then return a == b end
+  for k, v in next, a do
+    if not same_option(v, b[k]) then return false end
+  end
+  for k in next, b do
+    if a[k] == nil then return false end
+  end
+  return true
+end
+
+-- (Debug builds) `sample` at r must give the option `options` lists at r's place.
+local function check_sample(g, def, seat, r, o)
+  local opts = options_of(g, def, seat) or EMPTY
+  local want = opts[(r * #opts) // 1 + 1]
+  if not same_option(o, want) then
+    error(string.format("action '%s': its sample at %s gave an option other than the one its options list there (%d listed)",
+      def.name, r, #opts), 0)
+  end
+end
+
 function engine.sample(g, seat, rnd)
   g = listing_view(g)
   local _, drawable = in_phase(g:phase())
@@ -479,6 +502,7 @@ function engine.sample(g, seat, rnd)
         depth, active[1] = 1, def
         local o = def.sample(g, seat, r2)
         depth = 0
+        if check_samples and def.has_args then check_sample(g, def, seat, r2, o) end
         -- (No option for an action without arguments: nothing for the engine to convert.)
         if o ~= nil then return def.name, def.has_args and o or nil end
       else

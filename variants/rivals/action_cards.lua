@@ -60,6 +60,13 @@ action {
     end
     return out
   end,
+  -- The entry `options` lists at x's place, counted instead of built (a bot's draw).
+  sample = function(g, p, x)
+    local gives, gets = combos(2, stock(g, p)), combos(2)
+    local left = (x * #gives * #gets) // 1
+    if left >= #gives * #gets then return nil end
+    return { gives[left // #gets + 1], gets[left % #gets + 1] }
+  end,
   legal = function(g, p, give, get)
     if not resources_only(give) or not resources_only(get) or total(give) ~= 2 or total(get) ~= 2 then
       return deny("the Merchant Caravan exchanges exactly 2 resources for 2")

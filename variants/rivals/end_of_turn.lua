@@ -118,6 +118,22 @@ local function hand_card_under_stack(g, p)
   return out
 end
 
+-- The entry of hand_card_under_stack at x's place, counted instead of built (a bot's draw).
+local function sample_hand_card_under_stack(g, p, x)
+  local kinds, stacks, count = {}, {}, 0
+  for k in pairs(g:cards(p, "hand")) do
+    local under = stacks_for(g, k)
+    kinds[#kinds + 1], stacks[#stacks + 1], count = k, under, count + #under
+  end
+  local left = (x * count) // 1
+  for i, k in ipairs(kinds) do
+    local under = stacks[i]
+    if left < #under then return { k, under[left + 1] } end
+    left = left - #under
+  end
+  return nil
+end
+
 local function may_put_under_stack(g, p, kind, n)
   kind = kind:lower()
   if not CARDS[kind] then return deny("'" .. kind .. "' is not a card of this game (see `legal`)") end
@@ -132,6 +148,7 @@ action {
   help = "over your hand limit: put a card under a draw stack",
   when = function(g, p) return my_turn(g, p) and g:count(p, "hand") > hand_limit(g, p) end,
   options = hand_card_under_stack,
+  sample = sample_hand_card_under_stack,
   legal = may_put_under_stack,
   apply = function(g, p, kind, n)
     kind = kind:lower()
@@ -150,6 +167,7 @@ action {
   help = "put a card of your hand under a draw stack, then draw or search for a new one",
   when = my_turn,
   options = hand_card_under_stack,
+  sample = sample_hand_card_under_stack,
   legal = may_put_under_stack,
   apply = function(g, p, kind, n)
     kind = kind:lower()
@@ -186,6 +204,14 @@ action {
       for _, c in ipairs(pays) do out[#out + 1] = { i, c } end
     end
     return out
+  end,
+  -- The entry `options` lists at x's place, counted instead of built (a bot's draw).
+  sample = function(g, p, x)
+    local pays = combos(search_cost(g, p), stock(g, p))
+    local stacks = stack_options(g)
+    local left = (x * #stacks * #pays) // 1
+    if left >= #stacks * #pays then return nil end
+    return { stacks[left // #pays + 1], pays[left % #pays + 1] }
   end,
   legal = function(g, p, n, paying)
     local s = stack_index(n)

@@ -40,6 +40,32 @@ action {
     end
     return out
   end,
+  -- The trade `options` lists at x's place, counted instead of built (a bot's draw): each
+  -- resource given at its ratio, for each of the others.
+  sample = function(g, p, x)
+    local have, gives = stock(g, p), 0
+    for _, r in ipairs(RESOURCES) do
+      if have[r] >= ratio(g, p, r) then gives = gives + 1 end
+    end
+    local others = #RESOURCES - 1
+    local left = (x * gives * others) // 1
+    local give, nth = left // others, left % others
+    for _, r in ipairs(RESOURCES) do
+      local k = ratio(g, p, r)
+      if have[r] >= k then
+        if give == 0 then
+          for _, t in ipairs(RESOURCES) do
+            if t ~= r then
+              if nth == 0 then return { { [r] = k }, t } end
+              nth = nth - 1
+            end
+          end
+        end
+        give = give - 1
+      end
+    end
+    return nil
+  end,
   legal = function(g, p, give, get)
     local kinds, r = 0, nil
     for k in pairs(give) do kinds, r = kinds + 1, k end
