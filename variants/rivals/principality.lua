@@ -102,9 +102,12 @@ local LIVE_STORE = {
 local function read_placed(g, p)
   local out = {}
   for _, s in ipairs(g:slots(p, P)) do
-    if s.card then
-      s.def, s.store, s.g, s.owner = CARDS[s.card], nil, g, p
-      out[#out + 1] = setmetatable(s, LIVE_STORE)
+    local card = s.card
+    if card then
+      -- A table of its own, every field in one constructor (sized once), without `store`.
+      out[#out + 1] = setmetatable({
+        row = s.row, col = s.col, label = s.label, card = card, depth = s.depth, def = CARDS[card], g = g, owner = p,
+      }, LIVE_STORE)
     end
   end
   return out
@@ -282,7 +285,8 @@ end
 local function hand_limit(g, p) return g:filter("hand_limit", 3 + tally(g, p).progress, p) end
 
 local function count_stock(list)
-  local have = {}
+  -- (The six resources named: the table is sized once, not grown key by key.)
+  local have = { brick = 0, grain = 0, wool = 0, lumber = 0, ore = 0, gold = 0 }
   for _, r in ipairs(RESOURCES) do have[r] = 0 end
   for _, s in ipairs(list) do have[s.def.resource] = have[s.def.resource] + s.store end
   return have
