@@ -542,4 +542,33 @@ mod tests {
         lua.globals().raw_set("answer", 2).unwrap();
         assert_eq!(read.call::<(i64, i64, i64)>(()).unwrap(), (2, 2, 2));
     }
+
+    /// The vendored VM steps `ipairs` and `next` itself (vendor/README.md): the same entries,
+    /// ends and errors as their C functions, a proxy's `__index` included.
+    #[test]
+    fn ipairs_and_next_step_as_their_c_functions_do() {
+        let lua = Lua::new();
+        let walked: String = lua
+            .load(
+                r#"
+                local out = {}
+                for i, v, extra in ipairs({ 10, 20, nil, 40 }) do out[#out + 1] = i .. "=" .. v .. ":" .. tostring(extra) end
+                local proxy = setmetatable({ 1 }, { __index = function(_, k) if k <= 3 then return k * 100 end end })
+                for i, v in ipairs(proxy) do out[#out + 1] = i .. "=" .. v end
+                for i in ipairs({ "a", "b" }) do out[#out + 1] = tostring(i) end
+                local sum, keys = 0, 0
+                for k, v, extra in next, { a = 1, b = 2, 3 } do sum, keys = sum + v, keys + (extra == nil and 1 or 0) end
+                out[#out + 1] = "sum=" .. sum .. " keys=" .. keys
+                for _ in next, {} do out[#out + 1] = "never" end
+                return table.concat(out, " ")
+                "#,
+            )
+            .eval()
+            .unwrap();
+        assert_eq!(walked, "1=10:nil 2=20:nil 1=1 2=200 3=300 1 2 sum=6 keys=3");
+        let bad_key = lua.load(r#"for _ in next, { 1 }, "absent" do end"#).exec().unwrap_err();
+        assert!(bad_key.to_string().contains("invalid key to 'next'"), "{bad_key}");
+        let not_a_table = lua.load("for _ in ipairs(nil) do end").exec().unwrap_err();
+        assert!(not_a_table.to_string().contains("index a nil value"), "{not_a_table}");
+    }
 }
