@@ -61,12 +61,13 @@ local function choice_possible(g, task)
   return true
 end
 
--- The queue is read and changed an entry at a time (g:get with a field, g:remove,
--- g:insert): a task may change it, and copying it whole to Lua and back at each step was
--- most of the cost of resolving a roll.
+-- The queue is changed an entry at a time (g:remove, g:insert): a task may change it, and
+-- copying it whole to Lua and back at each step was most of the cost of resolving a roll.
+-- Each entry is taken off before it is looked at (one call, where reading it and then
+-- removing it took two): a choice that can be made goes back to the head to wait there.
 local function advance(g)
   for _ = 1, 1000 do
-    local task = g:get("queue", 1)
+    local task = g:remove("queue", 1)
     if not task then
       g:set("queue", nil)
       g:set_phase("action")
@@ -74,12 +75,11 @@ local function advance(g)
     end
     if task.t == "choice" then
       if choice_possible(g, task) then
+        g:insert("queue", 1, task)
         g:set_phase("choose")
         return
       end
-      g:remove("queue", 1)
     else
-      g:remove("queue", 1)
       local more = TASKS[task.t](g, task)
       if more then
         for i = #more, 1, -1 do g:insert("queue", 1, more[i]) end
@@ -95,9 +95,9 @@ local function head(g) return g:get("queue", 1) end
 
 -- One unit of the head choice is done: count it down and go on.
 local function choice_done(g, changed)
-  local task = changed or g:get("queue", 1)
+  local head = g:remove("queue", 1)
+  local task = changed or head
   task.left = task.left - 1
-  g:remove("queue", 1)
   if task.left > 0 then g:insert("queue", 1, task) end
   advance(g)
 end
