@@ -5,12 +5,13 @@
 local shared = ...
 local CARDS, card, expansion = shared.CARDS, shared.card, shared.expansion
 local card_text, other, name, title = shared.card_text, shared.other, shared.name, shared.title
-local cards_text, order_from, top = shared.cards_text, shared.order_from, shared.top
-local region_sites, regions, expansions = shared.region_sites, shared.regions, shared.expansions
+local cards_text, order_from = shared.cards_text, shared.order_from
+local regions, expansions = shared.regions, shared.expansions
 local towns, sites, tally, hand_limit = shared.towns, shared.sites, shared.tally, shared.hand_limit
 local stock, pay, store_at, gain = shared.stock, shared.pay, shared.store_at, shared.gain
 local cost, build_event_deck, TASKS = shared.cost, shared.build_event_deck, shared.TASKS
 local EVENTS, DIE, choice = shared.EVENTS, shared.DIE, shared.choice
+local placed, is_region_site = shared.placed, shared.is_region_site
 
 -- Buildings (not units) of p: their labels.
 local function building_labels(g, p)
@@ -103,11 +104,15 @@ end
 EVENTS.year_of_plenty = function(g)
   for _, p in ipairs(order_from(g, g:current())) do
     local got = {}
+    -- The Storehouses and Abbeys found once, then matched to each region's building sites.
+    local givers = {}
+    for _, e in ipairs(placed(g, p)) do
+      if e.card == "storehouse" or e.card == "abbey" then givers[#givers + 1] = e end
+    end
     for _, s in ipairs(regions(g, p)) do
       local n = 0
-      for _, rc in ipairs(region_sites(s.row, s.col)) do
-        local k = top(g, p, rc[1], rc[2])
-        if k == "storehouse" or k == "abbey" then n = n + 1 end
+      for _, e in ipairs(givers) do
+        if is_region_site(s.row, s.col, e.row, e.col) then n = n + 1 end
       end
       if n > 0 then
         local put = store_at(g, p, s.row, s.col, n)
