@@ -96,18 +96,22 @@ end
 -- `store` is read from the grid when asked, never kept.
 local LIVE_STORE = {
   __index = function(s, k)
-    if k == "store" then return s.g:store(s.owner, P, s.row, s.col) end
+    if k == "store" then
+      local at = s.at
+      return at.g:store(at.owner, P, s.row, s.col)
+    end
   end,
 }
 local function read_placed(g, p)
   local out = {}
+  local at = { g = g, owner = p } -- where every entry's store is read
   for _, s in ipairs(g:slots(p, P)) do
     local card = s.card
     if card then
-      -- A table of its own, every field in one constructor (sized once), without `store`.
-      out[#out + 1] = setmetatable({
-        row = s.row, col = s.col, label = s.label, card = card, depth = s.depth, def = CARDS[card], g = g, owner = p,
-      }, LIVE_STORE)
+      -- g:slots' own table, its store taken out: two fields more fill the eight places a
+      -- table of six fields has, so it is not resized.
+      s.store, s.def, s.at = nil, CARDS[card], at
+      out[#out + 1] = setmetatable(s, LIVE_STORE)
     end
   end
   return out
