@@ -39,6 +39,36 @@ fn trails_nonzero(v: &Value) -> bool {
     matches!(v, Value::List(l) if l.iter().any(|x| matches!(x, Value::Int(n) if *n > 0)))
 }
 
+/// `g:option` keeps the options of the table it read them from (src/script/ctx.rs): a state
+/// put back with other options answers those.
+#[test]
+fn an_option_is_read_from_the_state_put_back() {
+    let probe = |g: &mut Game| {
+        g.act(0, "probe").expect("the probe runs");
+        let st = g.state();
+        let Some(Value::Map(p)) = st.vars.get("probe") else { panic!("no probe stored") };
+        p.get("option").cloned()
+    };
+    let mut g = game();
+    g.act(0, "roll").expect("red rolls");
+    let before = g.snapshot();
+    assert_eq!(probe(&mut g), Some(Value::Int(10)));
+    let mut other = Game::new(Header {
+        variants: vec![GETTERS.into()],
+        players: 4,
+        seed: 3,
+        options: vec![("victory_points".into(), "12".into())],
+        sandbox: false,
+    })
+    .expect("the fixture loads");
+    other.act(0, "roll").expect("red rolls");
+    let theirs = other.state().clone();
+    g.restore(&before.with_state(theirs));
+    assert_eq!(probe(&mut g), Some(Value::Int(12)), "the options of the state put back");
+    g.restore(&before);
+    assert_eq!(probe(&mut g), Some(Value::Int(10)), "and back again");
+}
+
 #[test]
 fn the_fast_getters_answer_what_the_state_holds() {
     let mut g = game();

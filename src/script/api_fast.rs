@@ -637,7 +637,12 @@ unsafe fn color(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_i
 }
 
 unsafe fn option(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<c_int> {
-    push_scalar(l, c.state.options.get(str_arg(l, 2)?)?)?;
+    let name = str_arg(l, 2)?;
+    match c.names.get(name, super::names::NameKind::Option) {
+        // SAFETY: `option_value`'s pointer stays good until the next call to it.
+        Some(Some(i)) => push_scalar(l, &*c.option_value(i)?)?,
+        _ => push_scalar(l, c.state.options.get(name)?)?,
+    }
     Some(1)
 }
 
@@ -779,7 +784,9 @@ unsafe fn hexes_at(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<
 unsafe fn hexes_numbered(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Option<c_int> {
     let n = u8::try_from(int_arg(l, 2)?).ok()?;
     *extra = c.state.hexes.len() as u64; // as api.rs: a scan of the board
-    ffi::lua_createtable(l, 0, 0);
+                                         // Counted first, so that the list is made at its size (not grown entry by entry).
+    let found = c.state.hexes.iter().filter(|h| h.number == Some(n)).count();
+    ffi::lua_createtable(l, found as c_int, 0);
     let mut k = 0;
     for (i, h) in c.state.hexes.iter().enumerate() {
         if h.number == Some(n) {

@@ -54,6 +54,10 @@ pub(crate) struct Ctx {
     /// from (the seat's paths of that kind, the intersections others hold): Longest Road
     /// asks every seat after each road, and most seats' roads did not change.
     pub trails: std::cell::RefCell<Vec<TrailMemo>>,
+    /// The value of each option of the spec (by `NameKind::Option` index) in the options
+    /// table it was read from, which it holds: `g:option` finds a name by its address
+    /// instead of comparing it with the table's keys (half a dozen string comparisons).
+    pub option_values: std::cell::RefCell<OptionValues>,
     /// Keep no message text (`Game::set_quiet`): each message is only measured, into
     /// `quiet_bytes`, for the game's cap on the text its messages hold.
     pub quiet: bool,
@@ -61,6 +65,10 @@ pub(crate) struct Ctx {
     /// The buffer a quiet `g:log` writes its text into, to measure it.
     pub log_scratch: String,
 }
+
+/// The options table `Ctx::option_values` was read from, and its values in spec order.
+pub type OptionValues =
+    Option<(Arc<std::collections::BTreeMap<String, crate::value::Value>>, Vec<Option<crate::value::Value>>)>;
 
 /// One longest trail `Ctx::trails` keeps: a function of `owned` and `blocked` alone.
 pub struct TrailMemo {
@@ -151,6 +159,20 @@ impl Ctx {
     /// When the grids of `owner` (0: the game's) last changed.
     pub(crate) fn grid_stamp(&self, owner: usize) -> u64 {
         self.grid_stamps.get(owner).copied().unwrap_or(0).max(self.grid_base)
+    }
+
+    /// Where the value of the spec's option `i` is in this state's options (None: not
+    /// set), read again only when the state holds another options table. A pointer, so
+    /// that no borrow is alive while it is pushed to Lua (which may raise); it stays good
+    /// until the next call, since the list changes only here and holds its table.
+    pub(crate) fn option_value(&self, i: usize) -> Option<*const crate::value::Value> {
+        let mut kept = self.option_values.borrow_mut();
+        if !kept.as_ref().is_some_and(|(table, _)| Arc::ptr_eq(table, &self.state.options)) {
+            let values = self.spec.options.iter().map(|o| self.state.options.get(&o.name).cloned()).collect();
+            *kept = Some((self.state.options.clone(), values));
+        }
+        let (_, values) = kept.as_ref()?;
+        values.get(i)?.as_ref().map(|v| v as *const _)
     }
 
     /// When the cards on the grids of `owner` last changed (stores aside).

@@ -155,7 +155,8 @@ impl Script {
         let mut interned = vec![];
         let mut addresses = std::collections::HashMap::new();
         let all = spec.zones.iter().map(|z| &z.name).chain(spec.cards.iter().map(|c| &c.name));
-        for name in all.chain(spec.pieces.iter().map(|p| &p.name)).chain(spec.grids.iter().map(|g| &g.name)) {
+        let all = all.chain(spec.pieces.iter().map(|p| &p.name)).chain(spec.grids.iter().map(|g| &g.name));
+        for name in all.chain(spec.options.iter().map(|o| &o.name)) {
             if addresses.contains_key(name.as_str()) {
                 continue;
             }
@@ -236,6 +237,7 @@ impl Script {
             // Stamped with no version a state can have: counted at the first question.
             piece_counts: std::cell::RefCell::new((u64::MAX, vec![])),
             trails: Default::default(),
+            option_values: Default::default(),
             quiet: self.quiet.get(),
             quiet_bytes: 0,
             log_scratch: String::new(),

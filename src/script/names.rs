@@ -1,4 +1,5 @@
-//! The names of a game's zones, cards, pieces and grids as its Lua state interns them.
+//! The names of a game's zones, cards, pieces, grids and options as its Lua state interns
+//! them.
 //!
 //! Lua keeps one string object per short string (up to 40 bytes) and never moves it, so
 //! while the engine holds a string of each name, every script's `"hand"` or `"ore"` is that
@@ -15,7 +16,10 @@ pub(crate) enum NameKind {
     Card = 1,
     Piece = 2,
     Grid = 3,
+    Option = 4,
 }
+
+const KINDS: usize = 5;
 
 const NONE: u16 = u16::MAX;
 
@@ -23,7 +27,7 @@ const NONE: u16 = u16::MAX;
 /// slot has address 0.
 #[derive(Default)]
 pub(crate) struct NameIndex {
-    slots: Vec<(usize, usize, [u16; 4])>,
+    slots: Vec<(usize, usize, [u16; KINDS])>,
     shift: u32,
 }
 
@@ -31,13 +35,14 @@ impl NameIndex {
     /// The index of the names in `spec`, given the address of each name's interned bytes.
     /// Names past `u16::MAX` in their list are left to the spec.
     pub(crate) fn new(spec: &Spec, address_of: impl Fn(&str) -> Option<usize>) -> NameIndex {
-        let lists: [Vec<&str>; 4] = [
+        let lists: [Vec<&str>; KINDS] = [
             spec.zones.iter().map(|z| z.name.as_str()).collect(),
             spec.cards.iter().map(|c| c.name.as_str()).collect(),
             spec.pieces.iter().map(|p| p.name.as_str()).collect(),
             spec.grids.iter().map(|g| g.name.as_str()).collect(),
+            spec.options.iter().map(|o| o.name.as_str()).collect(),
         ];
-        let mut entries: Vec<(usize, usize, [u16; 4])> = vec![];
+        let mut entries: Vec<(usize, usize, [u16; KINDS])> = vec![];
         for (kind, list) in lists.iter().enumerate() {
             for (i, name) in list.iter().enumerate() {
                 let (Some(addr), Ok(i)) = (address_of(name), u16::try_from(i)) else { continue };
@@ -49,7 +54,7 @@ impl NameIndex {
                     Some(e) if e.2[kind] == NONE => e.2[kind] = i,
                     Some(_) => {}
                     None => {
-                        let mut idx = [NONE; 4];
+                        let mut idx = [NONE; KINDS];
                         idx[kind] = i;
                         entries.push((addr, name.len(), idx));
                     }
@@ -57,7 +62,7 @@ impl NameIndex {
             }
         }
         let size = (entries.len() * 2).next_power_of_two().max(16);
-        let mut index = NameIndex { slots: vec![(0, 0, [NONE; 4]); size], shift: 64 - size.trailing_zeros() };
+        let mut index = NameIndex { slots: vec![(0, 0, [NONE; KINDS]); size], shift: 64 - size.trailing_zeros() };
         for e in entries {
             let mut at = index.home(e.0);
             while index.slots[at].0 != 0 {
