@@ -783,9 +783,9 @@ unsafe fn hexes_at(l: *mut ffi::lua_State, c: &Ctx, _extra: &mut u64) -> Option<
 
 unsafe fn hexes_numbered(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Option<c_int> {
     let n = u8::try_from(int_arg(l, 2)?).ok()?;
-    *extra = c.state.hexes.len() as u64; // as api.rs: a scan of the board
-                                         // Counted first, so that the list is made at its size (not grown entry by entry).
+    // Counted first, so that the list is made at its size (not grown entry by entry).
     let found = c.state.hexes.iter().filter(|h| h.number == Some(n)).count();
+    *extra = c.state.hexes.len() as u64; // as api.rs: a scan of the board
     ffi::lua_createtable(l, found as c_int, 0);
     let mut k = 0;
     for (i, h) in c.state.hexes.iter().enumerate() {
