@@ -95,8 +95,8 @@ local function head(g) return g:get("queue", 1) end
 
 -- One unit of the head choice is done: count it down and go on.
 local function choice_done(g, changed)
-  local head = g:remove("queue", 1)
-  local task = changed or head
+  local first = g:remove("queue", 1)
+  local task = changed or first
   task.left = task.left - 1
   if task.left > 0 then g:insert("queue", 1, task) end
   advance(g)
