@@ -21,6 +21,20 @@ local function ratio(g, p, r)
   return g:filter("trade_ratio", best, p, r)
 end
 
+-- What p can trade now, as a flat list: resource, ratio, resource, ratio, ... in RESOURCES
+-- order (what the listing and the draw both walk).
+local function trade_gives(g, p)
+  local have, out = stock(g, p), {}
+  for _, r in ipairs(RESOURCES) do
+    local k = ratio(g, p, r)
+    if have[r] >= k then
+      out[#out + 1] = r
+      out[#out + 1] = k
+    end
+  end
+  return out
+end
+
 action {
   name = "trade",
   phases = { "action" },
@@ -28,40 +42,27 @@ action {
   help = "trade 3 resources of one type (2 with its trade ship) for 1 other, e.g. `trade 3 ore for wool`",
   when = in_action,
   options = function(g, p)
-    local out = {}
-    local have = stock(g, p)
-    for _, r in ipairs(RESOURCES) do
-      local k = ratio(g, p, r)
-      if have[r] >= k then
-        for _, t in ipairs(RESOURCES) do
-          if t ~= r then out[#out + 1] = { { [r] = k }, t } end
-        end
+    local out, gives = {}, trade_gives(g, p)
+    for i = 1, #gives, 2 do
+      local r, k = gives[i], gives[i + 1]
+      for _, t in ipairs(RESOURCES) do
+        if t ~= r then out[#out + 1] = { { [r] = k }, t } end
       end
     end
     return out
   end,
   -- The trade `options` lists at x's place, counted instead of built (a bot's draw): each
-  -- resource given at its ratio, for each of the others.
+  -- resource given, for each of the others.
   sample = function(g, p, x)
-    local have, gives = stock(g, p), 0
-    for _, r in ipairs(RESOURCES) do
-      if have[r] >= ratio(g, p, r) then gives = gives + 1 end
-    end
-    local others = #RESOURCES - 1
-    local left = (x * gives * others) // 1
-    local give, nth = left // others, left % others
-    for _, r in ipairs(RESOURCES) do
-      local k = ratio(g, p, r)
-      if have[r] >= k then
-        if give == 0 then
-          for _, t in ipairs(RESOURCES) do
-            if t ~= r then
-              if nth == 0 then return { { [r] = k }, t } end
-              nth = nth - 1
-            end
-          end
-        end
-        give = give - 1
+    local gives, others = trade_gives(g, p), #RESOURCES - 1
+    local left = (x * (#gives // 2) * others) // 1
+    local i, nth = 2 * (left // others) + 1, left % others
+    local r = gives[i]
+    if not r then return nil end
+    for _, t in ipairs(RESOURCES) do
+      if t ~= r then
+        if nth == 0 then return { { [r] = gives[i + 1] }, t } end
+        nth = nth - 1
       end
     end
     return nil
