@@ -10,7 +10,7 @@ local expansions, fits, stock = shared.expansions, shared.fits, shared.stock
 local can_pay, pay, gain, gain_text = shared.can_pay, shared.pay, shared.gain, shared.gain_text
 local combos, resources_only, in_hand = shared.combos, shared.resources_only, shared.in_hand
 local requirement, discard_card = shared.requirement, shared.discard_card
-local in_action = shared.in_action
+local in_action, nth_of_pairs = shared.in_action, shared.nth_of_pairs
 
 -- Action cards --------------------------------------------------------------------------------
 
@@ -61,12 +61,7 @@ action {
     return out
   end,
   -- The entry `options` lists at x's place, counted instead of built (a bot's draw).
-  sample = function(g, p, x)
-    local gives, gets = combos(2, stock(g, p)), combos(2)
-    local left = (x * #gives * #gets) // 1
-    if left >= #gives * #gets then return nil end
-    return { gives[left // #gets + 1], gets[left % #gets + 1] }
-  end,
+  sample = function(g, p, x) return nth_of_pairs(combos(2, stock(g, p)), combos(2), x) end,
   legal = function(g, p, give, get)
     if not resources_only(give) or not resources_only(get) or total(give) ~= 2 or total(get) ~= 2 then
       return deny("the Merchant Caravan exchanges exactly 2 resources for 2")

@@ -9,7 +9,7 @@ local top, label, own, placed = shared.top, shared.label, shared.own, shared.pla
 local towns, road_sites, settlement_sites = shared.towns, shared.road_sites, shared.settlement_sites
 local sites, can_pay, pay, cost = shared.sites, shared.can_pay, shared.pay, shared.cost
 local in_hand, requirement, discard_card = shared.in_hand, shared.requirement, shared.discard_card
-local my_turn = shared.my_turn
+local my_turn, nth_of_groups = shared.my_turn, shared.nth_of_groups
 
 -- Building -------------------------------------------------------------------------------------
 
@@ -280,20 +280,12 @@ action {
   -- sites of each kind in the same order, one labelled.
   sample = function(g, p, x)
     local ps = placed(g, p)
-    local kinds, spots, count = {}, {}, 0
+    local kinds, spots = {}, {}
     for kind in pairs(buildable_kinds(g, p)) do
-      if may_build_card(g, p, kind) then
-        local s = sites(g, p, kind, ps)
-        if #s > 0 then kinds[#kinds + 1], spots[#spots + 1], count = kind, s, count + #s end
-      end
+      if may_build_card(g, p, kind) then kinds[#kinds + 1], spots[#spots + 1] = kind, sites(g, p, kind, ps) end
     end
-    local left = (x * count) // 1
-    for i, kind in ipairs(kinds) do
-      local s = spots[i]
-      if left < #s then return { kind, label(g, p, s[left + 1][1], s[left + 1][2]) } end
-      left = left - #s
-    end
-    return nil
+    local i, rc = nth_of_groups(spots, x)
+    return i and { kinds[i], label(g, p, rc[1], rc[2]) } or nil
   end,
   legal = function(g, p, kind, lbl)
     kind = kind:lower()

@@ -21,6 +21,7 @@ local stack_index, stacks_for = shared.stack_index, shared.stacks_for
 local may_go_under, removed_to = shared.may_go_under, shared.removed_to
 local REMOVE_CHOICES, labels_of = shared.REMOVE_CHOICES, shared.labels_of
 local cost_text, in_action, may_play = shared.cost_text, shared.in_action, shared.may_play
+local nth_of_groups, nth_of_pairs = shared.nth_of_groups, shared.nth_of_pairs
 
 -- End of the turn: replenish, exchange -------------------------------------------------------
 
@@ -120,18 +121,10 @@ end
 
 -- The entry of hand_card_under_stack at x's place, counted instead of built (a bot's draw).
 local function sample_hand_card_under_stack(g, p, x)
-  local kinds, stacks, count = {}, {}, 0
-  for k in pairs(g:cards(p, "hand")) do
-    local under = stacks_for(g, k)
-    kinds[#kinds + 1], stacks[#stacks + 1], count = k, under, count + #under
-  end
-  local left = (x * count) // 1
-  for i, k in ipairs(kinds) do
-    local under = stacks[i]
-    if left < #under then return { k, under[left + 1] } end
-    left = left - #under
-  end
-  return nil
+  local kinds, stacks = {}, {}
+  for k in pairs(g:cards(p, "hand")) do kinds[#kinds + 1], stacks[#stacks + 1] = k, stacks_for(g, k) end
+  local i, n = nth_of_groups(stacks, x)
+  return i and { kinds[i], n } or nil
 end
 
 local function may_put_under_stack(g, p, kind, n)
@@ -206,13 +199,7 @@ action {
     return out
   end,
   -- The entry `options` lists at x's place, counted instead of built (a bot's draw).
-  sample = function(g, p, x)
-    local pays = combos(search_cost(g, p), stock(g, p))
-    local stacks = stack_options(g)
-    local left = (x * #stacks * #pays) // 1
-    if left >= #stacks * #pays then return nil end
-    return { stacks[left // #pays + 1], pays[left % #pays + 1] }
-  end,
+  sample = function(g, p, x) return nth_of_pairs(stack_options(g), combos(search_cost(g, p), stock(g, p)), x) end,
   legal = function(g, p, n, paying)
     local s = stack_index(n)
     if not s then return deny("the draw stacks are 1 to " .. #STACKS) end

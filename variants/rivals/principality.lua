@@ -24,6 +24,30 @@ end
 
 local function other(p) return 3 - p end
 
+-- Sampling (an action's `sample`: the entry its `options` list at x's place, in [0, 1),
+-- counted instead of listed). For a listing made of groups, one after the other: the
+-- group's index and the entry, nil past the end.
+local function nth_of_groups(groups, x)
+  local count = 0
+  for i = 1, #groups do count = count + #groups[i] end
+  local left = (x * count) // 1
+  for i = 1, #groups do
+    local list = groups[i]
+    if left < #list then return i, list[left + 1] end
+    left = left - #list
+  end
+  return nil
+end
+
+-- The same for a listing of every entry of `as` with every entry of `bs` ({ a, b }, `as`
+-- the outer loop); nil when either is empty.
+local function nth_of_pairs(as, bs, x)
+  local count = #as * #bs
+  local left = (x * count) // 1
+  if left >= count then return nil end
+  return { as[left // #bs + 1], bs[left % #bs + 1] }
+end
+
 local function name(g, p) return g:color(p) end
 
 local function title(kind) return (kind:gsub("_", " ")) end
@@ -416,6 +440,7 @@ end
 
 -- For the parts after this one.
 shared.next, shared.copy, shared.contains, shared.other = next, copy, contains, other
+shared.nth_of_groups, shared.nth_of_pairs = nth_of_groups, nth_of_pairs
 shared.name, shared.title, shared.cards_text, shared.total = name, title, cards_text, total
 shared.order_from, shared.in_grid, shared.top = order_from, in_grid, top
 shared.site_regions, shared.region_sites, shared.label = site_regions, region_sites, label
