@@ -1891,15 +1891,11 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
             setivalue(s2v(ra + 4), n);
             setobj2s(L, ra + 5, v);
             for (; c > 2; c--) setnilvalue(s2v(ra + 3 + c));
-            i = *(pc++);  /* go to next instruction */
-            lua_assert(GET_OPCODE(i) == OP_TFORLOOP && ra == RA(i));
-            goto l_tforloop;
+            goto l_tforstep;
           }
           if (h->metatable == NULL) {
             setnilvalue(s2v(ra + 4));  /* the end of the list */
-            i = *(pc++);
-            lua_assert(GET_OPCODE(i) == OP_TFORLOOP && ra == RA(i));
-            goto l_tforloop;
+            goto l_tforstep;
           }
         }
         /* catan-engine: the same for 'next' over a table (a loop written 'in next, t'). */
@@ -1913,9 +1909,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
           } else {
             setnilvalue(s2v(ra + 4));
           }
-          i = *(pc++);
-          lua_assert(GET_OPCODE(i) == OP_TFORLOOP && ra == RA(i));
-          goto l_tforloop;
+          goto l_tforstep;
         }
         /* 'ra' has the iterator function, 'ra + 1' has the state,
            'ra + 2' has the control variable, and 'ra + 3' has the
@@ -1927,6 +1921,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         L->top.p = ra + 4 + 3;
         ProtectNT(luaD_call(L, ra + 4, GETARG_C(i)));  /* do the call */
         updatestack(ci);  /* stack may have changed */
+       l_tforstep:  /* catan-engine: where the steps taken above join */
         i = *(pc++);  /* go to next instruction */
         lua_assert(GET_OPCODE(i) == OP_TFORLOOP && ra == RA(i));
         goto l_tforloop;
