@@ -170,6 +170,9 @@ pub struct Game {
     /// simulated game. None after the state was put in place any other way (a fork's
     /// restore, a sandbox edit): the next action takes one.
     checkpoint: Option<(GameState, usize)>,
+    /// The bots' tuned evaluation of this stack (`bot::weights`), found on first use, and
+    /// the warning to give when it was tuned on other rules.
+    tuned: std::cell::OnceCell<TunedEval>,
     /// Debug builds keep the state before each action as well, to check every rebuild.
     #[cfg(debug_assertions)]
     before: Option<GameState>,
@@ -210,6 +213,7 @@ impl Game {
             message_bytes: 0,
             next: Default::default(),
             checkpoint: None,
+            tuned: Default::default(),
             #[cfg(debug_assertions)]
             before: None,
         };
@@ -232,6 +236,7 @@ impl Game {
             message_bytes: self.message_bytes,
             next: std::cell::Cell::new(self.next.get()),
             checkpoint: None,
+            tuned: Default::default(),
             #[cfg(debug_assertions)]
             before: None,
         })
@@ -673,7 +678,52 @@ impl Game {
     pub fn evaluate(&self) -> Result<Vec<f64>, GameError> {
         Ok(self.script.evaluate()?)
     }
+
+    /// The variant's named features of every seat (its `features` filter), read-only;
+    /// empty when the variant declares none.
+    pub fn named_features(&self) -> Result<Vec<BTreeMap<String, f64>>, GameError> {
+        Ok(self.script.features()?)
+    }
+
+    /// The bots' tuned evaluation of this stack (`bot::weights`: the weights file of its
+    /// topmost variant that has one), and a warning when it was tuned on other rules.
+    pub fn tuned(&self) -> &TunedEval {
+        self.tuned.get_or_init(|| {
+            let (t, warning) = crate::bot::weights::find(self);
+            (t.map(|t| Arc::new(crate::bot::weights::Evaluator::new(self, t))), warning)
+        })
+    }
+
+    /// Plays this game's bots with these weights (None: the variant's hand-written
+    /// `evaluate`, or victory points), whatever its weights file says (`catan tune`).
+    pub fn set_tuned(&mut self, tuned: Option<crate::bot::weights::Tuned>) {
+        let eval = tuned.map(|t| Arc::new(crate::bot::weights::Evaluator::new(self, t)));
+        self.tuned = std::cell::OnceCell::new();
+        let _ = self.tuned.set((eval, None));
+    }
+
+    /// The bots' score of each seat in victory points' units: the tuned evaluation when
+    /// the stack has one, else the variant's `evaluate` filter (victory points without).
+    pub fn bot_scores(&self) -> Result<Vec<f64>, GameError> {
+        match &self.tuned().0 {
+            Some(e) => e.scores(self),
+            None => self.evaluate(),
+        }
+    }
+
+    /// Whether a hook of the stack fills the filter point `point` ("evaluate", say).
+    pub fn has_hook(&self, point: &str) -> bool {
+        self.script.has_filter(point).unwrap_or(false)
+    }
+
+    /// Source texts of the variant stack as loaded (chunk name, source), parts included.
+    pub fn stack_files(&self) -> &[(String, String)] {
+        &self.script.files
+    }
 }
+
+/// A stack's tuned evaluation, if it has one, and the warning about it, if any.
+pub type TunedEval = (Option<Arc<crate::bot::weights::Evaluator>>, Option<String>);
 
 /// A saved position of a `Game` for search (`Game::snapshot`, `Game::restore`).
 #[derive(Debug, Clone)]

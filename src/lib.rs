@@ -18,6 +18,7 @@ pub mod sim;
 pub mod slots;
 pub mod spec;
 pub mod state;
+pub mod tune;
 pub mod value;
 pub mod view;
 

@@ -123,6 +123,40 @@ enum Command {
         #[command(flatten)]
         bot_cmd: BotCmdArgs,
     },
+    /// Learn the weights of the bots' evaluation of a stack by self-play: rounds of games
+    /// of the simulation bot (planner) in every seat, each round fitting the weights that
+    /// best foretell the winners and playing the next with them; writes them to the
+    /// stack's weights file (NAME.weights.toml beside NAME.lua), which the stack then loads
+    #[command(
+        after_help = "Examples:\n  catan tune --variant base+./mods/house.lua --games 2000\n  catan tune --variant base --minutes 20 --from-scratch --out /tmp/base.weights.toml"
+    )]
+    Tune {
+        #[command(flatten)]
+        game: GameArgs,
+        /// Games of self-play in all (the same seed and games give the same weights)
+        #[arg(long, default_value_t = 1000)]
+        games: usize,
+        /// Rounds the games are split into (each plays with the last round's weights)
+        #[arg(long, default_value_t = 4)]
+        rounds: usize,
+        /// Stop after the round in progress once this many minutes have passed (the
+        /// weights then depend on the machine's speed)
+        #[arg(long)]
+        minutes: Option<f64>,
+        /// Games played at once (default: every core)
+        #[arg(long, value_name = "N")]
+        jobs: Option<usize>,
+        /// Start from victory points alone, not from the stack's present evaluation
+        #[arg(long)]
+        from_scratch: bool,
+        /// Leave the variant's hand-written `evaluate` out of the terms: generic and named
+        /// features only
+        #[arg(long)]
+        without_evaluate: bool,
+        /// The weights file to write (default: the topmost variant's, beside it)
+        #[arg(long, value_name = "FILE")]
+        out: Option<String>,
+    },
     /// Answer JSON Lines requests on stdin, one JSON answer per line on stdout: start a
     /// game, list a seat's legal actions, act, view, save, load, undo (docs/protocol.md)
     #[command(
@@ -293,6 +327,68 @@ fn progress_bar(total: usize, label: &str) -> Option<indicatif::ProgressBar> {
     }
     bar.set_prefix(label.to_string());
     Some(bar)
+}
+
+/// `catan tune`: self-play, the fit, the weights file written (its other entries kept).
+#[allow(clippy::too_many_arguments)]
+fn run_tune(
+    game: &GameArgs,
+    games: usize,
+    rounds: usize,
+    minutes: Option<f64>,
+    jobs: Option<usize>,
+    from_scratch: bool,
+    without_evaluate: bool,
+    out: Option<String>,
+) -> Result<(), String> {
+    let mut args = game.clone();
+    args.seed = Some(args.seed.unwrap_or(1));
+    let h = header(&args, false)?;
+    let top = h.variants.last().cloned().unwrap_or_else(|| "base".into());
+    let path = out.map(std::path::PathBuf::from).unwrap_or_else(|| catan_engine::bot::weights::file_for(&top));
+    let cfg = catan_engine::tune::TuneConfig {
+        header: h.clone(),
+        games,
+        rounds,
+        seconds: minutes.map(|m| m * 60.0),
+        jobs: jobs.unwrap_or_else(sim::default_jobs),
+        from_scratch,
+        without_evaluate,
+    };
+    let bar = progress_bar(games, "tune");
+    let report = catan_engine::tune::tune(&cfg, |done, _, round| {
+        if let Some(b) = &bar {
+            b.set_position(done as u64);
+            b.set_prefix(format!("tune, round {round}"));
+        }
+    });
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let report = report.map_err(|e| e.to_string())?;
+    let mut file =
+        if path.is_file() { catan_engine::bot::weights::WeightsFile::read(&path)? } else { Default::default() };
+    let mut tuned = report.tuned.clone();
+    tuned.made = format!("{} ({:.0} s)", tuned.made, report.seconds);
+    file.put(tuned.clone());
+    std::fs::write(&path, file.to_toml()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    println!(
+        "tuned {} for {} players: {} games, {} positions, {:.0} s",
+        tuned.stack, tuned.players, report.games, report.positions, report.seconds
+    );
+    for (i, r) in report.rounds.iter().enumerate() {
+        println!(
+            "  round {}: {} games ({} won); the weights it played with foretold its winners at {:.3} log-likelihood a position, top-scored {:.0}%",
+            i + 1,
+            r.games,
+            r.won,
+            r.log_likelihood,
+            100.0 * r.top_share
+        );
+    }
+    println!("  {}", tuned.made);
+    println!("wrote {} weights to {}", tuned.weights.len(), path.display());
+    Ok(())
 }
 
 /// One side of a run: its stack, players and options, played with the bar shown.
@@ -472,6 +568,15 @@ fn main() -> ExitCode {
                 ExitCode::from(1)
             } else {
                 ExitCode::SUCCESS
+            }
+        }
+        Command::Tune { game, games, rounds, minutes, jobs, from_scratch, without_evaluate, out } => {
+            match run_tune(&game, games, rounds, minutes, jobs, from_scratch, without_evaluate, out) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(1)
+                }
             }
         }
         Command::Serve => {

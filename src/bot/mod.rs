@@ -5,34 +5,41 @@
 
 pub mod determinize;
 pub mod external;
+pub mod features;
 pub mod greedy;
 pub mod mcts;
 pub mod offers;
+pub mod planner;
 mod random;
+pub mod weights;
 
 pub use greedy::GreedyBot;
 pub use mcts::MctsBot;
+pub use planner::PlannerBot;
 pub use random::RandomBot;
 
 use crate::action::Action;
 use crate::engine::{Game, GameError};
 
-/// The kinds of bot, weakest first. `Mcts` is the default: the strongest.
+/// The kinds of bot. `Mcts` is the default of `catan play`: the strongest per decision;
+/// `Planner` is the bot for simulations: close to it at a small fraction of its cost.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum BotKind {
     Random,
     Greedy,
+    Planner,
     Mcts,
 }
 
 impl BotKind {
-    pub const ALL: [BotKind; 3] = [BotKind::Random, BotKind::Greedy, BotKind::Mcts];
+    pub const ALL: [BotKind; 4] = [BotKind::Random, BotKind::Greedy, BotKind::Planner, BotKind::Mcts];
     pub const DEFAULT: BotKind = BotKind::Mcts;
 
     pub fn name(self) -> &'static str {
         match self {
             BotKind::Random => "random",
             BotKind::Greedy => "greedy",
+            BotKind::Planner => "planner",
             BotKind::Mcts => "mcts",
         }
     }
@@ -71,6 +78,7 @@ pub struct Decision {
 pub enum Bot {
     Random(RandomBot),
     Greedy(GreedyBot),
+    Planner(PlannerBot),
     Mcts(MctsBot),
 }
 
@@ -79,6 +87,7 @@ impl Bot {
         match kind {
             BotKind::Random => Bot::Random(RandomBot::new(seed)),
             BotKind::Greedy => Bot::Greedy(GreedyBot::new(seed)),
+            BotKind::Planner => Bot::Planner(PlannerBot::new(seed)),
             BotKind::Mcts => Bot::Mcts(MctsBot::new(seed, budget)),
         }
     }
@@ -87,6 +96,7 @@ impl Bot {
         match self {
             Bot::Random(_) => BotKind::Random,
             Bot::Greedy(_) => BotKind::Greedy,
+            Bot::Planner(_) => BotKind::Planner,
             Bot::Mcts(_) => BotKind::Mcts,
         }
     }
@@ -103,13 +113,14 @@ impl Bot {
                 Ok(b.choose(game, seat)?.map(|action| Decision { action, why: "drawn at random".into() }))
             }
             Bot::Greedy(b) => b.decide(game, seat),
+            Bot::Planner(b) => b.decide(game, seat),
             Bot::Mcts(b) => b.decide(game, seat),
         }
     }
 }
 
 /// Softness of `win_chance`, in victory points: a lead of this much is worth e:1 odds.
-const TEMPERATURE: f64 = 1.5;
+pub const TEMPERATURE: f64 = 1.5;
 
 /// Each seat's chance to win guessed from the evaluations (victory points' units): a
 /// softmax, so the values sum to 1 like a won game's (1 for the winner, 0 for the rest).
@@ -126,5 +137,5 @@ pub fn position_value(game: &Game) -> Result<Vec<f64>, GameError> {
     if let Some(w) = game.winner() {
         return Ok((0..players).map(|s| if s == w { 1.0 } else { 0.0 }).collect());
     }
-    Ok(win_chances(&game.evaluate()?))
+    Ok(win_chances(&game.bot_scores()?))
 }

@@ -100,6 +100,8 @@ const DISPATCH: &[&str] = &[
     "card_text",
     "player_text",
     "evaluate",
+    "features",
+    "has_filter",
 ];
 
 fn lua_err(e: mlua::Error) -> ScriptError {
@@ -498,6 +500,25 @@ impl Script {
             return Err(ScriptError::new(
                 ScriptErrorKind::Runtime,
                 "the evaluate filter must return a finite number for every seat".to_string(),
+            ));
+        }
+        Ok(v)
+    }
+
+    /// Whether a hook of the stack fills the filter point `point`.
+    pub fn has_filter(&self, point: &str) -> Result<bool, ScriptError> {
+        self.ask::<bool>(false, "has_filter", (self.g.clone(), point))
+    }
+
+    /// The variant's named features of every seat (its `features` filter), for tuned
+    /// evaluations; empty when it declares none.
+    pub fn features(&self) -> Result<Vec<std::collections::BTreeMap<String, f64>>, ScriptError> {
+        let v = self.ask::<Option<Vec<std::collections::BTreeMap<String, f64>>>>(false, "features", self.g.clone())?;
+        let v = v.unwrap_or_default();
+        if v.iter().flat_map(|m| m.values()).any(|x| !x.is_finite()) {
+            return Err(ScriptError::new(
+                ScriptErrorKind::Runtime,
+                "the features filter must give finite numbers".to_string(),
             ));
         }
         Ok(v)

@@ -604,6 +604,32 @@ function engine.evaluate(g)
   return out
 end
 
+-- Whether any hook fills the filter point `point` (`catan tune` asks for "evaluate").
+function engine.has_filter(_, point)
+  return points().filter[point] ~= nil
+end
+
+-- Bots: the variant's named features of each seat (its `features` filter: (g, features,
+-- seat, scratch) fills a table name -> number), which a tuned evaluation weighs beside the
+-- engine's generic ones (docs/bots.md). Nil when the variant declares none.
+function engine.features(g)
+  local hooks = points().filter["features"]
+  if not hooks then return nil end
+  local out, scratch = {}, {}
+  for p = 1, g:players() do
+    local f = g:filter("features", {}, p, scratch)
+    if type(f) ~= "table" then error("the features filter returned " .. type(f) .. ", not a table", 0) end
+    local row = {}
+    for k, v in pairs(f) do
+      if type(k) ~= "string" then error("the features filter returned a key that is not a name: " .. tostring(k), 0) end
+      if type(v) ~= "number" then error("the features filter gave '" .. k .. "' a " .. type(v) .. ", not a number", 0) end
+      row[k] = v + 0.0
+    end
+    out[p] = row
+  end
+  return out
+end
+
 -- deny("reason") from a legal function refuses with the caller's file:line. It is a Rust
 -- function (see spec_load.rs): a tail call to a C function keeps the caller's frame, so
 -- `return deny(...)` still knows its line.

@@ -1,0 +1,296 @@
+//! Generic features of a position, per seat, read by Rust from what any variant declares:
+//! victory points, cards by zone and kind, pieces on the board, expected production where
+//! the board has numbered hexes, harbors, the longest trail, open building sites by the
+//! seat's paths, cards and stores in slot grids; plus the named numbers a variant adds
+//! through its `features` filter. A tuned evaluation (`weights.rs`) is a weighted sum of
+//! them, and `catan tune` learns the weights. Nothing here knows a particular game: a
+//! feature that no position of a variant ever moves gets no weight.
+
+use crate::engine::{Game, GameError};
+use crate::spec::SiteKind;
+use crate::state::{GameState, Zone};
+use std::collections::BTreeMap;
+
+/// Chances in 36 that two six-sided dice roll `number` (0 for 7 and for no number).
+pub fn pips(number: Option<u8>) -> f64 {
+    match number {
+        Some(n @ 2..=12) if n != 7 => 6.0 - (7.0 - n as f64).abs(),
+        _ => 0.0,
+    }
+}
+
+/// The names of the generic features of a variant's spec, fixed once it is loaded, in a
+/// stable order (the order of the spec's declarations).
+#[derive(Debug, Clone)]
+pub struct FeatureSpace {
+    pub names: Vec<String>,
+    index: BTreeMap<String, usize>,
+}
+
+impl FeatureSpace {
+    pub fn of(game: &Game) -> FeatureSpace {
+        let spec = game.spec();
+        let mut names = vec!["points".to_string()];
+        for z in spec.zones.iter().filter(|z| z.per_player) {
+            names.push(format!("{}.total", z.name));
+            for c in &spec.cards {
+                names.push(format!("{}.{}", z.name, c.name));
+            }
+        }
+        for p in &spec.pieces {
+            names.push(format!("pieces.{}", p.name));
+        }
+        let resources = produced(game);
+        for p in spec.pieces.iter().filter(|p| p.site == SiteKind::Intersection) {
+            names.push(format!("production.{}", p.name));
+            names.push(format!("blocked.{}", p.name));
+            for &r in &resources {
+                names.push(format!("production.{}.{}", p.name, spec.cards[r].name));
+            }
+        }
+        if !resources.is_empty() {
+            names.push("production.kinds".into());
+            names.push("production.least".into());
+        }
+        names.push("harbors".into());
+        names.push("harbors.matched".into());
+        for p in spec.pieces.iter().filter(|p| p.site == SiteKind::Path) {
+            names.push(format!("trail.{}", p.name));
+        }
+        names.push("sites.open".into());
+        names.push("sites.best".into());
+        if !spec.grids.is_empty() {
+            names.push("slots.cards".into());
+            names.push("slots.stored".into());
+            for c in &spec.cards {
+                names.push(format!("slots.{}", c.name));
+                names.push(format!("stored.{}", c.name));
+            }
+        }
+        let index = names.iter().enumerate().map(|(i, n)| (n.clone(), i)).collect();
+        FeatureSpace { names, index }
+    }
+
+    pub fn index(&self, name: &str) -> Option<usize> {
+        self.index.get(name).copied()
+    }
+
+    /// The generic features of every seat (`[seat][feature]`), and the variant's named ones
+    /// (the `features` filter) by name.
+    pub fn extract(&self, game: &Game) -> Result<Features, GameError> {
+        let players = game.header().players;
+        let mut generic = vec![vec![0.0; self.names.len()]; players];
+        for (s, row) in generic.iter_mut().enumerate() {
+            row[0] = game.points(s, true)? as f64;
+        }
+        {
+            let st = game.state();
+            self.fill(game, &st, &mut generic);
+        }
+        let named = game.named_features()?;
+        Ok(Features { generic, named })
+    }
+
+    fn set(&self, row: &mut [f64], name: &str, v: f64) {
+        if let Some(i) = self.index(name) {
+            row[i] = v;
+        }
+    }
+
+    fn fill(&self, game: &Game, st: &GameState, out: &mut [Vec<f64>]) {
+        let spec = game.spec();
+        for (s, row) in out.iter_mut().enumerate() {
+            let Some(player) = st.players.get(s) else { continue };
+            for (z, zs) in spec.zones.iter().enumerate().filter(|(_, z)| z.per_player) {
+                let Some(zone) = player.zones.get(z) else { continue };
+                self.set(row, &format!("{}.total", zs.name), zone.total() as f64);
+                match zone {
+                    Zone::Counts(c) => {
+                        for (k, &n) in c.iter().enumerate() {
+                            if n > 0 {
+                                self.set(row, &format!("{}.{}", zs.name, spec.cards[k].name), n as f64);
+                            }
+                        }
+                    }
+                    Zone::Stack(cards) => {
+                        for &k in cards {
+                            if let Some(i) = self.index(&format!("{}.{}", zs.name, spec.cards[k as usize].name)) {
+                                row[i] += 1.0;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Pieces, production and harbors from the board.
+        if let Some(topo) = st.topology.as_deref() {
+            let blocked: Vec<bool> = {
+                let mut b = vec![false; st.hexes.len()];
+                for &h in st.markers.values() {
+                    if let Some(x) = b.get_mut(h) {
+                        *x = true;
+                    }
+                }
+                b
+            };
+            let hex_yield = |h: usize| -> Option<(usize, f64)> {
+                let hs = st.hexes.get(h)?;
+                let r = spec.terrains.get(hs.terrain as usize)?.produces?;
+                Some((r, pips(hs.number)))
+            };
+            let mut by_resource = vec![vec![0.0; spec.cards.len()]; out.len()];
+            for (n, piece) in st.intersections.iter().enumerate() {
+                let Some(piece) = piece else { continue };
+                let Some(s) = piece.seat() else { continue };
+                let Some(row) = out.get_mut(s) else { continue };
+                let kind = &spec.pieces[piece.kind as usize].name;
+                if let Some(i) = self.index(&format!("pieces.{kind}")) {
+                    row[i] += 1.0;
+                }
+                let (mut total, mut lost) = (0.0, 0.0);
+                for &h in &topo.intersections[n].hexes {
+                    let Some((r, p)) = hex_yield(h) else { continue };
+                    if blocked.get(h).copied().unwrap_or(false) {
+                        lost += p;
+                        continue;
+                    }
+                    total += p;
+                    by_resource[s][r] += p;
+                    if let Some(i) = self.index(&format!("production.{kind}.{}", spec.cards[r].name)) {
+                        row[i] += p;
+                    }
+                }
+                if let Some(i) = self.index(&format!("production.{kind}")) {
+                    row[i] += total;
+                }
+                if let Some(i) = self.index(&format!("blocked.{kind}")) {
+                    row[i] += lost;
+                }
+            }
+            let resources = produced(game);
+            if !resources.is_empty() {
+                for (s, row) in out.iter_mut().enumerate() {
+                    let got: Vec<f64> = resources.iter().map(|&r| by_resource[s][r]).collect();
+                    self.set(row, "production.kinds", got.iter().filter(|&&x| x > 0.0).count() as f64);
+                    self.set(row, "production.least", got.iter().copied().fold(f64::INFINITY, f64::min));
+                }
+            }
+            let mut trails: Vec<Vec<bool>> = vec![];
+            for (p, piece) in st.paths.iter().enumerate() {
+                let Some(piece) = piece else { continue };
+                let Some(s) = piece.seat() else { continue };
+                if let Some(i) = self.index(&format!("pieces.{}", spec.pieces[piece.kind as usize].name)) {
+                    if let Some(row) = out.get_mut(s) {
+                        row[i] += 1.0;
+                    }
+                }
+                let _ = p;
+            }
+            for h in st.harbors.iter() {
+                let [a, b] = topo.paths[h.path].ends;
+                let owner = [a, b].iter().find_map(|&n| st.intersections[n].and_then(|p| p.seat()));
+                let Some(s) = owner else { continue };
+                let Some(row) = out.get_mut(s) else { continue };
+                if let Some(i) = self.index("harbors") {
+                    row[i] += 1.0;
+                }
+                let matched = h
+                    .resource
+                    .as_deref()
+                    .and_then(|r| spec.cards.iter().position(|c| c.name == r))
+                    .map_or(0.0, |r| by_resource[s][r]);
+                if let Some(i) = self.index("harbors.matched") {
+                    row[i] += matched;
+                }
+            }
+            // The longest trail of each kind of path piece, and open building sites: free
+            // intersections with no piece beside them at the end of one of the seat's paths.
+            for (k, pk) in spec.pieces.iter().enumerate().filter(|(_, p)| p.site == SiteKind::Path) {
+                let Some(i) = self.index(&format!("trail.{}", pk.name)) else { continue };
+                for (s, row) in out.iter_mut().enumerate() {
+                    trails.clear();
+                    let owned: Vec<bool> = st
+                        .paths
+                        .iter()
+                        .map(|p| p.is_some_and(|p| p.kind as usize == k && p.seat() == Some(s)))
+                        .collect();
+                    if !owned.iter().any(|&o| o) {
+                        continue;
+                    }
+                    let others: Vec<bool> =
+                        st.intersections.iter().map(|p| p.is_some_and(|p| p.seat().is_some_and(|o| o != s))).collect();
+                    row[i] = crate::board::longest_trail(topo, &owned, &others) as f64;
+                }
+            }
+            let free = |n: usize| {
+                st.intersections[n].is_none()
+                    && topo.intersections[n].neighbors.iter().all(|&m| st.intersections[m].is_none())
+            };
+            let (open, best) = (self.index("sites.open"), self.index("sites.best"));
+            if open.is_some() || best.is_some() {
+                for (s, row) in out.iter_mut().enumerate() {
+                    let mut seen = vec![false; topo.intersections.len()];
+                    let (mut count, mut top) = (0.0, 0.0f64);
+                    for (p, piece) in st.paths.iter().enumerate() {
+                        if !piece.is_some_and(|x| x.seat() == Some(s)) {
+                            continue;
+                        }
+                        for &n in &topo.paths[p].ends {
+                            if seen[n] || !free(n) {
+                                continue;
+                            }
+                            seen[n] = true;
+                            count += 1.0;
+                            let sum: f64 =
+                                topo.intersections[n].hexes.iter().filter_map(|&h| hex_yield(h)).map(|(_, p)| p).sum();
+                            top = top.max(sum);
+                        }
+                    }
+                    if let Some(i) = open {
+                        row[i] = count;
+                    }
+                    if let Some(i) = best {
+                        row[i] = top;
+                    }
+                }
+            }
+        }
+        // Slot grids: the cards on top of a seat's slots by kind, and what their stores hold.
+        for grid in &st.grids {
+            let Some(s) = grid.owner else { continue };
+            let Some(row) = out.get_mut(s) else { continue };
+            for slot in &grid.slots {
+                let Some(&top) = slot.cards.last() else { continue };
+                let name = &spec.cards[top as usize].name;
+                for (key, v) in [("slots.cards".to_string(), 1.0), (format!("slots.{name}"), 1.0)] {
+                    if let Some(i) = self.index(&key) {
+                        row[i] += v;
+                    }
+                }
+                let stored = slot.store as f64;
+                for key in ["slots.stored".to_string(), format!("stored.{name}")] {
+                    if let Some(i) = self.index(&key) {
+                        row[i] += stored;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The card kinds some terrain of the variant produces, in the spec's order.
+fn produced(game: &Game) -> Vec<usize> {
+    let mut out: Vec<usize> = game.spec().terrains.iter().filter_map(|t| t.produces).collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The features of every seat in one position.
+#[derive(Debug, Clone, Default)]
+pub struct Features {
+    /// `[seat][feature]`, in the order of `FeatureSpace::names`.
+    pub generic: Vec<Vec<f64>>,
+    /// The variant's named features (its `features` filter), `[seat]` by name.
+    pub named: Vec<BTreeMap<String, f64>>,
+}
