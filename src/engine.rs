@@ -702,6 +702,16 @@ impl Game {
         let _ = self.tuned.set((eval, None));
     }
 
+    /// Puts `eval` in place of the bots' evaluation and returns the one it replaces: a
+    /// seat of a simulation that plays with weights of its own swaps them in for its
+    /// decisions.
+    pub fn swap_tuned(&mut self, eval: TunedEval) -> TunedEval {
+        let _ = self.tuned();
+        let old = self.tuned.take().unwrap_or((None, None));
+        let _ = self.tuned.set(eval);
+        old
+    }
+
     /// The bots' score of each seat in victory points' units: the tuned evaluation when
     /// the stack has one, else the variant's `evaluate` filter (victory points without).
     pub fn bot_scores(&self) -> Result<Vec<f64>, GameError> {

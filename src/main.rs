@@ -391,6 +391,19 @@ fn run_tune(
     Ok(())
 }
 
+/// Says on stderr when the bots of a stack would play with weights tuned on other rules
+/// (`catan tune`), so that a simulation never reads a mismatch silently.
+fn weights_warning(h: &Header, bots_evaluate: bool) {
+    if !bots_evaluate {
+        return;
+    }
+    if let Ok(game) = catan_engine::Game::new(Header { seed: 1, ..h.clone() }) {
+        if let Some(w) = &game.tuned().1 {
+            eprintln!("warning: {w}");
+        }
+    }
+}
+
 /// One side of a run: its stack, players and options, played with the bar shown.
 fn play_side(
     h: &Header,
@@ -399,6 +412,7 @@ fn play_side(
     jobs: usize,
     label: &str,
 ) -> Result<sim::SimReport, String> {
+    weights_warning(h, lineup.bots.iter().any(|b| b.kind != catan_engine::bot::BotKind::Random));
     let bar = progress_bar(games, label);
     let r = sim::run_jobs(&h.variants, h.players, &h.options, games, h.seed, lineup, jobs, |done| {
         if let Some(b) = &bar {
@@ -631,6 +645,7 @@ fn main() -> ExitCode {
             };
             // Default: a bot in every seat but the first.
             let bots = bots.unwrap_or_else(|| (2..=h.players).map(|s| s.to_string()).collect::<Vec<_>>().join(","));
+            weights_warning(&h, bots.trim() != "none" && !bots.split(',').all(|b| b.trim().ends_with("random")));
             let interactive = std::io::stdin().is_terminal() && !jsonl;
             let color = !no_color && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
             let color = color && !jsonl;

@@ -1,7 +1,7 @@
 //! `catan sim`: many complete bot games, for testing house rules and measuring bots.
 
 use crate::bot::external::{ExternalBot, ExternalSeats};
-use crate::bot::{Bot, BotKind, Budget};
+use crate::bot::{Bot, BotKind, BotSpec, Budget};
 use crate::engine::{Game, GameError, Header};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -55,7 +55,8 @@ pub fn play_capped(
     max_actions: usize,
     each: impl FnMut(&Game) -> Result<(), String>,
 ) -> Result<GameResult, GameError> {
-    play_capped_external(game, seats, budget, max_actions, &mut [], each)
+    let seats: Vec<BotSpec> = seats.iter().map(|&k| k.into()).collect();
+    play_capped_external(game, &seats, budget, max_actions, &mut [], each)
 }
 
 /// Like [`play_capped`], the seats with a bot in `external` played by those programs
@@ -63,7 +64,7 @@ pub fn play_capped(
 /// game with an error saying so. Each is sent the same seed as a bot of ours in its seat.
 pub fn play_capped_external(
     game: &mut Game,
-    seats: &[BotKind],
+    seats: &[BotSpec],
     budget: Budget,
     max_actions: usize,
     external: &mut [Option<ExternalBot>],
@@ -71,7 +72,10 @@ pub fn play_capped_external(
 ) -> Result<GameResult, GameError> {
     let seed = game.header().seed;
     let bot_seed = |s: usize| seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(s as u64 + 1);
-    let mut bots: Vec<Bot> = seats.iter().enumerate().map(|(s, &kind)| Bot::new(kind, bot_seed(s), budget)).collect();
+    let mut bots: Vec<Bot> = seats.iter().enumerate().map(|(s, b)| Bot::new(b.kind, bot_seed(s), budget)).collect();
+    // Seats that play with weights of their own swap them in for their decisions.
+    let mut evals =
+        seats.iter().map(|b| b.evaluation(game)).collect::<Result<Vec<_>, String>>().map_err(GameError::Setup)?;
     each(game).map_err(GameError::Setup)?;
     let mut actions = 0;
     while game.winner().is_none() && actions < max_actions {
@@ -90,7 +94,17 @@ pub fn play_capped_external(
             continue;
         }
         let bot = bots.get_mut(seat).ok_or_else(|| GameError::Setup(format!("no bot for seat {}", seat + 1)))?;
-        let Some(action) = bot.choose(game, seat)? else {
+        let own = evals.get_mut(seat).and_then(Option::take);
+        let chosen = match own {
+            Some(eval) => {
+                let stack = game.swap_tuned(eval);
+                let chosen = bot.choose(game, seat);
+                evals[seat] = Some(game.swap_tuned(stack));
+                chosen
+            }
+            None => bot.choose(game, seat),
+        };
+        let Some(action) = chosen? else {
             return Err(GameError::Setup(format!(
                 "seat {} has no legal action in phase {}",
                 seat + 1,
@@ -354,7 +368,7 @@ impl SeatOrder {
 /// from its seat). Empty: random bots everywhere.
 #[derive(Debug, Clone)]
 pub struct Lineup {
-    pub bots: Vec<BotKind>,
+    pub bots: Vec<BotSpec>,
     pub budget: Budget,
     pub order: SeatOrder,
     /// A game without a winner after this many actions is cut off (see [`End::ActionCap`]).
@@ -380,9 +394,9 @@ impl Lineup {
     /// The lineup `catan sim` flags ask for: `--bots` ("mcts,random,random,random", None:
     /// random bots everywhere), `--seats` (rotate, shuffle, fixed), `--max-actions`.
     pub fn from_args(bots: Option<&str>, seats: &str, max_actions: usize, budget: Budget) -> Result<Lineup, String> {
-        let kinds: Vec<BotKind> = match bots {
+        let kinds: Vec<BotSpec> = match bots {
             Some(list) => {
-                list.split(',').map(BotKind::parse).collect::<Result<_, _>>().map_err(|e| format!("--bots: {e}"))?
+                list.split(',').map(BotSpec::parse).collect::<Result<_, _>>().map_err(|e| format!("--bots: {e}"))?
             }
             None => vec![],
         };
@@ -390,17 +404,17 @@ impl Lineup {
     }
 
     /// The bot of each seat in game `i`.
-    pub fn seats(&self, players: usize, i: usize) -> Vec<BotKind> {
+    pub fn seats(&self, players: usize, i: usize) -> Vec<BotSpec> {
         if self.bots.is_empty() {
-            return vec![BotKind::Random; players];
+            return vec![BotKind::Random.into(); players];
         }
         match self.order {
             SeatOrder::Rotate => {
-                (0..players).map(|s| self.bots[(s + players - i % players) % self.bots.len()]).collect()
+                (0..players).map(|s| self.bots[(s + players - i % players) % self.bots.len()].clone()).collect()
             }
-            SeatOrder::Fixed => (0..players).map(|s| self.bots[s % self.bots.len()]).collect(),
+            SeatOrder::Fixed => (0..players).map(|s| self.bots[s % self.bots.len()].clone()).collect(),
             SeatOrder::Shuffle => {
-                let mut order: Vec<BotKind> = (0..players).map(|s| self.bots[s % self.bots.len()]).collect();
+                let mut order: Vec<BotSpec> = (0..players).map(|s| self.bots[s % self.bots.len()].clone()).collect();
                 // Fisher-Yates with a SplitMix64 stream keyed by the game's index.
                 let mut x = (i as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
                 for k in (1..order.len()).rev() {
@@ -548,7 +562,7 @@ pub fn report_from_rows(
     let mut wins = vec![0; players];
     let (mut turns, mut acts, mut finished) = (vec![], 0u64, 0usize);
     let (mut failed, mut cut_off) = (vec![], vec![]);
-    let mut by_kind: BTreeMap<BotKind, usize> = BTreeMap::new();
+    let mut by_kind: BTreeMap<BotSpec, usize> = BTreeMap::new();
     for row in &rows {
         match row.end {
             End::Error => {
@@ -561,7 +575,7 @@ pub fn report_from_rows(
         if let Some(w) = row.winner.and_then(|w| w.checked_sub(1)).filter(|&w| w < players) {
             wins[w] += 1;
             if !lineup.external.is_external(w) {
-                *by_kind.entry(lineup.seats(players, row.game)[w]).or_default() += 1;
+                *by_kind.entry(lineup.seats(players, row.game)[w].clone()).or_default() += 1;
             }
             finished += 1;
         }
@@ -579,19 +593,19 @@ pub fn report_from_rows(
         let (seats, rate, ci95) = (ext.len(), w as f64 / played, wilson95(w, n));
         bots.insert("external".to_string(), BotWins { seats, wins: w, rate, ci95, fair_share });
     }
-    let first: Vec<BotKind> = lineup
+    let first: Vec<BotSpec> = lineup
         .seats(players, 0)
         .into_iter()
         .enumerate()
         .filter(|(s, _)| !lineup.external.is_external(*s))
         .map(|(_, k)| k)
         .collect();
-    for &kind in &first {
-        let seats = first.iter().filter(|&&k| k == kind).count();
-        let w = by_kind.get(&kind).copied().unwrap_or(0);
+    for kind in &first {
+        let seats = first.iter().filter(|&k| k == kind).count();
+        let w = by_kind.get(kind).copied().unwrap_or(0);
         let rate = w as f64 / played;
         let fair_share = seats as f64 / players as f64;
-        bots.insert(kind.name().to_string(), BotWins { seats, wins: w, rate, ci95: wilson95(w, n), fair_share });
+        bots.insert(kind.name(), BotWins { seats, wins: w, rate, ci95: wilson95(w, n), fair_share });
     }
     let seat_rates = wins.iter().map(|&w| Rate { rate: w as f64 / played, ci95: wilson95(w, n) }).collect();
     let (mean_turns, turns_ci95) = mean_ci95(&turns);
@@ -727,7 +741,7 @@ pub fn play_row(
     let bots: Vec<String> = seats
         .iter()
         .enumerate()
-        .map(|(s, k)| if lineup.external.is_external(s) { "external" } else { k.name() }.to_string())
+        .map(|(s, k)| if lineup.external.is_external(s) { "external".to_string() } else { k.name() })
         .collect();
     let cap = lineup.max_actions;
     // A row reads no message: the game measures them and keeps none (the same game).

@@ -6,7 +6,7 @@
 mod common;
 
 use catan_engine::bot::determinize::determinize;
-use catan_engine::bot::{win_chances, Bot, BotKind, Budget, RandomBot};
+use catan_engine::bot::{win_chances, Bot, BotKind, BotSpec, Budget, RandomBot};
 use catan_engine::sim::{wilson95, Lineup};
 use catan_engine::state::Zone;
 use catan_engine::{Game, Header};
@@ -116,7 +116,7 @@ fn an_evaluation_that_returns_no_number_is_a_clear_error() {
     act_as(&mut g, "red", "roll");
     sb(&mut g, "give red 2 brick 2 lumber");
     let before = g.state().clone();
-    for kind in [BotKind::Greedy, BotKind::Mcts] {
+    for kind in [BotKind::Greedy, BotKind::Planner, BotKind::Mcts] {
         let e = Bot::new(kind, 1, FEW).choose(&mut g, 0).unwrap_err().to_string();
         assert!(e.contains("evaluate filter returned string"), "{e}");
         assert!(*g.state() == before);
@@ -188,7 +188,7 @@ fn opponents_hidden_cards_do_not_change_a_bots_decision() {
     let (mut g, seat) = midgame();
     let original = g.snapshot();
     let swapped = original.with_state(with_hands_swapped(&g, seat));
-    for kind in [BotKind::Greedy, BotKind::Mcts] {
+    for kind in [BotKind::Greedy, BotKind::Planner, BotKind::Mcts] {
         let mut decisions = vec![];
         for snap in [&original, &swapped] {
             g.restore(snap);
@@ -205,7 +205,7 @@ fn opponents_hidden_cards_do_not_change_a_bots_decision() {
 
 #[test]
 fn search_bots_take_a_winning_city() {
-    for kind in [BotKind::Greedy, BotKind::Mcts] {
+    for kind in [BotKind::Greedy, BotKind::Planner, BotKind::Mcts] {
         let mut g = beginner(4, &[("victory_points", "3")]);
         sb(&mut g, NEUTRAL_DICE);
         act_as(&mut g, "red", "roll");
@@ -230,18 +230,19 @@ fn the_same_seed_and_budget_give_the_same_decision() {
 #[test]
 fn sim_rotates_bots_one_seat_each_game() {
     use BotKind::*;
-    let l = Lineup { bots: vec![Mcts, Random, Random, Greedy], budget: FEW, ..Lineup::default() };
-    assert_eq!(l.seats(4, 0), vec![Mcts, Random, Random, Greedy]);
-    assert_eq!(l.seats(4, 1), vec![Greedy, Mcts, Random, Random]);
-    assert_eq!(l.seats(4, 2), vec![Random, Greedy, Mcts, Random]);
+    let specs = |kinds: &[BotKind]| kinds.iter().map(|&k| BotSpec::from(k)).collect::<Vec<_>>();
+    let l = Lineup { bots: specs(&[Mcts, Random, Random, Greedy]), budget: FEW, ..Lineup::default() };
+    assert_eq!(l.seats(4, 0), specs(&[Mcts, Random, Random, Greedy]));
+    assert_eq!(l.seats(4, 1), specs(&[Greedy, Mcts, Random, Random]));
+    assert_eq!(l.seats(4, 2), specs(&[Random, Greedy, Mcts, Random]));
     assert_eq!(l.seats(4, 4), l.seats(4, 0));
     // Over 4 games each bot sits once in each seat.
     for s in 0..4 {
-        let mut at: Vec<BotKind> = (0..4).map(|i| l.seats(4, i)[s]).collect();
+        let mut at: Vec<BotKind> = (0..4).map(|i| l.seats(4, i)[s].kind).collect();
         at.sort();
         assert_eq!(at, vec![Random, Random, Greedy, Mcts]);
     }
-    assert_eq!(Lineup::default().seats(3, 5), vec![Random; 3]);
+    assert_eq!(Lineup::default().seats(3, 5), specs(&[Random; 3]));
 }
 
 #[test]
@@ -270,7 +271,9 @@ fn sim_reports_wins_per_bot_in_json() {
         .output()
         .unwrap();
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("'wizard' is not a bot (bots: random, greedy, mcts)"));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("'wizard' is not a bot (bots: random, greedy, planner, mcts)")
+    );
 }
 
 // The REPL ----------------------------------------------------------------------------------------------

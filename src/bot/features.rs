@@ -25,6 +25,16 @@ pub fn pips(number: Option<u8>) -> f64 {
 pub struct FeatureSpace {
     pub names: Vec<String>,
     index: BTreeMap<String, usize>,
+    /// Where each feature of a kind is, looked up once: `[zone][card]`, `[zone]`,
+    /// `[piece]`, `[piece][card]`, `[card]`.
+    zone_card: Vec<Vec<Option<usize>>>,
+    zone_total: Vec<Option<usize>>,
+    piece: Vec<Option<usize>>,
+    production: Vec<Option<usize>>,
+    blocked: Vec<Option<usize>>,
+    production_of: Vec<Vec<Option<usize>>>,
+    slot_card: Vec<Option<usize>>,
+    stored_card: Vec<Option<usize>>,
 }
 
 impl FeatureSpace {
@@ -67,8 +77,36 @@ impl FeatureSpace {
                 names.push(format!("stored.{}", c.name));
             }
         }
-        let index = names.iter().enumerate().map(|(i, n)| (n.clone(), i)).collect();
-        FeatureSpace { names, index }
+        let index: BTreeMap<String, usize> = names.iter().enumerate().map(|(i, n)| (n.clone(), i)).collect();
+        let at = |n: String| index.get(&n).copied();
+        let zone_card = spec
+            .zones
+            .iter()
+            .map(|z| spec.cards.iter().map(|c| at(format!("{}.{}", z.name, c.name))).collect())
+            .collect();
+        let zone_total = spec.zones.iter().map(|z| at(format!("{}.total", z.name))).collect();
+        let piece = spec.pieces.iter().map(|p| at(format!("pieces.{}", p.name))).collect();
+        let production = spec.pieces.iter().map(|p| at(format!("production.{}", p.name))).collect();
+        let blocked = spec.pieces.iter().map(|p| at(format!("blocked.{}", p.name))).collect();
+        let production_of = spec
+            .pieces
+            .iter()
+            .map(|p| spec.cards.iter().map(|c| at(format!("production.{}.{}", p.name, c.name))).collect())
+            .collect();
+        let slot_card = spec.cards.iter().map(|c| at(format!("slots.{}", c.name))).collect();
+        let stored_card = spec.cards.iter().map(|c| at(format!("stored.{}", c.name))).collect();
+        FeatureSpace {
+            names,
+            index,
+            zone_card,
+            zone_total,
+            piece,
+            production,
+            blocked,
+            production_of,
+            slot_card,
+            stored_card,
+        }
     }
 
     pub fn index(&self, name: &str) -> Option<usize> {
@@ -101,21 +139,24 @@ impl FeatureSpace {
         let spec = game.spec();
         for (s, row) in out.iter_mut().enumerate() {
             let Some(player) = st.players.get(s) else { continue };
-            for (z, zs) in spec.zones.iter().enumerate().filter(|(_, z)| z.per_player) {
+            for (z, _) in spec.zones.iter().enumerate().filter(|(_, z)| z.per_player) {
                 let Some(zone) = player.zones.get(z) else { continue };
-                self.set(row, &format!("{}.total", zs.name), zone.total() as f64);
+                if let Some(i) = self.zone_total[z] {
+                    row[i] = zone.total() as f64;
+                }
+                let cards = &self.zone_card[z];
                 match zone {
                     Zone::Counts(c) => {
                         for (k, &n) in c.iter().enumerate() {
-                            if n > 0 {
-                                self.set(row, &format!("{}.{}", zs.name, spec.cards[k].name), n as f64);
+                            if let Some(Some(i)) = cards.get(k) {
+                                row[*i] = n as f64;
                             }
                         }
                     }
-                    Zone::Stack(cards) => {
-                        for &k in cards {
-                            if let Some(i) = self.index(&format!("{}.{}", zs.name, spec.cards[k as usize].name)) {
-                                row[i] += 1.0;
+                    Zone::Stack(stack) => {
+                        for &k in stack {
+                            if let Some(Some(i)) = cards.get(k as usize) {
+                                row[*i] += 1.0;
                             }
                         }
                     }
@@ -143,9 +184,9 @@ impl FeatureSpace {
                 let Some(piece) = piece else { continue };
                 let Some(s) = piece.seat() else { continue };
                 let Some(row) = out.get_mut(s) else { continue };
-                let kind = &spec.pieces[piece.kind as usize].name;
-                if let Some(i) = self.index(&format!("pieces.{kind}")) {
-                    row[i] += 1.0;
+                let kind = piece.kind as usize;
+                if let Some(Some(i)) = self.piece.get(kind) {
+                    row[*i] += 1.0;
                 }
                 let (mut total, mut lost) = (0.0, 0.0);
                 for &h in &topo.intersections[n].hexes {
@@ -156,15 +197,15 @@ impl FeatureSpace {
                     }
                     total += p;
                     by_resource[s][r] += p;
-                    if let Some(i) = self.index(&format!("production.{kind}.{}", spec.cards[r].name)) {
-                        row[i] += p;
+                    if let Some(Some(i)) = self.production_of.get(kind).and_then(|v| v.get(r)) {
+                        row[*i] += p;
                     }
                 }
-                if let Some(i) = self.index(&format!("production.{kind}")) {
-                    row[i] += total;
+                if let Some(Some(i)) = self.production.get(kind) {
+                    row[*i] += total;
                 }
-                if let Some(i) = self.index(&format!("blocked.{kind}")) {
-                    row[i] += lost;
+                if let Some(Some(i)) = self.blocked.get(kind) {
+                    row[*i] += lost;
                 }
             }
             let resources = produced(game);
@@ -175,16 +216,11 @@ impl FeatureSpace {
                     self.set(row, "production.least", got.iter().copied().fold(f64::INFINITY, f64::min));
                 }
             }
-            let mut trails: Vec<Vec<bool>> = vec![];
-            for (p, piece) in st.paths.iter().enumerate() {
-                let Some(piece) = piece else { continue };
+            for piece in st.paths.iter().flatten() {
                 let Some(s) = piece.seat() else { continue };
-                if let Some(i) = self.index(&format!("pieces.{}", spec.pieces[piece.kind as usize].name)) {
-                    if let Some(row) = out.get_mut(s) {
-                        row[i] += 1.0;
-                    }
+                if let (Some(Some(i)), Some(row)) = (self.piece.get(piece.kind as usize), out.get_mut(s)) {
+                    row[*i] += 1.0;
                 }
-                let _ = p;
             }
             for h in st.harbors.iter() {
                 let [a, b] = topo.paths[h.path].ends;
@@ -208,7 +244,6 @@ impl FeatureSpace {
             for (k, pk) in spec.pieces.iter().enumerate().filter(|(_, p)| p.site == SiteKind::Path) {
                 let Some(i) = self.index(&format!("trail.{}", pk.name)) else { continue };
                 for (s, row) in out.iter_mut().enumerate() {
-                    trails.clear();
                     let owned: Vec<bool> = st
                         .paths
                         .iter()
@@ -256,21 +291,21 @@ impl FeatureSpace {
             }
         }
         // Slot grids: the cards on top of a seat's slots by kind, and what their stores hold.
+        let (slots_cards, slots_stored) = (self.index("slots.cards"), self.index("slots.stored"));
         for grid in &st.grids {
             let Some(s) = grid.owner else { continue };
             let Some(row) = out.get_mut(s) else { continue };
             for slot in &grid.slots {
                 let Some(&top) = slot.cards.last() else { continue };
-                let name = &spec.cards[top as usize].name;
-                for (key, v) in [("slots.cards".to_string(), 1.0), (format!("slots.{name}"), 1.0)] {
-                    if let Some(i) = self.index(&key) {
-                        row[i] += v;
-                    }
-                }
                 let stored = slot.store as f64;
-                for key in ["slots.stored".to_string(), format!("stored.{name}")] {
-                    if let Some(i) = self.index(&key) {
-                        row[i] += stored;
+                for (i, v) in [
+                    (slots_cards, 1.0),
+                    (self.slot_card.get(top as usize).copied().flatten(), 1.0),
+                    (slots_stored, stored),
+                    (self.stored_card.get(top as usize).copied().flatten(), stored),
+                ] {
+                    if let Some(i) = i {
+                        row[i] += v;
                     }
                 }
             }

@@ -52,6 +52,53 @@ impl BotKind {
     }
 }
 
+/// A bot of a lineup (`catan sim --bots`): a kind, and the evaluation it plays with when
+/// not the stack's own: `KIND@FILE` (a weights file: its entry for the stack, else its
+/// first) or `KIND@none` (no weights: the variant's hand-written `evaluate`, or victory
+/// points). `planner@tuned.toml,planner@none` pits two evaluations against each other.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BotSpec {
+    pub kind: BotKind,
+    pub weights: Option<String>,
+}
+
+impl BotSpec {
+    pub fn parse(s: &str) -> Result<BotSpec, String> {
+        let (kind, weights) = match s.split_once('@') {
+            Some((k, w)) if !w.trim().is_empty() => (k, Some(w.trim().to_string())),
+            Some((_, _)) => return Err(format!("'{s}': a weights file or `none` after the @")),
+            None => (s, None),
+        };
+        Ok(BotSpec { kind: BotKind::parse(kind)?, weights })
+    }
+
+    /// As written: `planner`, `planner@none`, `planner@tuned.toml`.
+    pub fn name(&self) -> String {
+        match &self.weights {
+            Some(w) => format!("{}@{w}", self.kind.name()),
+            None => self.kind.name().to_string(),
+        }
+    }
+
+    /// The evaluation this bot plays with in `game`'s stack, when not the stack's own.
+    pub fn evaluation(&self, game: &Game) -> Result<Option<crate::engine::TunedEval>, String> {
+        let Some(w) = &self.weights else { return Ok(None) };
+        if w == "none" {
+            return Ok(Some((None, None)));
+        }
+        let file = weights::WeightsFile::read(std::path::Path::new(w))?;
+        let h = game.header();
+        let t = file.pick(&h.variants.join("+"), h.players).ok_or_else(|| format!("{w} holds no weights"))?.clone();
+        Ok(Some((Some(std::sync::Arc::new(weights::Evaluator::new(game, t))), None)))
+    }
+}
+
+impl From<BotKind> for BotSpec {
+    fn from(kind: BotKind) -> BotSpec {
+        BotSpec { kind, weights: None }
+    }
+}
+
 /// How long a search bot thinks per decision. `playouts` is deterministic (same seed, same
 /// game); `think_ms` adds a wall-clock cap for interactive play.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,7 +3,11 @@
 //! drawn, a steal: the engine logs its draws) is scored as the mean over several
 //! determinizations, each with its own hidden cards and dice, instead of one sample; an
 //! action after which the same seat acts again is scored by the best of its follow-ups,
-//! so a trade that pays for a build is seen with the build. Scores are the variant's
+//! so a trade that pays for a build is seen with the build. An action that hands the move
+//! to other seats within the turn (an offer, an answer to one, a 7 that makes others
+//! discard) is followed by their replies, each chosen one ply deep by the same evaluation,
+//! until the move comes back or the turn ends, so an offer is judged by the trade it brings
+//! (it makes offers through the same templates as `mcts`). Scores are the variant's
 //! evaluation as win chances (the tuned one where the stack ships weights). Cheap enough
 //! to fill every seat of thousands of games; knows nothing of any particular game.
 
@@ -11,7 +15,7 @@ use super::determinize::determinize;
 use super::{position_value, Decision};
 use crate::action::Action;
 use crate::engine::{Game, GameError, Snapshot};
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// Determinizations an action drawn at random is scored over (the first look included).
@@ -20,9 +24,20 @@ pub const CHANCE_SAMPLES: usize = 4;
 pub const SHORTLIST: usize = 3;
 /// Follow-ups weighed after an action that leaves the same seat to act.
 pub const FOLLOW_UPS: usize = 12;
+/// What a follow-up's value gives up for coming a step later (win chances).
+const LATER: f64 = 1e-3;
+/// Replies of other seats played out after an action, at most.
+pub const REPLIES: usize = 6;
+/// A replying seat with more legal actions than this picks one at random (a discard of
+/// many cards), not by the evaluation.
+const REPLY_CHOICES: usize = 8;
+/// Offers of its own (actions the rules cannot list) a bot weighs, and makes, per turn.
+const OFFERS_PER_TURN: usize = 2;
 
 pub struct PlannerBot {
     rng: ChaCha8Rng,
+    /// The turn and the offers made in it, so a declined offer is not made again.
+    offered: (u32, Vec<Action>),
 }
 
 /// One action and what the first look found of it.
@@ -39,18 +54,89 @@ struct Scored {
 
 impl PlannerBot {
     pub fn new(seed: u64) -> PlannerBot {
-        PlannerBot { rng: ChaCha8Rng::seed_from_u64(seed) }
+        PlannerBot { rng: ChaCha8Rng::seed_from_u64(seed), offered: (0, vec![]) }
     }
 
     pub fn decide(&mut self, game: &mut Game, seat: usize) -> Result<Option<Decision>, GameError> {
         let mut actions = game.legal_actions(seat)?;
+        let turn = game.state().turn;
+        if self.offered.0 != turn {
+            self.offered = (turn, vec![]);
+        }
+        let mut offers = vec![];
+        if self.offered.1.len() < OFFERS_PER_TURN && actions.len() > 1 {
+            offers = super::offers::proposals(game, seat, OFFERS_PER_TURN)?;
+            offers.retain(|o| !self.offered.1.contains(o));
+            actions.extend(offers.iter().cloned());
+        }
         if actions.len() <= 1 {
             return Ok(actions.pop().map(|action| Decision { action, why: "the only legal action".into() }));
         }
         let root = game.snapshot();
-        let result = self.search(game, &root, seat, actions);
+        let result = self.search(game, &root, seat, actions, &offers);
         game.restore(&root);
-        result
+        let decision = result?;
+        if let Some(d) = &decision {
+            if offers.contains(&d.action) {
+                self.offered.1.push(d.action.clone());
+            }
+        }
+        Ok(decision)
+    }
+
+    /// After `seat`'s action: the other seats' replies within the same turn, each the best
+    /// of its legal actions by one look (at random among many), until `seat` is to act
+    /// again, the turn is over or `REPLIES` were played. The game is left after them.
+    fn replies(&mut self, game: &mut Game, seat: usize) -> Result<(), GameError> {
+        let turn = game.state().turn;
+        for _ in 0..REPLIES {
+            if game.winner().is_some() || game.state().turn != turn {
+                break;
+            }
+            let r = game.to_act()?;
+            if r == seat {
+                break;
+            }
+            let mut acts = game.legal_actions(r)?;
+            let pick = if acts.len() <= 1 {
+                acts.pop()
+            } else if acts.len() > REPLY_CHOICES {
+                let i = self.rng.random_range(0..acts.len());
+                Some(acts.swap_remove(i))
+            } else {
+                let here = game.snapshot();
+                let mut best: Option<(f64, Action)> = None;
+                for a in acts {
+                    game.restore(&here);
+                    if game.perform(r, &a).is_err() {
+                        continue;
+                    }
+                    let v = position_value(game)?[r];
+                    if best.as_ref().is_none_or(|(top, _)| v > *top + 1e-12) {
+                        best = Some((v, a));
+                    }
+                }
+                game.restore(&here);
+                best.map(|(_, a)| a)
+            };
+            let Some(a) = pick else { break };
+            if game.perform(r, &a).is_err() {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Performs `a` for `seat` and the others' replies to it; false if the rules refuse it.
+    fn play(&mut self, game: &mut Game, seat: usize, a: &Action) -> Result<bool, GameError> {
+        if game.perform(seat, a).is_err() {
+            return Ok(false);
+        }
+        let random = game.log().last().is_some_and(|e| !e.draws.is_empty());
+        if !random && game.winner().is_none() && game.to_act()? != seat {
+            self.replies(game, seat)?;
+        }
+        Ok(true)
     }
 
     fn search(
@@ -59,6 +145,7 @@ impl PlannerBot {
         root: &Snapshot,
         seat: usize,
         actions: Vec<Action>,
+        offers: &[Action],
     ) -> Result<Option<Decision>, GameError> {
         let n = actions.len();
         let first = actions[0].clone();
@@ -69,10 +156,11 @@ impl PlannerBot {
         let mut scored = Vec::with_capacity(n);
         for a in actions {
             game.restore(&det);
-            if game.perform(seat, &a).is_err() {
+            let len = game.log().len();
+            if !self.play(game, seat, &a)? {
                 continue;
             }
-            let random = game.log().last().is_some_and(|e| !e.draws.is_empty());
+            let random = game.log().get(len).is_some_and(|e| !e.draws.is_empty());
             let again = game.winner().is_none() && game.to_act()? == seat;
             let value = position_value(game)?[seat];
             scored.push(Scored { action: a, value, random, again, then: None });
@@ -81,25 +169,30 @@ impl PlannerBot {
             return Ok(Some(Decision { action: first, why: "no action could be tried on a copy".into() }));
         }
         // The closer look at the shortlist (stable: ties keep the listing order).
+        // Offers always get it: their worth is in the trade they bring, a step further.
         let mut order: Vec<usize> = (0..scored.len()).collect();
         order.sort_by(|&a, &b| scored[b].value.partial_cmp(&scored[a].value).unwrap_or(std::cmp::Ordering::Equal));
-        let mut sampled = 0;
-        for &i in order.iter().take(SHORTLIST) {
+        let mut short: Vec<usize> = order.iter().copied().take(SHORTLIST).collect();
+        let extra: Vec<usize> =
+            (0..scored.len()).filter(|&i| offers.contains(&scored[i].action) && !short.contains(&i)).collect();
+        short.extend(extra);
+        for &i in &short {
             if scored[i].random {
                 let mut total = scored[i].value;
                 for _ in 1..CHANCE_SAMPLES {
                     let d = root.with_state(determinize(game.spec(), root.state(), seat, &mut self.rng));
                     game.restore(&d);
-                    if game.perform(seat, &scored[i].action).is_err() {
+                    let a = scored[i].action.clone();
+                    if !self.play(game, seat, &a)? {
                         continue;
                     }
                     total += position_value(game)?[seat];
                 }
                 scored[i].value = total / CHANCE_SAMPLES as f64;
-                sampled += 1;
             } else if scored[i].again {
                 game.restore(&det);
-                if game.perform(seat, &scored[i].action).is_err() {
+                let a = scored[i].action.clone();
+                if !self.play(game, seat, &a)? {
                     continue;
                 }
                 let after = game.snapshot();
@@ -107,7 +200,7 @@ impl PlannerBot {
                 let mut best: Option<(f64, Action)> = None;
                 for b in follow.into_iter().take(FOLLOW_UPS) {
                     game.restore(&after);
-                    if game.perform(seat, &b).is_err() {
+                    if !self.play(game, seat, &b)? {
                         continue;
                     }
                     let v = position_value(game)?[seat];
@@ -115,7 +208,9 @@ impl PlannerBot {
                         best = Some((v, b));
                     }
                 }
-                if let Some((v, b)) = best {
+                // A step later is worth a little less: what the same seat can have now
+                // (a winning city) is not put off behind a road that leads to it.
+                if let Some((v, b)) = best.map(|(v, b)| (v - LATER, b)) {
                     if v > scored[i].value {
                         scored[i].value = v;
                         scored[i].then = Some(b);
@@ -123,7 +218,7 @@ impl PlannerBot {
                 }
             }
         }
-        let Some(&pick) = order.iter().take(SHORTLIST).max_by(|&&a, &&b| {
+        let Some(&pick) = short.iter().max_by(|&&a, &&b| {
             scored[a]
                 .value
                 .partial_cmp(&scored[b].value)
@@ -145,7 +240,6 @@ impl PlannerBot {
         if let Some(b) = &s.then {
             why.push_str(&format!(", counting on '{}' next", game.action_text(b)));
         }
-        let _ = sampled;
         Ok(Some(Decision { action: s.action.clone(), why }))
     }
 }

@@ -1,0 +1,194 @@
+//! Tuned evaluations: the generic features, weights files keyed to their stack, `catan
+//! tune`'s self-play, and bots that play with weights of their own (docs/bots.md).
+
+mod common;
+
+use catan_engine::bot::features::FeatureSpace;
+use catan_engine::bot::weights::{stack_hash, Tuned, WeightsFile};
+use catan_engine::bot::{Bot, BotKind, BotSpec, Budget};
+use catan_engine::sim::{self, Lineup};
+use catan_engine::tune::{tune, TuneConfig};
+use catan_engine::{Game, Header};
+use common::*;
+use std::collections::BTreeMap;
+
+fn game(variants: &[&str], players: usize) -> Game {
+    Game::new(Header {
+        variants: variants.iter().map(|s| s.to_string()).collect(),
+        players,
+        seed: 3,
+        options: vec![],
+        sandbox: false,
+    })
+    .unwrap()
+}
+
+fn tuned(stack: &str, weights: &[(&str, f64)]) -> Tuned {
+    Tuned {
+        stack: stack.into(),
+        hash: "0".into(),
+        players: 4,
+        made: String::new(),
+        weights: weights.iter().map(|(k, w)| (k.to_string(), *w)).collect::<BTreeMap<_, _>>(),
+    }
+}
+
+#[test]
+fn features_read_points_production_and_pieces_of_any_board() {
+    // The beginner board's fixed starting pieces: every seat has 2 settlements, 2 roads.
+    let g = beginner(4, &[]);
+    let space = FeatureSpace::of(&g);
+    let f = space.extract(&g).unwrap();
+    let at = |s: usize, name: &str| f.generic[s][space.index(name).unwrap_or_else(|| panic!("no feature {name}"))];
+    for s in 0..4 {
+        assert_eq!(at(s, "points"), 2.0);
+        assert_eq!(at(s, "pieces.settlement"), 2.0);
+        assert_eq!(at(s, "pieces.road"), 2.0);
+        assert!(at(s, "production.settlement") > 0.0, "seat {s} produces");
+        assert!(at(s, "trail.road") >= 1.0);
+    }
+    // Production by resource adds up to the total.
+    let by_kind: f64 =
+        ["brick", "lumber", "wool", "grain", "ore"].iter().map(|r| at(0, &format!("production.settlement.{r}"))).sum();
+    assert_eq!(by_kind, at(0, "production.settlement"));
+    // Rivals: slot grids instead of a board.
+    let r = game(&["rivals"], 2);
+    let space = FeatureSpace::of(&r);
+    let f = space.extract(&r).unwrap();
+    assert!(f.generic[0][space.index("slots.cards").unwrap()] > 0.0);
+}
+
+#[test]
+fn a_tuned_evaluation_is_the_weighted_sum_of_the_features() {
+    let mut g = beginner(4, &[]);
+    let space = FeatureSpace::of(&g);
+    let f = space.extract(&g).unwrap();
+    let w = 0.5;
+    g.set_tuned(Some(tuned("base", &[("production.settlement", w), ("points", 1.0)])));
+    let scores = g.bot_scores().unwrap();
+    for (s, score) in scores.iter().enumerate() {
+        let want = f.generic[s][space.index("points").unwrap()]
+            + w * f.generic[s][space.index("production.settlement").unwrap()];
+        assert!((score - want).abs() < 1e-9, "seat {s}: {score} != {want}");
+    }
+    // None: the variant's hand-written evaluation again.
+    g.set_tuned(None);
+    assert_eq!(g.bot_scores().unwrap(), g.evaluate().unwrap());
+}
+
+#[test]
+fn weights_files_round_trip_and_pick_their_stack() {
+    let mut file = WeightsFile::default();
+    file.put(tuned("base", &[("points", 1.0)]));
+    file.put(tuned("base+helpers", &[("points", 2.0)]));
+    file.put(tuned("base", &[("points", 3.0)])); // replaces the first
+    let back = WeightsFile::parse(&file.to_toml()).unwrap();
+    assert_eq!(back, file);
+    assert_eq!(back.tuned.len(), 2);
+    assert_eq!(back.pick("base", 4).unwrap().weights["points"], 3.0);
+    assert_eq!(back.pick("base+helpers", 6).unwrap().weights["points"], 2.0);
+    assert!(WeightsFile::parse("tuned = 3").is_err());
+}
+
+#[test]
+fn weights_tuned_on_other_rules_come_with_a_warning() {
+    let dir = std::env::temp_dir().join(format!("catan-weights-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mod_path = dir.join("house.lua");
+    std::fs::write(&mod_path, "variant { extends = \"base\" }\n").unwrap();
+    let stack = format!("base+{}", mod_path.display());
+    let g = game(&["base", &mod_path.display().to_string()], 4);
+    let hash = stack_hash(g.stack_files());
+    // Tuned on this very stack and sources: no warning.
+    let mut file = WeightsFile::default();
+    file.put(Tuned { hash: hash.clone(), ..tuned(&stack, &[("points", 1.0)]) });
+    std::fs::write(dir.join("house.weights.toml"), file.to_toml()).unwrap();
+    let g = game(&["base", &mod_path.display().to_string()], 4);
+    let (eval, warning) = g.tuned();
+    assert!(eval.is_some());
+    assert_eq!(warning, &None);
+    // The rules changed since: a warning that says what to run.
+    std::fs::write(&mod_path, "variant { extends = \"base\" }\n-- changed\n").unwrap();
+    let g = game(&["base", &mod_path.display().to_string()], 4);
+    let warning = g.tuned().1.clone().unwrap();
+    assert!(warning.contains("tuned on other sources") && warning.contains("catan tune --variant"), "{warning}");
+    // A weights file for another stack: used, with a warning naming both.
+    let mut other = WeightsFile::default();
+    other.put(Tuned { hash, ..tuned("base", &[("points", 1.0)]) });
+    std::fs::write(dir.join("house.weights.toml"), other.to_toml()).unwrap();
+    let g = game(&["base", &mod_path.display().to_string()], 4);
+    let warning = g.tuned().1.clone().unwrap();
+    assert!(warning.contains("tuned on base and are used for"), "{warning}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn tuning_is_deterministic_for_a_seed_and_learns_that_points_win() {
+    let cfg = TuneConfig {
+        header: header(4, 11, &[], false),
+        games: 6,
+        rounds: 2,
+        seconds: None,
+        jobs: 2,
+        from_scratch: true,
+        without_evaluate: true,
+    };
+    let a = tune(&cfg, |_, _, _| {}).unwrap();
+    let b = tune(&TuneConfig { jobs: 1, ..cfg.clone() }, |_, _, _| {}).unwrap();
+    assert_eq!(a.tuned.weights, b.tuned.weights, "the number of workers changed the weights");
+    assert_eq!(a.games, 6);
+    assert_eq!(a.rounds.len(), 2);
+    assert!(a.positions > 0);
+    assert!(a.tuned.weights["points"] > 0.0, "{:?}", a.tuned.weights);
+    assert!(!a.tuned.weights.contains_key("evaluate"));
+    assert!(a.tuned.made.contains("6 games"), "{}", a.tuned.made);
+}
+
+#[test]
+fn bot_specs_name_their_weights() {
+    let s = BotSpec::parse("planner@none").unwrap();
+    assert_eq!((s.kind, s.weights.as_deref()), (BotKind::Planner, Some("none")));
+    assert_eq!(s.name(), "planner@none");
+    assert_eq!(BotSpec::parse("greedy").unwrap(), BotKind::Greedy.into());
+    assert!(BotSpec::parse("planner@").unwrap_err().contains("after the @"));
+    assert!(BotSpec::parse("wizard@none").is_err());
+    let g = beginner(4, &[]);
+    let e = BotSpec::parse("planner@/no/such/file.toml").unwrap().evaluation(&g).unwrap_err();
+    assert!(e.contains("/no/such/file.toml"), "{e}");
+}
+
+#[test]
+fn a_seat_may_play_with_weights_of_its_own_in_a_simulation() {
+    let path = std::env::temp_dir().join(format!("catan-own-weights-{}.toml", std::process::id()));
+    let mut file = WeightsFile::default();
+    file.put(tuned("base", &[("points", 1.0), ("production.settlement", 0.1)]));
+    std::fs::write(&path, file.to_toml()).unwrap();
+    let own = format!("planner@{}", path.display());
+    let lineup =
+        Lineup::from_args(Some(&format!("{own},planner@none,random,random")), "rotate", 3000, Budget::default())
+            .unwrap();
+    let h = header(4, 5, &[("board", "random"), ("starting_pieces", "false")], false);
+    let r = sim::run_jobs(&h.variants, 4, &h.options, 2, 5, &lineup, 2, |_| {}).unwrap();
+    assert!(r.failed.is_empty(), "{:?}", r.failed);
+    assert!(r.bots.contains_key(&own) && r.bots.contains_key("planner@none"), "{:?}", r.bots.keys());
+    assert_eq!(r.rows[0].bots[0], own);
+    std::fs::remove_file(&path).ok();
+}
+
+#[test]
+fn the_planner_plays_whole_games_of_every_edition() {
+    for (variants, players) in
+        [(vec!["base"], 4), (vec!["family"], 4), (vec!["base", "helpers"], 4), (vec!["base"], 6), (vec!["rivals"], 2)]
+    {
+        let mut g = game(&variants, players);
+        let r = sim::play_capped(&mut g, &vec![BotKind::Planner; players], Budget::default(), 3000, |_| Ok(()));
+        let r = r.unwrap_or_else(|e| panic!("{variants:?}: {e}"));
+        assert!(r.winner.is_some(), "{variants:?}: no winner in {} actions", r.actions);
+    }
+    // And it leaves a position as it found it.
+    let mut g = beginner(4, &[]);
+    let before = g.state().clone();
+    let seat = g.to_act().unwrap();
+    Bot::new(BotKind::Planner, 1, Budget::default()).choose(&mut g, seat).unwrap();
+    assert!(*g.state() == before);
+}
