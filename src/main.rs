@@ -94,8 +94,9 @@ enum Command {
         /// seed is the run's seed plus its index, so the report is the same for any N
         #[arg(long, value_name = "N")]
         jobs: Option<usize>,
-        /// One bot per seat, e.g. "mcts,random,random,random" (kinds: random, greedy,
-        /// mcts), seated by --seats; wins are reported per kind (default: random)
+        /// Who plays: one kind in every seat, e.g. "greedy", or one bot per seat, e.g.
+        /// "mcts,random,random,random", seated by --seats, with wins reported per kind
+        /// (kinds: random, greedy, mcts; default: random in every seat)
         #[arg(long)]
         bots: Option<String>,
         /// How the --bots lineup is seated from game to game: rotate (one seat further
@@ -367,7 +368,8 @@ fn run_sim(
             if json {
                 println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
             } else {
-                print!("{}", sim::report_text(&r, h.seed, !lineup.bots.is_empty() || !lineup.external.is_empty()));
+                // Wins per kind only say something when kinds play each other.
+                print!("{}", sim::report_text(&r, h.seed, r.bots.len() > 1));
             }
             if let Some(path) = &out {
                 let rows: Vec<(&str, &sim::GameRow)> = r.rows.iter().map(|row| ("", row)).collect();

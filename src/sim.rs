@@ -163,6 +163,8 @@ pub struct SimReport {
     pub variants: Vec<String>,
     pub players: usize,
     pub games: usize,
+    /// Who played: "random in every seat", or the first game's lineup and its seating.
+    pub lineup: String,
     /// Workers that played the games (the figures above and below do not depend on it).
     pub jobs: usize,
     pub finished: usize,
@@ -377,8 +379,9 @@ impl Default for Lineup {
 }
 
 impl Lineup {
-    /// The lineup `catan sim` flags ask for: `--bots` ("mcts,random,random,random", None:
-    /// random bots everywhere), `--seats` (rotate, shuffle, fixed), `--max-actions`.
+    /// The lineup `catan sim` flags ask for: `--bots` ("mcts,random,random,random"; one
+    /// kind, "greedy": that kind in every seat; None: random bots everywhere), `--seats`
+    /// (rotate, shuffle, fixed), `--max-actions`.
     pub fn from_args(bots: Option<&str>, seats: &str, max_actions: usize, budget: Budget) -> Result<Lineup, String> {
         let kinds: Vec<BotKind> = match bots {
             Some(list) => {
@@ -387,6 +390,38 @@ impl Lineup {
             None => vec![],
         };
         Ok(Lineup { bots: kinds, budget, order: SeatOrder::parse(seats)?, max_actions, external: Default::default() })
+    }
+
+    /// Whether the lineup fits a game of `players`: one kind (every seat) or one per seat.
+    pub fn check_players(&self, players: usize) -> Result<(), String> {
+        match self.bots.len() {
+            0 | 1 => Ok(()),
+            n if n == players => Ok(()),
+            n => Err(format!(
+                "--bots names {n} bots for {players} players (name one kind for every seat, or one per seat)"
+            )),
+        }
+    }
+
+    /// Who played, for a report's `bots:` line: "random in every seat", or the kinds of
+    /// the first game's seats and how they move from game to game.
+    pub fn describe(&self, players: usize) -> String {
+        let names: Vec<&str> = (0..players)
+            .map(|s| if self.external.is_external(s) { "external" } else { self.seats(players, 0)[s].name() })
+            .collect();
+        if let Some(first) = names.first().filter(|&&n| names.iter().all(|m| m == &n)) {
+            return format!("{first} in every seat");
+        }
+        let how = if !self.external.is_empty() {
+            "the seats fixed"
+        } else {
+            match self.order {
+                SeatOrder::Rotate => "rotated one seat each game",
+                SeatOrder::Shuffle => "shuffled each game",
+                SeatOrder::Fixed => "the seats fixed",
+            }
+        };
+        format!("{} in seats 1-{players} of the first game, {how}", names.join(", "))
     }
 
     /// The bot of each seat in game `i`.
@@ -454,9 +489,7 @@ pub fn run_jobs(
     jobs: usize,
     mut progress: impl FnMut(usize),
 ) -> Result<SimReport, GameError> {
-    if !lineup.bots.is_empty() && lineup.bots.len() != players {
-        return Err(GameError::Setup(format!("--bots names {} bots for {players} players", lineup.bots.len())));
-    }
+    lineup.check_players(players).map_err(GameError::Setup)?;
     if !lineup.external.is_empty() && lineup.external.commands.len() != players {
         return Err(GameError::Setup(format!(
             "--bot-cmd names seats of a {}-player game",
@@ -520,13 +553,7 @@ pub fn run_jobs(
 /// spreading a run over processes or machines (`python -m catan_engine.sweep`). Fails
 /// only if the game cannot be set up with the run's seed.
 pub fn play_range(header: &Header, range: Range<usize>, lineup: &Lineup) -> Result<Vec<GameRow>, GameError> {
-    if !lineup.bots.is_empty() && lineup.bots.len() != header.players {
-        return Err(GameError::Setup(format!(
-            "--bots names {} bots for {} players",
-            lineup.bots.len(),
-            header.players
-        )));
-    }
+    lineup.check_players(header.players).map_err(GameError::Setup)?;
     let mut game = Game::new(header.clone())?;
     let mut external = lineup.external.bots();
     Ok(range.map(|i| play_row(&mut game, header.seed, i, lineup, &mut external)).collect())
@@ -599,6 +626,7 @@ pub fn report_from_rows(
         variants: variants.to_vec(),
         players,
         games,
+        lineup: lineup.describe(players),
         jobs,
         finished,
         failed,
@@ -851,6 +879,7 @@ pub fn report_text(r: &SimReport, seed: u64, per_bot: bool) -> String {
     use std::fmt::Write;
     let mut out = String::new();
     let _ = writeln!(out, "{} games of {} with {} players (seed {seed})", r.games, r.variants.join("+"), r.players);
+    let _ = writeln!(out, "  bots: {}", r.lineup);
     let _ = writeln!(out, "  finished with a winner: {}", r.finished);
     notes(r, &mut out);
     let _ = writeln!(out, "  wins per seat (95% interval):");
@@ -910,6 +939,7 @@ pub fn comparison_text(c: &Comparison, seed: u64, sides: &[String]) -> String {
         seed + c.a.games.saturating_sub(1) as u64,
         c.paired
     );
+    let _ = writeln!(out, "bots: {}", c.a.lineup);
     for (label, r) in [("A", &c.a), ("B", &c.b)] {
         let mut n = String::new();
         notes(r, &mut n);

@@ -133,3 +133,45 @@ fn the_command_compares_writes_rows_and_plots() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("side B (:no_such=1): unknown option 'no_such'"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn one_bot_kind_fills_every_seat_and_the_report_names_the_bots() {
+    use catan_engine::bot::{BotKind, Budget};
+    let one = Lineup::from_args(Some("greedy"), "rotate", 100, Budget::default()).unwrap();
+    assert!(one.check_players(4).is_ok() && one.check_players(3).is_ok());
+    assert!((0..5).all(|i| one.seats(4, i) == vec![BotKind::Greedy; 4]));
+    assert_eq!(one.describe(4), "greedy in every seat");
+    assert_eq!(Lineup::default().describe(3), "random in every seat");
+    let two = Lineup::from_args(Some("greedy,random"), "rotate", 100, Budget::default()).unwrap();
+    let e = two.check_players(4).unwrap_err();
+    assert!(e.contains("--bots names 2 bots for 4 players"), "{e}");
+    let sim = |args: &[&str]| {
+        let out = Command::new(BIN)
+            .args(["sim", "--games", "2", "--seed", "5", "--jobs", "2", "--max-actions", "150"])
+            .args(args)
+            .env_remove("CATAN_VARIANTS")
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(out.status.success(), "{args:?}: {text}{}", String::from_utf8_lossy(&out.stderr));
+        text
+    };
+    let text = sim(&["--bots", "greedy"]);
+    assert!(text.contains("\n  bots: greedy in every seat\n"), "{text}");
+    assert!(!text.contains("per bot"), "one kind plays itself: no wins per kind: {text}");
+    let text = sim(&[]);
+    assert!(text.contains("\n  bots: random in every seat\n"), "{text}");
+    let text = sim(&["--bots", "greedy,random,random,random"]);
+    assert!(
+        text.contains(
+            "bots: greedy, random, random, random in seats 1-4 of the first game, rotated one seat each game"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("per bot"), "{text}");
+    let text = sim(&["--bots", "greedy", "--compare", "base", ":victory_points=6"]);
+    assert!(text.contains("\nbots: greedy in every seat\n"), "{text}");
+    let bad = Command::new(BIN).args(["sim", "--games", "1", "--bots", "greedy,random"]).output().unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--bots names 2 bots for 4 players"));
+}
