@@ -673,6 +673,12 @@ impl Game {
     pub fn evaluate(&self) -> Result<Vec<f64>, GameError> {
         Ok(self.script.evaluate()?)
     }
+
+    /// What the variant measures of the game now (the `metrics` filter: name to number),
+    /// read-only; `catan sim` asks it at the end of each game.
+    pub fn metrics(&self) -> Result<std::collections::BTreeMap<String, f64>, GameError> {
+        Ok(self.script.metrics()?)
+    }
 }
 
 /// A saved position of a `Game` for search (`Game::snapshot`, `Game::restore`).

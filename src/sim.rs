@@ -4,7 +4,7 @@ use crate::bot::external::{ExternalBot, ExternalSeats};
 use crate::bot::{Bot, BotKind, Budget};
 use crate::engine::{Game, GameError, Header};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -156,6 +156,73 @@ pub struct GameRow {
     pub end: End,
     /// Why the game ended without a winner ("" when it has one).
     pub reason: String,
+    /// What was measured at the end of the game: `actions.NAME`, how many times each kind
+    /// of action was taken (from the game's log), and the variant's `metrics` filter.
+    /// Empty when an error stopped the game; absent from rows written before metrics.
+    #[serde(default)]
+    pub metrics: BTreeMap<String, f64>,
+}
+
+/// The prefix of the metrics the engine counts from every game's log.
+pub const ACTION_METRIC: &str = "actions.";
+
+/// A row's value of metric `name`: a kind of action a game that ran never took counts 0
+/// there; a declared metric a game did not set is missing (not averaged as 0).
+pub fn row_metric(row: &GameRow, name: &str) -> Option<f64> {
+    match row.metrics.get(name) {
+        Some(&v) => Some(v),
+        None if row.end != End::Error && name.starts_with(ACTION_METRIC) => Some(0.0),
+        None => None,
+    }
+}
+
+/// Every metric any of `rows` carries, sorted.
+pub fn metric_names<'a>(rows: impl IntoIterator<Item = &'a GameRow>) -> BTreeSet<String> {
+    rows.into_iter().flat_map(|r| r.metrics.keys().cloned()).collect()
+}
+
+/// Metric names in the order a report shows them: the variant's own first, then the
+/// counts of actions.
+fn shown_order(names: &BTreeSet<String>) -> Vec<&String> {
+    let (counts, declared): (Vec<&String>, Vec<&String>) = names.iter().partition(|n| n.starts_with(ACTION_METRIC));
+    declared.into_iter().chain(counts).collect()
+}
+
+/// How many times each kind of action was taken in `game`, from its log: `actions.NAME`,
+/// NAME the action's declared name (`play_knight` for "play knight").
+fn action_counts(game: &Game) -> BTreeMap<String, f64> {
+    // The log keeps commands as typed: an action is the one whose syntax's leading words
+    // begin the command, the most of them winning ("play knight" over a bare "play").
+    let spec = game.spec();
+    let lead: Vec<(Vec<&str>, &str)> = spec
+        .actions
+        .iter()
+        .map(|a| {
+            let words = a
+                .syntax
+                .iter()
+                .map_while(|p| match p {
+                    crate::spec::SyntaxPart::Literal(l) => Some(l.as_str()),
+                    crate::spec::SyntaxPart::Arg(_) => None,
+                })
+                .collect();
+            (words, a.name.as_str())
+        })
+        .collect();
+    let mut by_name: BTreeMap<&str, f64> = BTreeMap::new();
+    for e in game.log() {
+        let words: Vec<&str> = e.command.split_whitespace().collect();
+        let fits = |lit: &[&str]| {
+            !lit.is_empty()
+                && lit.len() <= words.len()
+                && lit.iter().zip(&words).all(|(l, w)| l.eq_ignore_ascii_case(w))
+        };
+        let best = lead.iter().filter(|(lit, _)| fits(lit)).max_by_key(|(lit, _)| lit.len());
+        if let Some(name) = best.map(|(_, n)| *n).or(words.first().copied()) {
+            *by_name.entry(name).or_default() += 1.0;
+        }
+    }
+    by_name.into_iter().map(|(k, n)| (format!("{ACTION_METRIC}{k}"), n)).collect()
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -186,9 +253,27 @@ pub struct SimReport {
     pub games_per_second: f64,
     /// Wins per kind of bot, keyed by its name (seats rotated across games).
     pub bots: BTreeMap<String, BotWins>,
+    /// Each metric's mean per game with its 95% interval, over the games that carry it
+    /// (failed games left out; see [`GameRow::metrics`]).
+    pub metrics: BTreeMap<String, Mean>,
     /// Every game, in order (for `--out`; not in the JSON report).
     #[serde(skip)]
     pub rows: Vec<GameRow>,
+}
+
+/// A mean per game and its 95% interval, over `games` games.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Mean {
+    pub mean: f64,
+    pub ci95: [f64; 2],
+    pub games: usize,
+}
+
+impl Mean {
+    fn of(xs: &[f64]) -> Mean {
+        let (mean, ci95) = mean_ci95(xs);
+        Mean { mean, ci95, games: xs.len() }
+    }
 }
 
 /// A proportion and its 95% confidence interval.
@@ -621,6 +706,14 @@ pub fn report_from_rows(
         bots.insert(kind.name().to_string(), BotWins { seats, wins: w, rate, ci95: wilson95(w, n), fair_share });
     }
     let seat_rates = wins.iter().map(|&w| Rate { rate: w as f64 / played, ci95: wilson95(w, n) }).collect();
+    let ran: Vec<&GameRow> = rows.iter().filter(|r| r.end != End::Error).collect();
+    let metrics = metric_names(ran.iter().copied())
+        .into_iter()
+        .map(|name| {
+            let xs: Vec<f64> = ran.iter().filter_map(|r| row_metric(r, &name)).collect();
+            (name, Mean::of(&xs))
+        })
+        .collect();
     let (mean_turns, turns_ci95) = mean_ci95(&turns);
     SimReport {
         variants: variants.to_vec(),
@@ -640,6 +733,7 @@ pub fn report_from_rows(
         seconds,
         games_per_second: games as f64 / seconds.max(1e-9),
         bots,
+        metrics,
         rows,
     }
 }
@@ -656,6 +750,8 @@ pub struct Comparison {
     pub seat_diff: Vec<Diff>,
     /// B's mean turns minus A's.
     pub turns_diff: Diff,
+    /// Per metric, B's mean minus A's over the pairs where both games carry it.
+    pub metrics_diff: BTreeMap<String, Diff>,
 }
 
 /// A difference of B from A with its 95% interval; `significant` when the interval
@@ -697,12 +793,23 @@ pub fn compare(a: SimReport, b: SimReport) -> Result<Comparison, String> {
         })
         .collect();
     let turns: Vec<f64> = pairs.iter().map(|(x, y)| y.turns as f64 - x.turns as f64).collect();
-    Ok(Comparison { paired: pairs.len(), seat_diff, turns_diff: Diff::of(&turns), a, b })
+    let names = metric_names(pairs.iter().flat_map(|(x, y)| [*x, *y]));
+    let metrics_diff = names
+        .into_iter()
+        .map(|name| {
+            let d: Vec<f64> =
+                pairs.iter().filter_map(|(x, y)| Some(row_metric(y, &name)? - row_metric(x, &name)?)).collect();
+            (name, Diff::of(&d))
+        })
+        .collect();
+    Ok(Comparison { paired: pairs.len(), seat_diff, turns_diff: Diff::of(&turns), metrics_diff, a, b })
 }
 
-/// The per-game rows as CSV: a header line, then one line a game. `side` names the run
-/// in a comparison ("A", "B"), empty otherwise.
+/// The per-game rows as CSV: a header line, then one line a game, a column per metric
+/// any row carries (sorted) at the end. `side` names the run in a comparison ("A", "B"),
+/// empty otherwise.
 pub fn rows_csv(rows: &[(&str, &GameRow)], players: usize) -> String {
+    let names = metric_names(rows.iter().map(|(_, r)| *r));
     let mut out = String::from("side,game,seed,winner,");
     for s in 1..=players {
         out.push_str(&format!("points_{s},"));
@@ -710,7 +817,11 @@ pub fn rows_csv(rows: &[(&str, &GameRow)], players: usize) -> String {
     for s in 1..=players {
         out.push_str(&format!("bot_{s},"));
     }
-    out.push_str("turns,actions,end,reason\n");
+    out.push_str("turns,actions,end,reason");
+    for name in &names {
+        out.push_str(&format!(",{}", csv_field(name)));
+    }
+    out.push('\n');
     for (side, r) in rows {
         out.push_str(&format!("{side},{},{},{},", r.game, r.seed, r.winner.map_or(String::new(), |w| w.to_string())));
         for s in 0..players {
@@ -720,9 +831,23 @@ pub fn rows_csv(rows: &[(&str, &GameRow)], players: usize) -> String {
             out.push_str(&format!("{},", r.bots.get(s).map_or("", |b| b.as_str())));
         }
         let reason = r.reason.replace('"', "\"\"");
-        out.push_str(&format!("{},{},{},\"{reason}\"\n", r.turns, r.actions, r.end.name()));
+        out.push_str(&format!("{},{},{},\"{reason}\"", r.turns, r.actions, r.end.name()));
+        for name in &names {
+            out.push_str(&format!(",{}", row_metric(r, name).map_or(String::new(), |v| v.to_string())));
+        }
+        out.push('\n');
     }
     out
+}
+
+/// A metric's name as a CSV header field: quoted if a variant named it with a comma or
+/// a quote.
+fn csv_field(name: &str) -> String {
+    if name.contains([',', '"', '\n']) {
+        format!("\"{}\"", name.replace('"', "\"\""))
+    } else {
+        name.to_string()
+    }
 }
 
 /// The per-game rows as JSON Lines: one object a game, with `side` in a comparison.
@@ -773,6 +898,7 @@ pub fn play_row(
             bots,
             end: End::Error,
             reason: e.to_string(),
+            metrics: BTreeMap::new(),
         },
         Ok(r) => {
             let (end, reason) = match r.winner {
@@ -781,6 +907,27 @@ pub fn play_row(
                     End::ActionCap,
                     format!("no winner after {} actions (the action cap), turn {}", r.actions, r.turns),
                 ),
+            };
+            // The variant's metrics, then the engine's counts (names the filter may not use).
+            let metrics = match game.metrics() {
+                Ok(mut m) => {
+                    m.extend(action_counts(game));
+                    m
+                }
+                Err(e) => {
+                    return GameRow {
+                        game: index,
+                        seed: r.seed,
+                        winner: None,
+                        points: vec![],
+                        turns: r.turns,
+                        actions: r.actions,
+                        bots,
+                        end: End::Error,
+                        reason: format!("the game's metrics at its end: {e}"),
+                        metrics: BTreeMap::new(),
+                    };
+                }
             };
             GameRow {
                 game: index,
@@ -792,6 +939,7 @@ pub fn play_row(
                 bots,
                 end,
                 reason,
+                metrics,
             }
         }
     }
@@ -906,6 +1054,15 @@ pub fn report_text(r: &SimReport, seed: u64, per_bot: bool) -> String {
         "  mean turns: {:.1} ({:.1}-{:.1}), mean actions: {:.1}",
         r.mean_turns, r.turns_ci95[0], r.turns_ci95[1], r.mean_actions
     );
+    if !r.metrics.is_empty() {
+        let names: BTreeSet<String> = r.metrics.keys().cloned().collect();
+        let width = names.iter().map(|n| n.len()).max().unwrap_or(0);
+        let _ = writeln!(out, "  metrics, mean per game (95% interval):");
+        for name in shown_order(&names) {
+            let m = &r.metrics[name];
+            let _ = writeln!(out, "    {name:<width$} {:>8.2} ({:.2}-{:.2})", m.mean, m.ci95[0], m.ci95[1]);
+        }
+    }
     let _ = writeln!(
         out,
         "  {:.2} s, {:.1} games per second on {} worker{}",
@@ -964,6 +1121,22 @@ pub fn comparison_text(c: &Comparison, seed: u64, sides: &[String]) -> String {
     }
     let show = |r: &SimReport| format!("{:.1} ({:.1}-{:.1})", r.mean_turns, r.turns_ci95[0], r.turns_ci95[1]);
     row(&mut out, "turns".into(), show(&c.a), show(&c.b), &c.turns_diff, 1.0, "");
+    if !c.metrics_diff.is_empty() {
+        let names: BTreeSet<String> = c.metrics_diff.keys().cloned().collect();
+        let width = names.iter().map(|n| n.len()).max().unwrap_or(0).max(7);
+        let _ = writeln!(out, "{:<width$} {:>22} {:>22} {:>30}", "metrics", "A mean", "B mean", "B - A (95% interval)");
+        let mean = |r: &SimReport, name: &str| {
+            r.metrics
+                .get(name)
+                .map_or("-".to_string(), |m| format!("{:.2} ({:.2}-{:.2})", m.mean, m.ci95[0], m.ci95[1]))
+        };
+        for name in shown_order(&names) {
+            let d = &c.metrics_diff[name];
+            let mark = if d.significant { "  *" } else { "" };
+            let diff = format!("{:+.2} ({:+.2} to {:+.2})", d.diff, d.ci95[0], d.ci95[1]);
+            let _ = writeln!(out, "{name:<width$} {:>22} {:>22} {diff:>30}{mark}", mean(&c.a, name), mean(&c.b, name));
+        }
+    }
     let _ = writeln!(out, "  * the 95% interval of the difference leaves out 0 (paired by seed)");
     out
 }

@@ -52,9 +52,12 @@ fn rows_say_why_each_game_ended() {
     let rows: Vec<(&str, &sim::GameRow)> = r.rows.iter().map(|g| ("", g)).collect();
     let csv = sim::rows_csv(&rows, 4);
     let mut lines = csv.lines();
-    assert_eq!(
-        lines.next(),
-        Some("side,game,seed,winner,points_1,points_2,points_3,points_4,bot_1,bot_2,bot_3,bot_4,turns,actions,end,reason")
+    let header = lines.next().unwrap_or_default();
+    assert!(
+        header.starts_with(
+            "side,game,seed,winner,points_1,points_2,points_3,points_4,bot_1,bot_2,bot_3,bot_4,turns,actions,end,reason,"
+        ) && header.ends_with(",largest_army,longest_road"),
+        "then the metrics: {header}"
     );
     assert!(
         lines.next().is_some_and(|l| l.starts_with(",0,11,,") && l.contains(",2000,action_cap,\"no winner")),
@@ -174,4 +177,67 @@ fn one_bot_kind_fills_every_seat_and_the_report_names_the_bots() {
     let bad = Command::new(BIN).args(["sim", "--games", "1", "--bots", "greedy,random"]).output().unwrap();
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--bots names 2 bots for 4 players"));
+}
+
+#[test]
+fn metrics_reach_rows_reports_and_comparisons() {
+    let a = run(&["tests/variants/metrics.lua"], &[], 6);
+    let b = run(&["tests/variants/metrics.lua"], &[("victory_points", "5")], 6);
+    for r in &a.rows {
+        assert_eq!(r.end, End::Won);
+        assert_eq!(r.metrics.get("final_turn"), Some(&(r.turns as f64)), "{r:?}");
+        // Base's own, and the engine's counts of actions, which add up to the game's actions.
+        assert!(r.metrics["longest_road"] >= 1.0 && r.metrics.contains_key("largest_army"), "{r:?}");
+        let counted: f64 = r.metrics.iter().filter(|(k, _)| k.starts_with("actions.")).map(|(_, v)| v).sum();
+        assert_eq!(counted, r.actions as f64, "{r:?}");
+        assert!(r.metrics["actions.roll"] >= 1.0 && r.metrics["actions.end"] >= 1.0);
+    }
+    let turns: Vec<f64> = a.rows.iter().map(|r| r.turns as f64).collect();
+    let m = a.metrics["final_turn"];
+    assert_eq!((m.mean, m.ci95, m.games), {
+        let (x, ci) = sim::mean_ci95(&turns);
+        (x, ci, 6)
+    });
+    assert!(a.metrics.contains_key("bank_ore") && a.metrics.contains_key("actions.robber"));
+    let text = sim::report_text(&a, 11, false);
+    assert!(text.contains("  metrics, mean per game (95% interval):\n    bank_ore"), "{text}");
+    assert!(text.contains("    final_turn ") && text.contains("    actions.roll "), "{text}");
+    // A comparison pairs each metric by seed, as it pairs the turns.
+    let c = compare(a.clone(), b).unwrap();
+    let d = c.metrics_diff["final_turn"];
+    assert_eq!((d.diff, d.ci95), (c.turns_diff.diff, c.turns_diff.ci95));
+    assert!(c.metrics_diff.contains_key("longest_road") && c.metrics_diff.contains_key("actions.roll"));
+    let text = sim::comparison_text(&c, 11, &[]);
+    assert!(text.contains("\nmetrics ") && text.contains("\nfinal_turn "), "{text}");
+    let json = serde_json::to_value(&c).unwrap();
+    assert_eq!(json["metrics_diff"]["final_turn"]["diff"], d.diff);
+    assert_eq!(json["a"]["metrics"]["final_turn"]["mean"], m.mean);
+    // Rows: a CSV column per metric, sorted, after the reason; JSON Lines the map.
+    let rows: Vec<(&str, &sim::GameRow)> = a.rows.iter().map(|g| ("", g)).collect();
+    let csv = sim::rows_csv(&rows, 4);
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let at = header.iter().position(|h| *h == "reason").unwrap();
+    let names = &header[at + 1..];
+    assert!(names.windows(2).all(|w| w[0] < w[1]) && names.contains(&"final_turn"), "{header:?}");
+    let first: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+    let col = header.iter().position(|h| *h == "final_turn").unwrap();
+    assert_eq!(first[col], a.rows[0].turns.to_string());
+    let line = sim::rows_jsonl(&rows);
+    let v: serde_json::Value = serde_json::from_str(line.lines().next().unwrap()).unwrap();
+    assert_eq!(v["metrics"]["final_turn"], a.rows[0].turns as f64);
+    // A row written before metrics still parses (they default to none).
+    let mut old = v.clone();
+    old.as_object_mut().unwrap().remove("metrics");
+    let parsed: sim::GameRow = serde_json::from_value(old).unwrap();
+    assert!(parsed.metrics.is_empty());
+}
+
+#[test]
+fn a_metric_that_is_not_a_number_is_an_error_naming_the_hook() {
+    let r = run(&["tests/variants/bad_metric.lua"], &[], 2);
+    assert_eq!(r.failed.len(), 2, "{:?}", r.rows);
+    let e = &r.failed[0].error;
+    assert!(e.contains("the metrics filter 'bad.metrics' set metric 'road' to a string, not a finite number"), "{e}");
+    assert!(e.starts_with("the game's metrics at its end") && e.contains("tests/variants/bad_metric.lua:4"), "{e}");
+    assert!(r.rows.iter().all(|g| g.end == End::Error && g.metrics.is_empty()));
 }

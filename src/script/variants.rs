@@ -36,6 +36,7 @@ pub const BUILTIN_PARTS: &[(&str, &str)] = &[
     ("base/end_of_turn.lua", include_str!("../../variants/base/end_of_turn.lua")),
     ("base/5_6_players.lua", include_str!("../../variants/base/5_6_players.lua")),
     ("base/evaluation.lua", include_str!("../../variants/base/evaluation.lua")),
+    ("base/metrics.lua", include_str!("../../variants/base/metrics.lua")),
     ("rivals/cards.lua", include_str!("../../variants/rivals/cards.lua")),
     ("rivals/principality.lua", include_str!("../../variants/rivals/principality.lua")),
     ("rivals/advantages.lua", include_str!("../../variants/rivals/advantages.lua")),
