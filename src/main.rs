@@ -108,12 +108,18 @@ enum Command {
         /// "base+helpers:board=random,victory_points=12" (an empty stack is --variant's)
         #[arg(long, num_args = 2, value_names = ["A", "B"])]
         compare: Option<Vec<String>>,
+        /// Play the same games (--games, --seed, --bots) once for each value of one
+        /// option and report them side by side: "victory_points=6..12" (whole numbers,
+        /// both ends included) or "board=beginner,random"; --out rows carry a `sweep`
+        /// column, --plot draws win rates and game length against the value
+        #[arg(long, value_name = "OPTION=A..B|OPTION=V1,V2,...")]
+        sweep: Option<String>,
         /// Write one row per game (seed, winner, points per seat, turns, actions, why it
         /// ended) to FILE: CSV, or JSON Lines if FILE ends in .jsonl or .json
         #[arg(long, value_name = "FILE")]
         out: Option<String>,
         /// Draw win rate by seat (95% intervals) and game lengths, A against B with
-        /// --compare: PNG if FILE ends in .png, else SVG
+        /// --compare, against the value with --sweep: PNG if FILE ends in .png, else SVG
         #[arg(long, value_name = "FILE")]
         plot: Option<String>,
         /// Cut a game off, without a winner, after this many actions (reported with seeds)
@@ -354,14 +360,50 @@ fn run_sim(
     lineup: &sim::Lineup,
     bot_cmd: &BotCmdArgs,
     compare: Option<Vec<String>>,
+    sweep: Option<String>,
     out: Option<String>,
     plot: Option<String>,
 ) -> Result<(), String> {
     let h = header(game, false)?;
+    if compare.is_some() && sweep.is_some() {
+        return Err("--sweep and --compare cannot be combined: a sweep already plays the same seeds for each value; \
+                    sweep each side's stack on its own"
+            .into());
+    }
     let lineup = &sim::Lineup { external: sim_external(&h, lineup, bot_cmd)?, ..lineup.clone() };
     let jobs = jobs.unwrap_or_else(sim::default_jobs).max(1);
     let write =
         |path: &str, bytes: Vec<u8>| std::fs::write(path, bytes).map_err(|e| format!("cannot write {path}: {e}"));
+    if let Some(text) = sweep {
+        let (option, values) = sim::parse_sweep(&text)?;
+        // Every value is checked before any game is played.
+        let spec = script::Script::load(&h.variants).map_err(|e| e.to_string())?.spec.clone();
+        for v in &values {
+            script::resolve_options(&spec, &sim::sweep_options(&h.options, &option, v))
+                .map_err(|e| format!("--sweep {option}={v}: {e}"))?;
+        }
+        let mut points = vec![];
+        for value in values {
+            let hs = Header { options: sim::sweep_options(&h.options, &option, &value), ..h.clone() };
+            let report = play_side(&hs, games, lineup, jobs, &format!("{option}={value}"))?;
+            points.push(sim::SweepPoint { value, report });
+        }
+        let s = sim::Sweep { option, points };
+        if json {
+            println!("{}", serde_json::to_string_pretty(&s).unwrap_or_default());
+        } else {
+            print!("{}", sim::sweep_text(&s, h.seed));
+        }
+        if let Some(path) = &out {
+            let rows: Vec<(&str, &sim::GameRow)> =
+                s.points.iter().flat_map(|p| p.report.rows.iter().map(|row| (p.value.as_str(), row))).collect();
+            write(path, sim::rows_text_labelled("sweep", path, &rows, h.players).into_bytes())?;
+        }
+        if let Some(path) = &plot {
+            write(path, plot::sweep_figure(path, &s)?)?;
+        }
+        return Ok(());
+    }
     match compare {
         None => {
             let r = play_side(&h, games, lineup, jobs, "")?;
@@ -482,7 +524,21 @@ fn main() -> ExitCode {
             let mut out = std::io::stdout();
             ExitCode::from(protocol::serve(&mut input, &mut out) as u8)
         }
-        Command::Sim { game, games, json, jobs, bots, seats, compare, out, plot, max_actions, budget, bot_cmd } => {
+        Command::Sim {
+            game,
+            games,
+            json,
+            jobs,
+            bots,
+            seats,
+            compare,
+            sweep,
+            out,
+            plot,
+            max_actions,
+            budget,
+            bot_cmd,
+        } => {
             let lineup = match sim_lineup(bots, &seats, max_actions, &budget) {
                 Ok(l) => l,
                 Err(e) => {
@@ -490,7 +546,7 @@ fn main() -> ExitCode {
                     return ExitCode::from(1);
                 }
             };
-            match run_sim(&game, games, json, jobs, &lineup, &bot_cmd, compare, out, plot) {
+            match run_sim(&game, games, json, jobs, &lineup, &bot_cmd, compare, sweep, out, plot) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("error: {e}");

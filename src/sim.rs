@@ -750,7 +750,8 @@ pub struct Comparison {
     pub seat_diff: Vec<Diff>,
     /// B's mean turns minus A's.
     pub turns_diff: Diff,
-    /// Per metric, B's mean minus A's over the pairs where both games carry it.
+    /// Per metric, B's mean minus A's over the pairs where both games carry it (a
+    /// metric only one side declares has no pair, and no entry).
     pub metrics_diff: BTreeMap<String, Diff>,
 }
 
@@ -796,10 +797,10 @@ pub fn compare(a: SimReport, b: SimReport) -> Result<Comparison, String> {
     let names = metric_names(pairs.iter().flat_map(|(x, y)| [*x, *y]));
     let metrics_diff = names
         .into_iter()
-        .map(|name| {
+        .filter_map(|name| {
             let d: Vec<f64> =
                 pairs.iter().filter_map(|(x, y)| Some(row_metric(y, &name)? - row_metric(x, &name)?)).collect();
-            (name, Diff::of(&d))
+            (!d.is_empty()).then(|| (name, Diff::of(&d)))
         })
         .collect();
     Ok(Comparison { paired: pairs.len(), seat_diff, turns_diff: Diff::of(&turns), metrics_diff, a, b })
@@ -809,8 +810,14 @@ pub fn compare(a: SimReport, b: SimReport) -> Result<Comparison, String> {
 /// any row carries (sorted) at the end. `side` names the run in a comparison ("A", "B"),
 /// empty otherwise.
 pub fn rows_csv(rows: &[(&str, &GameRow)], players: usize) -> String {
+    rows_csv_labelled("side", rows, players)
+}
+
+/// [`rows_csv`] with the first column named `label`: `side` in a comparison, `sweep`
+/// (the option's value) in a sweep.
+pub fn rows_csv_labelled(label: &str, rows: &[(&str, &GameRow)], players: usize) -> String {
     let names = metric_names(rows.iter().map(|(_, r)| *r));
-    let mut out = String::from("side,game,seed,winner,");
+    let mut out = format!("{label},game,seed,winner,");
     for s in 1..=players {
         out.push_str(&format!("points_{s},"));
     }
@@ -823,7 +830,8 @@ pub fn rows_csv(rows: &[(&str, &GameRow)], players: usize) -> String {
     }
     out.push('\n');
     for (side, r) in rows {
-        out.push_str(&format!("{side},{},{},{},", r.game, r.seed, r.winner.map_or(String::new(), |w| w.to_string())));
+        let (side, winner) = (csv_field(side), r.winner.map_or(String::new(), |w| w.to_string()));
+        out.push_str(&format!("{side},{},{},{winner},", r.game, r.seed));
         for s in 0..players {
             out.push_str(&format!("{},", r.points.get(s).map_or(String::new(), |p| p.to_string())));
         }
@@ -840,8 +848,8 @@ pub fn rows_csv(rows: &[(&str, &GameRow)], players: usize) -> String {
     out
 }
 
-/// A metric's name as a CSV header field: quoted if a variant named it with a comma or
-/// a quote.
+/// A name as a CSV field: quoted if it holds a comma or a quote (a metric a variant
+/// named so, a sweep's value).
 fn csv_field(name: &str) -> String {
     if name.contains([',', '"', '\n']) {
         format!("\"{}\"", name.replace('"', "\"\""))
@@ -852,11 +860,18 @@ fn csv_field(name: &str) -> String {
 
 /// The per-game rows as JSON Lines: one object a game, with `side` in a comparison.
 pub fn rows_jsonl(rows: &[(&str, &GameRow)]) -> String {
+    rows_jsonl_labelled("side", rows)
+}
+
+/// [`rows_jsonl`] with the label under the key `label`; a sweep's value that is a whole
+/// number is written as one.
+pub fn rows_jsonl_labelled(label: &str, rows: &[(&str, &GameRow)]) -> String {
     let mut out = String::new();
     for (side, r) in rows {
         let mut v = serde_json::to_value(r).unwrap_or_default();
         if let (false, Some(obj)) = (side.is_empty(), v.as_object_mut()) {
-            obj.insert("side".into(), serde_json::Value::from(*side));
+            let value = side.parse::<i64>().map_or_else(|_| serde_json::Value::from(*side), serde_json::Value::from);
+            obj.insert(label.into(), value);
         }
         out.push_str(&v.to_string());
         out.push('\n');
@@ -947,11 +962,79 @@ pub fn play_row(
 
 /// The rows for `--out FILE`: JSON Lines if FILE ends in `.jsonl` or `.json`, else CSV.
 pub fn rows_text(path: &str, rows: &[(&str, &GameRow)], players: usize) -> String {
+    rows_text_labelled("side", path, rows, players)
+}
+
+/// [`rows_text`] with the label column or key named `label` (`sweep`).
+pub fn rows_text_labelled(label: &str, path: &str, rows: &[(&str, &GameRow)], players: usize) -> String {
     if path.ends_with(".jsonl") || path.ends_with(".json") {
-        rows_jsonl(rows)
+        rows_jsonl_labelled(label, rows)
     } else {
-        rows_csv(rows, players)
+        rows_csv_labelled(label, rows, players)
     }
+}
+
+/// The most values one `--sweep` may take (each is a whole run).
+pub const MAX_SWEEP_VALUES: usize = 1000;
+
+/// `--sweep OPTION=A..B` (whole numbers, both included) or `OPTION=V1,V2,...`: the
+/// option and its values in order.
+pub fn parse_sweep(text: &str) -> Result<(String, Vec<String>), String> {
+    let usage = "--sweep takes OPTION=A..B (whole numbers, both included) or OPTION=V1,V2,...";
+    let (option, spec) = text.split_once('=').ok_or_else(|| format!("{usage}, not '{text}'"))?;
+    let (option, spec) = (option.trim(), spec.trim());
+    if option.is_empty() || spec.is_empty() {
+        return Err(format!("{usage}, not '{text}'"));
+    }
+    let values: Vec<String> = match spec.split_once("..") {
+        Some((a, b)) => {
+            let bound = |x: &str| {
+                x.trim().parse::<i64>().map_err(|_| format!("--sweep {text}: '{}' is not a whole number", x.trim()))
+            };
+            let (a, b) = (bound(a)?, bound(b)?);
+            if a > b {
+                return Err(format!("--sweep {text}: the range runs upwards, {b}..{a}"));
+            }
+            if b.abs_diff(a) >= MAX_SWEEP_VALUES as u64 {
+                return Err(format!("--sweep {text}: at most {MAX_SWEEP_VALUES} values"));
+            }
+            (a..=b).map(|v| v.to_string()).collect()
+        }
+        None => spec.split(',').map(|v| v.trim().to_string()).collect(),
+    };
+    if values.iter().any(|v| v.is_empty()) {
+        return Err(format!("--sweep {text}: an empty value"));
+    }
+    if values.len() > MAX_SWEEP_VALUES {
+        return Err(format!("--sweep {text}: at most {MAX_SWEEP_VALUES} values"));
+    }
+    let mut seen = BTreeSet::new();
+    if let Some(v) = values.iter().find(|v| !seen.insert(v.as_str())) {
+        return Err(format!("--sweep {text}: '{v}' is given twice"));
+    }
+    Ok((option.to_string(), values))
+}
+
+/// `catan sim --sweep`: the same games (seeds, bots) played once for each value of one
+/// option.
+#[derive(Debug, Clone, Serialize)]
+pub struct Sweep {
+    pub option: String,
+    pub points: Vec<SweepPoint>,
+}
+
+/// One value of a sweep and the run played with it.
+#[derive(Debug, Clone, Serialize)]
+pub struct SweepPoint {
+    pub value: String,
+    pub report: SimReport,
+}
+
+/// The options of one value of a sweep: `options` with `option` set to `value`.
+pub fn sweep_options(options: &[(String, String)], option: &str, value: &str) -> OptionList {
+    let mut opts: OptionList = options.iter().filter(|(k, _)| k != option).cloned().collect();
+    opts.push((option.to_string(), value.to_string()));
+    opts
 }
 
 /// Options as given on the command line: (key, value) pairs.
@@ -1121,22 +1204,118 @@ pub fn comparison_text(c: &Comparison, seed: u64, sides: &[String]) -> String {
     }
     let show = |r: &SimReport| format!("{:.1} ({:.1}-{:.1})", r.mean_turns, r.turns_ci95[0], r.turns_ci95[1]);
     row(&mut out, "turns".into(), show(&c.a), show(&c.b), &c.turns_diff, 1.0, "");
-    if !c.metrics_diff.is_empty() {
-        let names: BTreeSet<String> = c.metrics_diff.keys().cloned().collect();
+    let names: BTreeSet<String> = c.a.metrics.keys().chain(c.b.metrics.keys()).cloned().collect();
+    if !names.is_empty() {
         let width = names.iter().map(|n| n.len()).max().unwrap_or(0).max(7);
-        let _ = writeln!(out, "{:<width$} {:>22} {:>22} {:>30}", "metrics", "A mean", "B mean", "B - A (95% interval)");
+        let _ = writeln!(out, "{:<width$} {:>24} {:>24} {:>30}", "metrics", "A mean", "B mean", "B - A (95% interval)");
         let mean = |r: &SimReport, name: &str| {
             r.metrics
                 .get(name)
                 .map_or("-".to_string(), |m| format!("{:.2} ({:.2}-{:.2})", m.mean, m.ci95[0], m.ci95[1]))
         };
         for name in shown_order(&names) {
-            let d = &c.metrics_diff[name];
-            let mark = if d.significant { "  *" } else { "" };
-            let diff = format!("{:+.2} ({:+.2} to {:+.2})", d.diff, d.ci95[0], d.ci95[1]);
-            let _ = writeln!(out, "{name:<width$} {:>22} {:>22} {diff:>30}{mark}", mean(&c.a, name), mean(&c.b, name));
+            let (diff, mark) = match c.metrics_diff.get(name) {
+                Some(d) => (
+                    format!("{:+.2} ({:+.2} to {:+.2})", d.diff, d.ci95[0], d.ci95[1]),
+                    if d.significant { "  *" } else { "" },
+                ),
+                None => ("- (one side only)".to_string(), ""),
+            };
+            let _ = writeln!(out, "{name:<width$} {:>24} {:>24} {diff:>30}{mark}", mean(&c.a, name), mean(&c.b, name));
         }
     }
     let _ = writeln!(out, "  * the 95% interval of the difference leaves out 0 (paired by seed)");
+    out
+}
+
+/// The report of `catan sim --sweep`: a line per value (each seat's win rate and the
+/// game length, with 95% intervals), then the metrics' means per value.
+pub fn sweep_text(s: &Sweep, seed: u64) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let Some(first) = s.points.first().map(|p| &p.report) else { return out };
+    let values: Vec<&str> = s.points.iter().map(|p| p.value.as_str()).collect();
+    let _ = writeln!(
+        out,
+        "{} over {}: {} games each of {} with {} players, the same seeds ({seed}..{})",
+        s.option,
+        values.join(", "),
+        first.games,
+        first.variants.join("+"),
+        first.players,
+        seed + first.games.saturating_sub(1) as u64
+    );
+    let _ = writeln!(out, "bots: {}", first.lineup);
+    let vw = values.iter().map(|v| v.len()).max().unwrap_or(0).max(s.option.len()).max(5);
+    let cell = |q: &Rate| format!("{} ({:.1}-{:.1})", pct(q.rate), 100.0 * q.ci95[0], 100.0 * q.ci95[1]);
+    let _ = write!(out, "{:<vw$}", s.option);
+    for seat in 1..=first.players {
+        let _ = write!(out, " {:>19}", format!("seat {seat}"));
+    }
+    let _ = writeln!(out, " {:>22}", "turns");
+    for p in &s.points {
+        let r = &p.report;
+        let _ = write!(out, "{:<vw$}", p.value);
+        for q in &r.seat_rates {
+            let _ = write!(out, " {:>19}", cell(q));
+        }
+        let _ =
+            writeln!(out, " {:>22}", format!("{:.1} ({:.1}-{:.1})", r.mean_turns, r.turns_ci95[0], r.turns_ci95[1]));
+    }
+    let _ = writeln!(out, "  win rate per seat and mean turns, 95% intervals");
+    for p in &s.points {
+        let r = &p.report;
+        if !r.failed.is_empty() {
+            let f = &r.failed[0];
+            let _ = writeln!(
+                out,
+                "  {}={}: {} game(s) stopped by a script error (not counted), first seed {}: {}",
+                s.option,
+                p.value,
+                r.failed.len(),
+                f.seed,
+                f.error
+            );
+        }
+        if !r.cut_off.is_empty() {
+            let _ = writeln!(
+                out,
+                "  {}={}: {} game(s) cut off without a winner (counted), first seed {}",
+                s.option,
+                p.value,
+                r.cut_off.len(),
+                r.cut_off[0].seed
+            );
+        }
+    }
+    let uneven: Vec<&str> =
+        s.points.iter().filter(|p| p.report.seat_balance.imbalanced).map(|p| p.value.as_str()).collect();
+    if !uneven.is_empty() {
+        let _ = writeln!(
+            out,
+            "  seat win rates differ significantly (chi-squared, p < 0.05) at {}={}",
+            s.option,
+            uneven.join(", ")
+        );
+    }
+    let names: BTreeSet<String> = s.points.iter().flat_map(|p| p.report.metrics.keys().cloned()).collect();
+    if !names.is_empty() {
+        let nw = names.iter().map(|n| n.len()).max().unwrap_or(0).max(7);
+        let _ = writeln!(out, "metrics, mean per game (95% interval), by {}:", s.option);
+        let _ = write!(out, "{:<nw$}", "");
+        for v in &values {
+            let _ = write!(out, " {v:>22}");
+        }
+        out.push('\n');
+        for name in shown_order(&names) {
+            let _ = write!(out, "{name:<nw$}");
+            for p in &s.points {
+                let m = p.report.metrics.get(name);
+                let text = m.map_or("-".to_string(), |m| format!("{:.2} ({:.2}-{:.2})", m.mean, m.ci95[0], m.ci95[1]));
+                let _ = write!(out, " {text:>22}");
+            }
+            out.push('\n');
+        }
+    }
     out
 }

@@ -241,3 +241,101 @@ fn a_metric_that_is_not_a_number_is_an_error_naming_the_hook() {
     assert!(e.starts_with("the game's metrics at its end") && e.contains("tests/variants/bad_metric.lua:4"), "{e}");
     assert!(r.rows.iter().all(|g| g.end == End::Error && g.metrics.is_empty()));
 }
+
+#[test]
+fn a_sweep_takes_a_range_or_a_list_of_values() {
+    let (o, v) = sim::parse_sweep("victory_points=6..8").unwrap();
+    assert_eq!((o.as_str(), v), ("victory_points", vec!["6".to_string(), "7".into(), "8".into()]));
+    let (o, v) = sim::parse_sweep(" board = beginner, random ").unwrap();
+    assert_eq!((o.as_str(), v), ("board", vec!["beginner".to_string(), "random".into()]));
+    assert_eq!(sim::parse_sweep("discard_limit=-1..-1").unwrap().1, vec!["-1".to_string()]);
+    for (bad, says) in [
+        ("victory_points", "--sweep takes OPTION=A..B"),
+        ("victory_points=8..6", "the range runs upwards, 6..8"),
+        ("victory_points=a..3", "'a' is not a whole number"),
+        ("victory_points=6,,8", "an empty value"),
+        ("victory_points=6,6", "'6' is given twice"),
+        ("victory_points=0..5000", "at most 1000 values"),
+    ] {
+        let e = sim::parse_sweep(bad).unwrap_err();
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+    let opts = sim::sweep_options(
+        &[("board".into(), "random".into()), ("victory_points".into(), "9".into())],
+        "victory_points",
+        "6",
+    );
+    assert_eq!(opts, vec![("board".to_string(), "random".to_string()), ("victory_points".into(), "6".into())]);
+}
+
+#[test]
+fn the_command_sweeps_an_option_on_the_same_seeds() {
+    let dir = std::env::temp_dir().join(format!("catan_sim_sweep_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (csv, jsonl, svg) = (dir.join("rows.csv"), dir.join("rows.jsonl"), dir.join("sweep.svg"));
+    let sweep = |extra: &[&str]| {
+        let out = Command::new(BIN)
+            .args(["sim", "--games", "3", "--seed", "2", "--jobs", "2", "--sweep", "victory_points=9..10"])
+            .args(extra)
+            .env_remove("CATAN_VARIANTS")
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+        text
+    };
+    let text = sweep(&["--out", csv.to_str().unwrap(), "--plot", svg.to_str().unwrap()]);
+    assert!(text.starts_with("victory_points over 9, 10: 3 games each of base with 4 players, the same seeds (2..4)\nbots: random in every seat\n"), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[2].starts_with("victory_points ") && lines[2].contains("seat 4") && lines[2].ends_with("turns"),
+        "{text}"
+    );
+    assert!(lines[3].starts_with("9 ") && lines[4].starts_with("10 "), "{text}");
+    assert!(
+        text.contains("metrics, mean per game (95% interval), by victory_points:") && text.contains("\nlongest_road "),
+        "{text}"
+    );
+    // The value 10 is base's default: its games are those of a plain run on the seeds.
+    let plain = sim::run_jobs(&["base".to_string()], 4, &[], 3, 2, &Lineup::default(), 1, |_| {}).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&sweep(&["--json", "--out", jsonl.to_str().unwrap()])).unwrap();
+    assert_eq!(json["option"], "victory_points");
+    assert_eq!(json["points"][1]["value"], "10");
+    let ten = &json["points"][1]["report"];
+    assert_eq!(ten["wins"], serde_json::to_value(&plain.wins).unwrap());
+    assert_eq!(ten["mean_turns"], plain.mean_turns);
+    assert_eq!(ten["metrics"]["longest_road"]["mean"], plain.metrics["longest_road"].mean);
+    assert!(json["points"][0]["report"]["seat_rates"][3]["ci95"].is_array());
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(rows.lines().count(), 7, "a header and 3 games a value: {rows}");
+    assert!(
+        rows.starts_with("sweep,game,seed,winner,") && rows.lines().nth(4).is_some_and(|l| l.starts_with("10,0,2,")),
+        "{rows}"
+    );
+    let last: serde_json::Value =
+        serde_json::from_str(std::fs::read_to_string(&jsonl).unwrap().lines().last().unwrap()).unwrap();
+    assert_eq!((last["sweep"].clone(), last["seed"].clone()), (serde_json::json!(10), serde_json::json!(4)));
+    assert_eq!(last["turns"], plain.rows[2].turns);
+    let plot = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        plot.starts_with("<svg") && plot.contains("Win rate by seat") && plot.contains("Mean game length"),
+        "{plot}"
+    );
+    assert!(plot.contains(">victory_points<") && plot.contains(">seat 4<"), "{plot}");
+    let refused = |args: &[&str], says: &str| {
+        let out =
+            Command::new(BIN).args(["sim", "--games", "1"]).args(args).env_remove("CATAN_VARIANTS").output().unwrap();
+        let e = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && e.contains(says), "{args:?}: {e}");
+    };
+    refused(
+        &["--sweep", "victory_points=6,8", "--compare", "base", ":board=random"],
+        "--sweep and --compare cannot be combined",
+    );
+    refused(
+        &["--sweep", "victory_points=2..4"],
+        "--sweep victory_points=2: option 'victory_points' must be between 3 and 30",
+    );
+    refused(&["--sweep", "no_such=1,2"], "--sweep no_such=1: unknown option 'no_such'");
+    let _ = std::fs::remove_dir_all(&dir);
+}
