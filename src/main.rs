@@ -1,8 +1,8 @@
 //! `catan`: a thin shell over the catan-engine library.
 
 use catan_engine::bot::external::ExternalSeats;
-use catan_engine::engine::{Header, SaveFile};
-use catan_engine::repl::{jsonl_failure, last_autosave, run_interactive, run_script, ReplConfig};
+use catan_engine::engine::Header;
+use catan_engine::repl::{jsonl_failure, last_autosave, read_save, run_interactive, run_script, ReplConfig};
 use catan_engine::{check, plot, protocol, script, sim};
 use clap::{Parser, Subcommand};
 use std::io::IsTerminal;
@@ -61,9 +61,14 @@ enum Command {
         /// Allow the sandbox commands dice, give and place (logged)
         #[arg(long)]
         sandbox: bool,
-        /// Load a saved game
+        /// Load a saved game, or a game of `catan sim --out FILE.jsonl` (pick it with --game
+        /// or FILE.jsonl#N) to step through it with `undo`
         #[arg(long, conflicts_with = "resume")]
         load: Option<String>,
+        /// With --load of sim rows: the game to load, its index N (the row's `game`), or
+        /// SIDE:N in a comparison's rows, VALUE:N in a sweep's (B:3, 8:3)
+        #[arg(long = "game", value_name = "N", requires = "load")]
+        pick: Option<String>,
         /// Continue the last autosaved game (`quit` and `load` autosave unsaved progress)
         #[arg(long)]
         resume: bool,
@@ -115,7 +120,8 @@ enum Command {
         #[arg(long, value_name = "OPTION=A..B|OPTION=V1,V2,...")]
         sweep: Option<String>,
         /// Write one row per game (seed, winner, points per seat, turns, actions, why it
-        /// ended) to FILE: CSV, or JSON Lines if FILE ends in .jsonl or .json
+        /// ended, metrics) to FILE: CSV, or JSON Lines if FILE ends in .jsonl or .json,
+        /// each row with its game's save (`catan play --load FILE.jsonl --game N`)
         #[arg(long, value_name = "FILE")]
         out: Option<String>,
         /// Draw win rate by seat (95% intervals) and game lengths, A against B with
@@ -233,9 +239,7 @@ fn variant_stack(args: &GameArgs) -> Vec<String> {
 /// With `--load`, the save decides the variants, players, seed and options: a flag that
 /// asks for something else is refused rather than silently ignored.
 fn loaded_header(path: &str, args: &GameArgs) -> Result<Header, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    let save: SaveFile = serde_json::from_str(&text).map_err(|e| format!("{path} is not a saved game: {e}"))?;
-    let h = save.header;
+    let h = read_save(path)?.header;
     let mut clashes = vec![];
     if args.variant.is_some() && variant_stack(args) != h.variants {
         clashes.push(format!("--variant {} (the save is {})", variant_stack(args).join("+"), h.variants.join("+")));
@@ -370,7 +374,9 @@ fn run_sim(
                     sweep each side's stack on its own"
             .into());
     }
-    let lineup = &sim::Lineup { external: sim_external(&h, lineup, bot_cmd)?, ..lineup.clone() };
+    // JSON Lines rows carry each game's save, for `catan play --load rows.jsonl#N`.
+    let saves = out.as_deref().is_some_and(sim::rows_are_jsonl);
+    let lineup = &sim::Lineup { external: sim_external(&h, lineup, bot_cmd)?, saves, ..lineup.clone() };
     let jobs = jobs.unwrap_or_else(sim::default_jobs).max(1);
     let write =
         |path: &str, bytes: Vec<u8>| std::fs::write(path, bytes).map_err(|e| format!("cannot write {path}: {e}"));
@@ -554,7 +560,7 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Play { game, bots, budget, bot_cmd, strict, sandbox, load, resume, no_color, debug, jsonl } => {
+        Command::Play { game, bots, budget, bot_cmd, strict, sandbox, load, pick, resume, no_color, debug, jsonl } => {
             let load = match (load, resume) {
                 (_, true) => match last_autosave(None) {
                     Ok(path) => Some(path.to_string_lossy().into_owned()),
@@ -567,6 +573,11 @@ fn main() -> ExitCode {
                     }
                 },
                 (load, false) => load,
+            };
+            // `--load rows.jsonl --game 3` is `--load rows.jsonl#3`.
+            let load = match (load, pick) {
+                (Some(path), Some(n)) => Some(format!("{path}#{n}")),
+                (load, _) => load,
             };
             let h = match &load {
                 Some(path) => loaded_header(path, &game),

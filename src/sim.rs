@@ -2,7 +2,7 @@
 
 use crate::bot::external::{ExternalBot, ExternalSeats};
 use crate::bot::{Bot, BotKind, Budget};
-use crate::engine::{Game, GameError, Header};
+use crate::engine::{Game, GameError, Header, SaveFile};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
@@ -161,6 +161,11 @@ pub struct GameRow {
     /// Empty when an error stopped the game; absent from rows written before metrics.
     #[serde(default)]
     pub metrics: BTreeMap<String, f64>,
+    /// What it takes to replay the game (its header and action log, as a save file
+    /// holds them), when the run keeps it ([`Lineup::saves`]: `--out` JSON Lines), so
+    /// `catan play --load rows.jsonl --game N` can step through it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub save: Option<SaveFile>,
 }
 
 /// The prefix of the metrics the engine counts from every game's log.
@@ -449,6 +454,9 @@ pub struct Lineup {
     /// Seats played by external programs (`--bot-cmd`), fixed whatever `order` says;
     /// each worker runs its own.
     pub external: ExternalSeats,
+    /// Each row keeps its game's save ([`GameRow::save`]): only when asked, since a run's
+    /// logs are far larger than its rows.
+    pub saves: bool,
 }
 
 impl Default for Lineup {
@@ -459,6 +467,7 @@ impl Default for Lineup {
             order: SeatOrder::default(),
             max_actions: MAX_ACTIONS,
             external: ExternalSeats::default(),
+            saves: false,
         }
     }
 }
@@ -474,7 +483,8 @@ impl Lineup {
             }
             None => vec![],
         };
-        Ok(Lineup { bots: kinds, budget, order: SeatOrder::parse(seats)?, max_actions, external: Default::default() })
+        let order = SeatOrder::parse(seats)?;
+        Ok(Lineup { bots: kinds, budget, order, max_actions, external: Default::default(), saves: false })
     }
 
     /// Whether the lineup fits a game of `players`: one kind (every seat) or one per seat.
@@ -902,6 +912,21 @@ pub fn play_row(
     game.set_quiet(true);
     let played =
         game.restart(seed).and_then(|()| play_capped_external(game, &seats, lineup.budget, cap, external, |_| Ok(())));
+    // A game an error stopped is replayed up to the error (its log holds the actions
+    // that succeeded).
+    let save = lineup.saves.then(|| game.save_file());
+    let row = play_result(game, index, seed, bots, played);
+    GameRow { save, ..row }
+}
+
+/// The row of a game played to its end (or stopped by `played`'s error).
+fn play_result(
+    game: &Game,
+    index: usize,
+    seed: u64,
+    bots: Vec<String>,
+    played: Result<GameResult, GameError>,
+) -> GameRow {
     match played {
         Err(e) => GameRow {
             game: index,
@@ -914,6 +939,7 @@ pub fn play_row(
             end: End::Error,
             reason: e.to_string(),
             metrics: BTreeMap::new(),
+            save: None,
         },
         Ok(r) => {
             let (end, reason) = match r.winner {
@@ -941,6 +967,7 @@ pub fn play_row(
                         end: End::Error,
                         reason: format!("the game's metrics at its end: {e}"),
                         metrics: BTreeMap::new(),
+                        save: None,
                     };
                 }
             };
@@ -955,9 +982,16 @@ pub fn play_row(
                 end,
                 reason,
                 metrics,
+                save: None,
             }
         }
     }
+}
+
+/// Whether `--out FILE` writes JSON Lines (FILE ends in `.jsonl` or `.json`): those rows
+/// carry each game's save.
+pub fn rows_are_jsonl(path: &str) -> bool {
+    path.ends_with(".jsonl") || path.ends_with(".json")
 }
 
 /// The rows for `--out FILE`: JSON Lines if FILE ends in `.jsonl` or `.json`, else CSV.
@@ -967,7 +1001,7 @@ pub fn rows_text(path: &str, rows: &[(&str, &GameRow)], players: usize) -> Strin
 
 /// [`rows_text`] with the label column or key named `label` (`sweep`).
 pub fn rows_text_labelled(label: &str, path: &str, rows: &[(&str, &GameRow)], players: usize) -> String {
-    if path.ends_with(".jsonl") || path.ends_with(".json") {
+    if rows_are_jsonl(path) {
         rows_jsonl_labelled(label, rows)
     } else {
         rows_csv_labelled(label, rows, players)
@@ -1318,4 +1352,61 @@ pub fn sweep_text(s: &Sweep, seed: u64) -> String {
         }
     }
     out
+}
+
+/// The save of one game in `--out` JSON Lines rows (`text`, read from `path`): `which`
+/// is the row's game index (`3`), in a comparison or a sweep with its side or value
+/// (`B:3`, `8:3`); None takes the file's only row.
+pub fn save_from_rows(text: &str, which: Option<&str>, path: &str) -> Result<SaveFile, String> {
+    let mut rows = vec![];
+    for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let v: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| format!("{path}:{}: not a row of `catan sim --out`: {e}", n + 1))?;
+        let label = ["side", "sweep"].iter().find_map(|k| v.get(*k)).map(|l| match l {
+            serde_json::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        });
+        let row: GameRow =
+            serde_json::from_value(v).map_err(|e| format!("{path}:{}: not a row of `catan sim --out`: {e}", n + 1))?;
+        rows.push((label, row));
+    }
+    let name = |(label, row): &(Option<String>, GameRow)| match label {
+        Some(l) => format!("{l}:{}", row.game),
+        None => row.game.to_string(),
+    };
+    let picked: Vec<&(Option<String>, GameRow)> = match which {
+        None => rows.iter().collect(),
+        Some(w) => {
+            let w = w.trim();
+            rows.iter().filter(|r| name(r) == w || (!w.contains(':') && r.1.game.to_string() == w)).collect()
+        }
+    };
+    let choices = || {
+        let all: Vec<String> = rows.iter().map(name).collect();
+        let shown = all.iter().take(8).cloned().collect::<Vec<_>>().join(", ");
+        if all.len() > 8 {
+            format!("{shown}, ... ({} rows)", all.len())
+        } else {
+            shown
+        }
+    };
+    let row = match picked.as_slice() {
+        [one] => one,
+        [] if rows.is_empty() => return Err(format!("{path} holds no game")),
+        [] => return Err(format!("{path} has no game {}: pick one of {}", which.unwrap_or(""), choices())),
+        _ => {
+            return Err(format!(
+                "{path} holds {} games{}: pick one with --game (or {path}#GAME), one of {}",
+                picked.len(),
+                which.map_or(String::new(), |w| format!(" numbered {w}")),
+                choices()
+            ))
+        }
+    };
+    row.1.save.clone().ok_or_else(|| {
+        format!(
+            "game {} of {path} was written without its save: `catan sim --out FILE.jsonl` writes one in every row",
+            name(row)
+        )
+    })
 }

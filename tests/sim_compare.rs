@@ -339,3 +339,61 @@ fn the_command_sweeps_an_option_on_the_same_seeds() {
     refused(&["--sweep", "no_such=1,2"], "--sweep no_such=1: unknown option 'no_such'");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn json_lines_rows_hold_each_game_to_replay_and_play_loads_one() {
+    let dir = std::env::temp_dir().join(format!("catan_sim_saves_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (jsonl, csv) = (dir.join("rows.jsonl"), dir.join("rows.csv"));
+    for out in [&jsonl, &csv] {
+        let done = Command::new(BIN)
+            .args(["sim", "--games", "2", "--seed", "8", "--compare", "base", ":victory_points=6"])
+            .args(["--out", out.to_str().unwrap()])
+            .env_remove("CATAN_VARIANTS")
+            .output()
+            .unwrap();
+        assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    }
+    assert!(!std::fs::read_to_string(&csv).unwrap().contains("save"), "CSV rows carry no save");
+    let text = std::fs::read_to_string(&jsonl).unwrap();
+    for line in text.lines() {
+        let row: sim::GameRow = serde_json::from_str(line).unwrap();
+        let save = row.save.clone().expect("a JSON Lines row keeps its game's save");
+        assert_eq!(save.header.seed, row.seed);
+        let (game, divergence) = catan_engine::Game::replay(&save).unwrap();
+        assert!(divergence.is_none());
+        assert_eq!((game.log().len(), game.winner().map(|w| w + 1)), (row.actions, row.winner), "{line}");
+    }
+    // Side B's game 1 is the one played to 6 points.
+    let path = jsonl.to_str().unwrap();
+    let save = catan_engine::repl::read_save(&format!("{path}#B:1")).unwrap();
+    assert!(save.header.options.contains(&("victory_points".to_string(), "6".to_string())), "{:?}", save.header);
+    for (pick, says) in [
+        ("1", "holds 2 games numbered 1: pick one with --game"),
+        ("C:1", "has no game C:1: pick one of A:0, A:1, B:0, B:1"),
+    ] {
+        let e = catan_engine::repl::read_save(&format!("{path}#{pick}")).unwrap_err();
+        assert!(e.contains(says), "{pick}: {e}");
+    }
+    let e = catan_engine::repl::read_save(path).unwrap_err();
+    assert!(e.contains("holds 4 games"), "{e}");
+    // Stepped back through with `undo` in the terminal game.
+    let mut play = Command::new(BIN)
+        .args(["play", "--load", path, "--game", "B:1", "--bots", "none"])
+        .env_remove("CATAN_VARIANTS")
+        .env("CATAN_HOME", &dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    play.stdin.take().unwrap().write_all(b"undo\nundo\nshow players\n").unwrap();
+    let out = play.wait_with_output().unwrap();
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{shown}");
+    assert!(shown.contains("wins the game") && shown.matches("undone: ").count() == 2, "{shown}");
+    // Rows of a run that does not ask for saves carry none.
+    let r = run(&["base"], &[], 1);
+    assert!(r.rows[0].save.is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}
