@@ -105,14 +105,11 @@ pub fn sweep_figure(path: &str, s: &Sweep) -> Result<Vec<u8>, String> {
 fn draw_sweep(c: &mut dyn Canvas, s: &Sweep) {
     c.rect(0.0, 0.0, W, H, [255, 255, 255], 1.0);
     let Some(first) = s.points.first().map(|p| &p.report) else { return };
-    let title = format!(
-        "{} with {} players: {} ({} games each)",
-        first.variants.join("+"),
-        first.players,
-        s.option,
-        first.games
-    );
+    // The stack goes in the legend's row: a path can be long, and the big font is wide.
+    let title = format!("{}: {} games a value", s.option, first.games);
     c.text(W / 2.0, 22.0, &title, Anchor::Middle, true, BLACK);
+    let stack = format!("{}, {} players", first.variants.join("+"), first.players);
+    c.text(W - 30.0, H - 15.0, &stack, Anchor::End, false, BLACK);
     let players = first.players.max(1);
     // Win rates: a line per seat.
     let top = s

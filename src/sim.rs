@@ -1241,7 +1241,11 @@ pub fn comparison_text(c: &Comparison, seed: u64, sides: &[String]) -> String {
     let names: BTreeSet<String> = c.a.metrics.keys().chain(c.b.metrics.keys()).cloned().collect();
     if !names.is_empty() {
         let width = names.iter().map(|n| n.len()).max().unwrap_or(0).max(7);
-        let _ = writeln!(out, "{:<width$} {:>24} {:>24} {:>30}", "metrics", "A mean", "B mean", "B - A (95% interval)");
+        let _ = writeln!(
+            out,
+            "{:<width$} {:>24} {:>24} {:>30}",
+            "metrics", "A (95% interval)", "B (95% interval)", "B - A (95% interval)"
+        );
         let mean = |r: &SimReport, name: &str| {
             r.metrics
                 .get(name)
