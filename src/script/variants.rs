@@ -50,6 +50,7 @@ pub const BUILTIN_PARTS: &[(&str, &str)] = &[
     ("rivals/end_of_turn.lua", include_str!("../../variants/rivals/end_of_turn.lua")),
     ("rivals/editing.lua", include_str!("../../variants/rivals/editing.lua")),
     ("rivals/evaluation.lua", include_str!("../../variants/rivals/evaluation.lua")),
+    ("rivals/metrics.lua", include_str!("../../variants/rivals/metrics.lua")),
 ];
 
 /// Where the parts of a loaded variant file are found: the folder named like the file
