@@ -501,8 +501,11 @@ impl Lineup {
     /// Who played, for a report's `bots:` line: "random in every seat", or the kinds of
     /// the first game's seats and how they move from game to game.
     pub fn describe(&self, players: usize) -> String {
-        let names: Vec<&str> = (0..players)
-            .map(|s| if self.external.is_external(s) { "external" } else { self.seats(players, 0)[s].name() })
+        let first = self.seats(players, 0);
+        let names: Vec<&str> = first
+            .iter()
+            .enumerate()
+            .map(|(s, k)| if self.external.is_external(s) { "external" } else { k.name() })
             .collect();
         if let Some(first) = names.first().filter(|&&n| names.iter().all(|m| m == &n)) {
             return format!("{first} in every seat");
