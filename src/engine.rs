@@ -730,6 +730,12 @@ impl Game {
     pub fn stack_files(&self) -> &[(String, String)] {
         &self.script.files
     }
+
+    /// What the variant measures of the game now (the `metrics` filter: name to number),
+    /// read-only; `catan sim` asks it at the end of each game.
+    pub fn metrics(&self) -> Result<std::collections::BTreeMap<String, f64>, GameError> {
+        Ok(self.script.metrics()?)
+    }
 }
 
 /// A stack's tuned evaluation, if it has one, and the warning about it, if any.

@@ -142,7 +142,7 @@ fn tokenize(src: &str) -> Vec<Token> {
 
 /// Points the engine itself runs, by kind of hook.
 const ENGINE_SEQUENCES: &[&str] = &["setup", "after_action"];
-const ENGINE_FILTERS: &[&str] = &["to_act", "victory_points", "describe", "card_text", "evaluate"];
+const ENGINE_FILTERS: &[&str] = &["to_act", "victory_points", "describe", "card_text", "evaluate", "metrics"];
 
 /// Globals a variant reads but must not replace: Lua's library and the engine's functions.
 const BUILTIN_GLOBALS: &[&str] = &[

@@ -1,8 +1,8 @@
 //! `catan`: a thin shell over the catan-engine library.
 
 use catan_engine::bot::external::ExternalSeats;
-use catan_engine::engine::{Header, SaveFile};
-use catan_engine::repl::{jsonl_failure, last_autosave, run_interactive, run_script, ReplConfig};
+use catan_engine::engine::Header;
+use catan_engine::repl::{jsonl_failure, last_autosave, read_save, run_interactive, run_script, ReplConfig};
 use catan_engine::{check, plot, protocol, script, sim};
 use clap::{Parser, Subcommand};
 use std::io::IsTerminal;
@@ -61,9 +61,14 @@ enum Command {
         /// Allow the sandbox commands dice, give and place (logged)
         #[arg(long)]
         sandbox: bool,
-        /// Load a saved game
+        /// Load a saved game, or a game of `catan sim --out FILE.jsonl` (pick it with --game
+        /// or FILE.jsonl#N) to step through it with `undo`
         #[arg(long, conflicts_with = "resume")]
         load: Option<String>,
+        /// With --load of sim rows: the game to load, its index N (the row's `game`), or
+        /// SIDE:N in a comparison's rows, VALUE:N in a sweep's (B:3, 8:3)
+        #[arg(long = "game", value_name = "N", requires = "load")]
+        pick: Option<String>,
         /// Continue the last autosaved game (`quit` and `load` autosave unsaved progress)
         #[arg(long)]
         resume: bool,
@@ -94,8 +99,9 @@ enum Command {
         /// seed is the run's seed plus its index, so the report is the same for any N
         #[arg(long, value_name = "N")]
         jobs: Option<usize>,
-        /// One bot per seat, e.g. "mcts,random,random,random" (kinds: random, greedy,
-        /// mcts), seated by --seats; wins are reported per kind (default: random)
+        /// Who plays: one kind in every seat, e.g. "greedy", or one bot per seat, e.g.
+        /// "mcts,random,random,random", seated by --seats, with wins reported per kind
+        /// (kinds: random, greedy, mcts; default: random in every seat)
         #[arg(long)]
         bots: Option<String>,
         /// How the --bots lineup is seated from game to game: rotate (one seat further
@@ -107,12 +113,19 @@ enum Command {
         /// "base+helpers:board=random,victory_points=12" (an empty stack is --variant's)
         #[arg(long, num_args = 2, value_names = ["A", "B"])]
         compare: Option<Vec<String>>,
+        /// Play the same games (--games, --seed, --bots) once for each value of one
+        /// option and report them side by side: "victory_points=6..12" (whole numbers,
+        /// both ends included) or "board=beginner,random"; --out rows carry a `sweep`
+        /// column, --plot draws win rates and game length against the value
+        #[arg(long, value_name = "OPTION=A..B|OPTION=V1,V2,...")]
+        sweep: Option<String>,
         /// Write one row per game (seed, winner, points per seat, turns, actions, why it
-        /// ended) to FILE: CSV, or JSON Lines if FILE ends in .jsonl or .json
+        /// ended, metrics) to FILE: CSV, or JSON Lines if FILE ends in .jsonl or .json,
+        /// each row with its game's save (`catan play --load FILE.jsonl --game N`)
         #[arg(long, value_name = "FILE")]
         out: Option<String>,
         /// Draw win rate by seat (95% intervals) and game lengths, A against B with
-        /// --compare: PNG if FILE ends in .png, else SVG
+        /// --compare, against the value with --sweep: PNG if FILE ends in .png, else SVG
         #[arg(long, value_name = "FILE")]
         plot: Option<String>,
         /// Cut a game off, without a winner, after this many actions (reported with seeds)
@@ -260,9 +273,7 @@ fn variant_stack(args: &GameArgs) -> Vec<String> {
 /// With `--load`, the save decides the variants, players, seed and options: a flag that
 /// asks for something else is refused rather than silently ignored.
 fn loaded_header(path: &str, args: &GameArgs) -> Result<Header, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    let save: SaveFile = serde_json::from_str(&text).map_err(|e| format!("{path} is not a saved game: {e}"))?;
-    let h = save.header;
+    let h = read_save(path)?.header;
     let mut clashes = vec![];
     if args.variant.is_some() && variant_stack(args) != h.variants {
         clashes.push(format!("--variant {} (the save is {})", variant_stack(args).join("+"), h.variants.join("+")));
@@ -463,21 +474,60 @@ fn run_sim(
     lineup: &sim::Lineup,
     bot_cmd: &BotCmdArgs,
     compare: Option<Vec<String>>,
+    sweep: Option<String>,
     out: Option<String>,
     plot: Option<String>,
 ) -> Result<(), String> {
     let h = header(game, false)?;
-    let lineup = &sim::Lineup { external: sim_external(&h, lineup, bot_cmd)?, ..lineup.clone() };
+    if compare.is_some() && sweep.is_some() {
+        return Err("--sweep and --compare cannot be combined: a sweep already plays the same seeds for each value; \
+                    sweep each side's stack on its own"
+            .into());
+    }
+    // JSON Lines rows carry each game's save, for `catan play --load rows.jsonl#N`.
+    let saves = out.as_deref().is_some_and(sim::rows_are_jsonl);
+    let lineup = &sim::Lineup { external: sim_external(&h, lineup, bot_cmd)?, saves, ..lineup.clone() };
     let jobs = jobs.unwrap_or_else(sim::default_jobs).max(1);
     let write =
         |path: &str, bytes: Vec<u8>| std::fs::write(path, bytes).map_err(|e| format!("cannot write {path}: {e}"));
+    if let Some(text) = sweep {
+        let (option, values) = sim::parse_sweep(&text)?;
+        // Every value is checked before any game is played.
+        let spec = script::Script::load(&h.variants).map_err(|e| e.to_string())?.spec.clone();
+        for v in &values {
+            script::resolve_options(&spec, &sim::sweep_options(&h.options, &option, v))
+                .map_err(|e| format!("--sweep {option}={v}: {e}"))?;
+        }
+        let mut points = vec![];
+        for value in values {
+            let hs = Header { options: sim::sweep_options(&h.options, &option, &value), ..h.clone() };
+            let report = play_side(&hs, games, lineup, jobs, &format!("{option}={value}"))?;
+            points.push(sim::SweepPoint { value, report });
+        }
+        let s = sim::Sweep { option, points };
+        if json {
+            println!("{}", serde_json::to_string_pretty(&s).unwrap_or_default());
+        } else {
+            print!("{}", sim::sweep_text(&s, h.seed));
+        }
+        if let Some(path) = &out {
+            let rows: Vec<(&str, &sim::GameRow)> =
+                s.points.iter().flat_map(|p| p.report.rows.iter().map(|row| (p.value.as_str(), row))).collect();
+            write(path, sim::rows_text_labelled("sweep", path, &rows, h.players).into_bytes())?;
+        }
+        if let Some(path) = &plot {
+            write(path, plot::sweep_figure(path, &s)?)?;
+        }
+        return Ok(());
+    }
     match compare {
         None => {
             let r = play_side(&h, games, lineup, jobs, "")?;
             if json {
                 println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
             } else {
-                print!("{}", sim::report_text(&r, h.seed, !lineup.bots.is_empty() || !lineup.external.is_empty()));
+                // Wins per kind only say something when kinds play each other.
+                print!("{}", sim::report_text(&r, h.seed, r.bots.len() > 1));
             }
             if let Some(path) = &out {
                 let rows: Vec<(&str, &sim::GameRow)> = r.rows.iter().map(|row| ("", row)).collect();
@@ -599,7 +649,21 @@ fn main() -> ExitCode {
             let mut out = std::io::stdout();
             ExitCode::from(protocol::serve(&mut input, &mut out) as u8)
         }
-        Command::Sim { game, games, json, jobs, bots, seats, compare, out, plot, max_actions, budget, bot_cmd } => {
+        Command::Sim {
+            game,
+            games,
+            json,
+            jobs,
+            bots,
+            seats,
+            compare,
+            sweep,
+            out,
+            plot,
+            max_actions,
+            budget,
+            bot_cmd,
+        } => {
             let lineup = match sim_lineup(bots, &seats, max_actions, &budget) {
                 Ok(l) => l,
                 Err(e) => {
@@ -607,7 +671,7 @@ fn main() -> ExitCode {
                     return ExitCode::from(1);
                 }
             };
-            match run_sim(&game, games, json, jobs, &lineup, &bot_cmd, compare, out, plot) {
+            match run_sim(&game, games, json, jobs, &lineup, &bot_cmd, compare, sweep, out, plot) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("error: {e}");
@@ -615,7 +679,7 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Play { game, bots, budget, bot_cmd, strict, sandbox, load, resume, no_color, debug, jsonl } => {
+        Command::Play { game, bots, budget, bot_cmd, strict, sandbox, load, pick, resume, no_color, debug, jsonl } => {
             let load = match (load, resume) {
                 (_, true) => match last_autosave(None) {
                     Ok(path) => Some(path.to_string_lossy().into_owned()),
@@ -628,6 +692,11 @@ fn main() -> ExitCode {
                     }
                 },
                 (load, false) => load,
+            };
+            // `--load rows.jsonl --game 3` is `--load rows.jsonl#3`.
+            let load = match (load, pick) {
+                (Some(path), Some(n)) => Some(format!("{path}#{n}")),
+                (load, _) => load,
             };
             let h = match &load {
                 Some(path) => loaded_header(path, &game),

@@ -4,7 +4,7 @@
 //! (`FILE.png`) with a built-in 8x8 bitmap font, so no plotting library or system fonts
 //! are needed to build or run it.
 
-use crate::sim::SimReport;
+use crate::sim::{SimReport, Sweep};
 use std::fmt::Write;
 
 const W: f64 = 900.0;
@@ -14,6 +14,15 @@ const SIDES: [Rgb; 2] = [[0x3b, 0x6f, 0xb6], [0xd9, 0x82, 0x2b]];
 const BLACK: Rgb = [0, 0, 0];
 const GRID: Rgb = [0xdd, 0xdd, 0xdd];
 const FAIR: Rgb = [0xcc, 0, 0];
+/// A line per seat in a sweep's figure (up to six seats, then again).
+const SEATS: [Rgb; 6] = [
+    [0x3b, 0x6f, 0xb6],
+    [0xd9, 0x82, 0x2b],
+    [0x2e, 0x8b, 0x57],
+    [0x8e, 0x44, 0xad],
+    [0x7f, 0x7f, 0x7f],
+    [0xb0, 0x3a, 0x2e],
+];
 
 #[derive(Clone, Copy, PartialEq)]
 enum Anchor {
@@ -63,6 +72,112 @@ pub fn figure(path: &str, runs: &[(&str, &SimReport)]) -> Result<Vec<u8>, String
         png(runs)
     } else {
         Ok(svg(runs).into_bytes())
+    }
+}
+
+/// The figure of `catan sim --sweep` for `path` (PNG if it ends in `.png`, else SVG):
+/// each seat's win rate and the mean game length against the option's value, with 95%
+/// intervals. The values are spaced evenly in the order given (they may be words).
+pub fn sweep_figure(path: &str, s: &Sweep) -> Result<Vec<u8>, String> {
+    if path.to_ascii_lowercase().ends_with(".png") {
+        let mut c = Pixels { w: W as usize, h: H as usize, rgb: vec![255; W as usize * H as usize * 3] };
+        draw_sweep(&mut c, s);
+        let mut out = vec![];
+        let mut enc = ::png::Encoder::new(&mut out, c.w as u32, c.h as u32);
+        enc.set_color(::png::ColorType::Rgb);
+        enc.set_depth(::png::BitDepth::Eight);
+        let mut writer = enc.write_header().map_err(|e| e.to_string())?;
+        writer.write_image_data(&c.rgb).map_err(|e| e.to_string())?;
+        writer.finish().map_err(|e| e.to_string())?;
+        Ok(out)
+    } else {
+        let mut c = Svg(String::new());
+        let _ = writeln!(
+            c.0,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" font-family="sans-serif" font-size="12">"#
+        );
+        draw_sweep(&mut c, s);
+        c.0.push_str("</svg>\n");
+        Ok(c.0.into_bytes())
+    }
+}
+
+fn draw_sweep(c: &mut dyn Canvas, s: &Sweep) {
+    c.rect(0.0, 0.0, W, H, [255, 255, 255], 1.0);
+    let Some(first) = s.points.first().map(|p| &p.report) else { return };
+    // The stack goes in the legend's row: a path can be long, and the big font is wide.
+    let title = format!("{}: {} games a value", s.option, first.games);
+    c.text(W / 2.0, 22.0, &title, Anchor::Middle, true, BLACK);
+    let stack = format!("{}, {} players", first.variants.join("+"), first.players);
+    c.text(W - 30.0, H - 15.0, &stack, Anchor::End, false, BLACK);
+    let players = first.players.max(1);
+    // Win rates: a line per seat.
+    let top = s
+        .points
+        .iter()
+        .flat_map(|p| p.report.seat_rates.iter().map(|q| q.ci95[1]))
+        .fold(1.0 / players as f64, f64::max)
+        .min(1.0);
+    let top = ((top * 10.0).ceil() / 10.0).max(0.1);
+    let (x, y, w, h) = (50.0, 55.0, 380.0, 250.0);
+    axes(c, x, y, w, h, top, 5, &|v| format!("{:.0}%", v * 100.0), "Win rate by seat (95% intervals)");
+    let fair = (y + h - h * (1.0 / players as f64 / top).min(1.0)).round();
+    c.line(x, fair, x + w, fair, FAIR, true);
+    c.text(x + w, fair - 4.0, "fair share", Anchor::End, false, FAIR);
+    let series: Vec<Vec<(f64, [f64; 2])>> = (0..players)
+        .map(|seat| {
+            s.points
+                .iter()
+                .map(|p| p.report.seat_rates.get(seat).map_or((0.0, [0.0, 0.0]), |q| (q.rate, q.ci95)))
+                .collect()
+        })
+        .collect();
+    lines(c, s, &series, top, (x, y, w, h));
+    // Game length: one line.
+    let hi = s.points.iter().map(|p| p.report.turns_ci95[1]).fold(1.0, f64::max);
+    let step = nice_step(hi / 4.0);
+    let top_turns = step * (hi / step).ceil();
+    let (x2, w2) = (500.0, 370.0);
+    axes(c, x2, y, w2, h, top_turns, 4, &|v| format!("{v:.0}"), "Mean game length in turns (95% intervals)");
+    let turns = vec![s.points.iter().map(|p| (p.report.mean_turns, p.report.turns_ci95)).collect()];
+    lines(c, s, &turns, top_turns, (x2, y, w2, h));
+    c.text(x + w / 2.0, y + h + 32.0, &s.option, Anchor::Middle, false, BLACK);
+    c.text(x2 + w2 / 2.0, y + h + 32.0, &s.option, Anchor::Middle, false, BLACK);
+    for seat in 0..players {
+        let (lx, ly) = (50.0 + 80.0 * seat as f64, H - 15.0);
+        c.rect(lx, ly - 10.0, 12.0, 12.0, SEATS[seat % SEATS.len()], 1.0);
+        c.text(lx + 18.0, ly, &format!("seat {}", seat + 1), Anchor::Start, false, BLACK);
+    }
+}
+
+/// A round step for axis ticks (1, 2 or 5 times a power of ten) of at least `x`.
+fn nice_step(x: f64) -> f64 {
+    let x = x.max(1e-9);
+    let p = 10f64.powf(x.log10().floor());
+    [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * p).find(|&s| s >= x).unwrap_or(10.0 * p)
+}
+
+/// Lines through each series' values at the sweep's evenly spaced values, with a
+/// whisker for each interval; the values labelled under the axis.
+fn lines(c: &mut dyn Canvas, s: &Sweep, series: &[Vec<(f64, [f64; 2])>], top: f64, (x, y, w, h): (f64, f64, f64, f64)) {
+    let n = s.points.len().max(1) as f64;
+    let px = |i: usize| (x + w * (i as f64 + 0.5) / n).round();
+    let py = |v: f64| (y + h - h * (v / top).clamp(0.0, 1.0)).round();
+    for (i, p) in s.points.iter().enumerate() {
+        c.text(px(i), y + h + 16.0, &p.value, Anchor::Middle, false, BLACK);
+    }
+    for (k, points) in series.iter().enumerate() {
+        let color = if series.len() == 1 { SIDES[0] } else { SEATS[k % SEATS.len()] };
+        // Seats side by side, a few pixels apart, so their whiskers do not hide each other.
+        let off = (k as f64 - (series.len() as f64 - 1.0) / 2.0) * 3.0;
+        for (i, &(v, ci)) in points.iter().enumerate() {
+            let cx = px(i) + off;
+            c.line(cx, py(ci[0]), cx, py(ci[1]), color, false);
+            c.rect(cx - 3.0, py(v) - 3.0, 6.0, 6.0, color, 1.0);
+            if let Some(&(next, _)) = points.get(i + 1) {
+                c.line(cx, py(v), px(i + 1) + off, py(next), color, false);
+            }
+        }
     }
 }
 

@@ -2,9 +2,9 @@
 
 use crate::bot::external::{ExternalBot, ExternalSeats};
 use crate::bot::{Bot, BotKind, BotSpec, Budget};
-use crate::engine::{Game, GameError, Header};
+use crate::engine::{Game, GameError, Header, SaveFile};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -170,6 +170,78 @@ pub struct GameRow {
     pub end: End,
     /// Why the game ended without a winner ("" when it has one).
     pub reason: String,
+    /// What was measured at the end of the game: `actions.NAME`, how many times each kind
+    /// of action was taken (from the game's log), and the variant's `metrics` filter.
+    /// Empty when an error stopped the game; absent from rows written before metrics.
+    #[serde(default)]
+    pub metrics: BTreeMap<String, f64>,
+    /// What it takes to replay the game (its header and action log, as a save file
+    /// holds them), when the run keeps it ([`Lineup::saves`]: `--out` JSON Lines), so
+    /// `catan play --load rows.jsonl --game N` can step through it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub save: Option<SaveFile>,
+}
+
+/// The prefix of the metrics the engine counts from every game's log.
+pub const ACTION_METRIC: &str = "actions.";
+
+/// A row's value of metric `name`: a kind of action a game that ran never took counts 0
+/// there; a declared metric a game did not set is missing (not averaged as 0).
+pub fn row_metric(row: &GameRow, name: &str) -> Option<f64> {
+    match row.metrics.get(name) {
+        Some(&v) => Some(v),
+        None if row.end != End::Error && name.starts_with(ACTION_METRIC) => Some(0.0),
+        None => None,
+    }
+}
+
+/// Every metric any of `rows` carries, sorted.
+pub fn metric_names<'a>(rows: impl IntoIterator<Item = &'a GameRow>) -> BTreeSet<String> {
+    rows.into_iter().flat_map(|r| r.metrics.keys().cloned()).collect()
+}
+
+/// Metric names in the order a report shows them: the variant's own first, then the
+/// counts of actions.
+fn shown_order(names: &BTreeSet<String>) -> Vec<&String> {
+    let (counts, declared): (Vec<&String>, Vec<&String>) = names.iter().partition(|n| n.starts_with(ACTION_METRIC));
+    declared.into_iter().chain(counts).collect()
+}
+
+/// How many times each kind of action was taken in `game`, from its log: `actions.NAME`,
+/// NAME the action's declared name (`play_knight` for "play knight").
+fn action_counts(game: &Game) -> BTreeMap<String, f64> {
+    // The log keeps commands as typed: an action is the one whose syntax's leading words
+    // begin the command, the most of them winning ("play knight" over a bare "play").
+    let spec = game.spec();
+    let lead: Vec<(Vec<&str>, &str)> = spec
+        .actions
+        .iter()
+        .map(|a| {
+            let words = a
+                .syntax
+                .iter()
+                .map_while(|p| match p {
+                    crate::spec::SyntaxPart::Literal(l) => Some(l.as_str()),
+                    crate::spec::SyntaxPart::Arg(_) => None,
+                })
+                .collect();
+            (words, a.name.as_str())
+        })
+        .collect();
+    let mut by_name: BTreeMap<&str, f64> = BTreeMap::new();
+    for e in game.log() {
+        let words: Vec<&str> = e.command.split_whitespace().collect();
+        let fits = |lit: &[&str]| {
+            !lit.is_empty()
+                && lit.len() <= words.len()
+                && lit.iter().zip(&words).all(|(l, w)| l.eq_ignore_ascii_case(w))
+        };
+        let best = lead.iter().filter(|(lit, _)| fits(lit)).max_by_key(|(lit, _)| lit.len());
+        if let Some(name) = best.map(|(_, n)| *n).or(words.first().copied()) {
+            *by_name.entry(name).or_default() += 1.0;
+        }
+    }
+    by_name.into_iter().map(|(k, n)| (format!("{ACTION_METRIC}{k}"), n)).collect()
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -177,6 +249,8 @@ pub struct SimReport {
     pub variants: Vec<String>,
     pub players: usize,
     pub games: usize,
+    /// Who played: "random in every seat", or the first game's lineup and its seating.
+    pub lineup: String,
     /// Workers that played the games (the figures above and below do not depend on it).
     pub jobs: usize,
     pub finished: usize,
@@ -198,9 +272,27 @@ pub struct SimReport {
     pub games_per_second: f64,
     /// Wins per kind of bot, keyed by its name (seats rotated across games).
     pub bots: BTreeMap<String, BotWins>,
+    /// Each metric's mean per game with its 95% interval, over the games that carry it
+    /// (failed games left out; see [`GameRow::metrics`]).
+    pub metrics: BTreeMap<String, Mean>,
     /// Every game, in order (for `--out`; not in the JSON report).
     #[serde(skip)]
     pub rows: Vec<GameRow>,
+}
+
+/// A mean per game and its 95% interval, over `games` games.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Mean {
+    pub mean: f64,
+    pub ci95: [f64; 2],
+    pub games: usize,
+}
+
+impl Mean {
+    fn of(xs: &[f64]) -> Mean {
+        let (mean, ci95) = mean_ci95(xs);
+        Mean { mean, ci95, games: xs.len() }
+    }
 }
 
 /// A proportion and its 95% confidence interval.
@@ -376,6 +468,9 @@ pub struct Lineup {
     /// Seats played by external programs (`--bot-cmd`), fixed whatever `order` says;
     /// each worker runs its own.
     pub external: ExternalSeats,
+    /// Each row keeps its game's save ([`GameRow::save`]): only when asked, since a run's
+    /// logs are far larger than its rows.
+    pub saves: bool,
 }
 
 impl Default for Lineup {
@@ -386,13 +481,15 @@ impl Default for Lineup {
             order: SeatOrder::default(),
             max_actions: MAX_ACTIONS,
             external: ExternalSeats::default(),
+            saves: false,
         }
     }
 }
 
 impl Lineup {
-    /// The lineup `catan sim` flags ask for: `--bots` ("mcts,random,random,random", None:
-    /// random bots everywhere), `--seats` (rotate, shuffle, fixed), `--max-actions`.
+    /// The lineup `catan sim` flags ask for: `--bots` ("mcts,random,random,random"; one
+    /// kind, "greedy": that kind in every seat; None: random bots everywhere), `--seats`
+    /// (rotate, shuffle, fixed), `--max-actions`.
     pub fn from_args(bots: Option<&str>, seats: &str, max_actions: usize, budget: Budget) -> Result<Lineup, String> {
         let kinds: Vec<BotSpec> = match bots {
             Some(list) => {
@@ -400,7 +497,43 @@ impl Lineup {
             }
             None => vec![],
         };
-        Ok(Lineup { bots: kinds, budget, order: SeatOrder::parse(seats)?, max_actions, external: Default::default() })
+        let order = SeatOrder::parse(seats)?;
+        Ok(Lineup { bots: kinds, budget, order, max_actions, external: Default::default(), saves: false })
+    }
+
+    /// Whether the lineup fits a game of `players`: one kind (every seat) or one per seat.
+    pub fn check_players(&self, players: usize) -> Result<(), String> {
+        match self.bots.len() {
+            0 | 1 => Ok(()),
+            n if n == players => Ok(()),
+            n => Err(format!(
+                "--bots names {n} bots for {players} players (name one kind for every seat, or one per seat)"
+            )),
+        }
+    }
+
+    /// Who played, for a report's `bots:` line: "random in every seat", or the kinds of
+    /// the first game's seats and how they move from game to game.
+    pub fn describe(&self, players: usize) -> String {
+        let first = self.seats(players, 0);
+        let names: Vec<String> = first
+            .iter()
+            .enumerate()
+            .map(|(s, k)| if self.external.is_external(s) { "external".to_string() } else { k.name() })
+            .collect();
+        if let Some(first) = names.first().filter(|&n| names.iter().all(|m| m == n)) {
+            return format!("{first} in every seat");
+        }
+        let how = if !self.external.is_empty() {
+            "the seats fixed"
+        } else {
+            match self.order {
+                SeatOrder::Rotate => "rotated one seat each game",
+                SeatOrder::Shuffle => "shuffled each game",
+                SeatOrder::Fixed => "the seats fixed",
+            }
+        };
+        format!("{} in seats 1-{players} of the first game, {how}", names.join(", "))
     }
 
     /// The bot of each seat in game `i`.
@@ -468,9 +601,7 @@ pub fn run_jobs(
     jobs: usize,
     mut progress: impl FnMut(usize),
 ) -> Result<SimReport, GameError> {
-    if !lineup.bots.is_empty() && lineup.bots.len() != players {
-        return Err(GameError::Setup(format!("--bots names {} bots for {players} players", lineup.bots.len())));
-    }
+    lineup.check_players(players).map_err(GameError::Setup)?;
     if !lineup.external.is_empty() && lineup.external.commands.len() != players {
         return Err(GameError::Setup(format!(
             "--bot-cmd names seats of a {}-player game",
@@ -534,13 +665,7 @@ pub fn run_jobs(
 /// spreading a run over processes or machines (`python -m catan_engine.sweep`). Fails
 /// only if the game cannot be set up with the run's seed.
 pub fn play_range(header: &Header, range: Range<usize>, lineup: &Lineup) -> Result<Vec<GameRow>, GameError> {
-    if !lineup.bots.is_empty() && lineup.bots.len() != header.players {
-        return Err(GameError::Setup(format!(
-            "--bots names {} bots for {} players",
-            lineup.bots.len(),
-            header.players
-        )));
-    }
+    lineup.check_players(header.players).map_err(GameError::Setup)?;
     let mut game = Game::new(header.clone())?;
     let mut external = lineup.external.bots();
     Ok(range.map(|i| play_row(&mut game, header.seed, i, lineup, &mut external)).collect())
@@ -608,11 +733,20 @@ pub fn report_from_rows(
         bots.insert(kind.name(), BotWins { seats, wins: w, rate, ci95: wilson95(w, n), fair_share });
     }
     let seat_rates = wins.iter().map(|&w| Rate { rate: w as f64 / played, ci95: wilson95(w, n) }).collect();
+    let ran: Vec<&GameRow> = rows.iter().filter(|r| r.end != End::Error).collect();
+    let metrics = metric_names(ran.iter().copied())
+        .into_iter()
+        .map(|name| {
+            let xs: Vec<f64> = ran.iter().filter_map(|r| row_metric(r, &name)).collect();
+            (name, Mean::of(&xs))
+        })
+        .collect();
     let (mean_turns, turns_ci95) = mean_ci95(&turns);
     SimReport {
         variants: variants.to_vec(),
         players,
         games,
+        lineup: lineup.describe(players),
         jobs,
         finished,
         failed,
@@ -626,6 +760,7 @@ pub fn report_from_rows(
         seconds,
         games_per_second: games as f64 / seconds.max(1e-9),
         bots,
+        metrics,
         rows,
     }
 }
@@ -642,6 +777,9 @@ pub struct Comparison {
     pub seat_diff: Vec<Diff>,
     /// B's mean turns minus A's.
     pub turns_diff: Diff,
+    /// Per metric, B's mean minus A's over the pairs where both games carry it (a
+    /// metric only one side declares has no pair, and no entry).
+    pub metrics_diff: BTreeMap<String, Diff>,
 }
 
 /// A difference of B from A with its 95% interval; `significant` when the interval
@@ -683,22 +821,44 @@ pub fn compare(a: SimReport, b: SimReport) -> Result<Comparison, String> {
         })
         .collect();
     let turns: Vec<f64> = pairs.iter().map(|(x, y)| y.turns as f64 - x.turns as f64).collect();
-    Ok(Comparison { paired: pairs.len(), seat_diff, turns_diff: Diff::of(&turns), a, b })
+    let names = metric_names(pairs.iter().flat_map(|(x, y)| [*x, *y]));
+    let metrics_diff = names
+        .into_iter()
+        .filter_map(|name| {
+            let d: Vec<f64> =
+                pairs.iter().filter_map(|(x, y)| Some(row_metric(y, &name)? - row_metric(x, &name)?)).collect();
+            (!d.is_empty()).then(|| (name, Diff::of(&d)))
+        })
+        .collect();
+    Ok(Comparison { paired: pairs.len(), seat_diff, turns_diff: Diff::of(&turns), metrics_diff, a, b })
 }
 
-/// The per-game rows as CSV: a header line, then one line a game. `side` names the run
-/// in a comparison ("A", "B"), empty otherwise.
+/// The per-game rows as CSV: a header line, then one line a game, a column per metric
+/// any row carries (sorted) at the end. `side` names the run in a comparison ("A", "B"),
+/// empty otherwise.
 pub fn rows_csv(rows: &[(&str, &GameRow)], players: usize) -> String {
-    let mut out = String::from("side,game,seed,winner,");
+    rows_csv_labelled("side", rows, players)
+}
+
+/// [`rows_csv`] with the first column named `label`: `side` in a comparison, `sweep`
+/// (the option's value) in a sweep.
+pub fn rows_csv_labelled(label: &str, rows: &[(&str, &GameRow)], players: usize) -> String {
+    let names = metric_names(rows.iter().map(|(_, r)| *r));
+    let mut out = format!("{label},game,seed,winner,");
     for s in 1..=players {
         out.push_str(&format!("points_{s},"));
     }
     for s in 1..=players {
         out.push_str(&format!("bot_{s},"));
     }
-    out.push_str("turns,actions,end,reason\n");
+    out.push_str("turns,actions,end,reason");
+    for name in &names {
+        out.push_str(&format!(",{}", csv_field(name)));
+    }
+    out.push('\n');
     for (side, r) in rows {
-        out.push_str(&format!("{side},{},{},{},", r.game, r.seed, r.winner.map_or(String::new(), |w| w.to_string())));
+        let (side, winner) = (csv_field(side), r.winner.map_or(String::new(), |w| w.to_string()));
+        out.push_str(&format!("{side},{},{},{winner},", r.game, r.seed));
         for s in 0..players {
             out.push_str(&format!("{},", r.points.get(s).map_or(String::new(), |p| p.to_string())));
         }
@@ -706,18 +866,39 @@ pub fn rows_csv(rows: &[(&str, &GameRow)], players: usize) -> String {
             out.push_str(&format!("{},", r.bots.get(s).map_or("", |b| b.as_str())));
         }
         let reason = r.reason.replace('"', "\"\"");
-        out.push_str(&format!("{},{},{},\"{reason}\"\n", r.turns, r.actions, r.end.name()));
+        out.push_str(&format!("{},{},{},\"{reason}\"", r.turns, r.actions, r.end.name()));
+        for name in &names {
+            out.push_str(&format!(",{}", row_metric(r, name).map_or(String::new(), |v| v.to_string())));
+        }
+        out.push('\n');
     }
     out
 }
 
+/// A name as a CSV field: quoted if it holds a comma or a quote (a metric a variant
+/// named so, a sweep's value).
+fn csv_field(name: &str) -> String {
+    if name.contains([',', '"', '\n']) {
+        format!("\"{}\"", name.replace('"', "\"\""))
+    } else {
+        name.to_string()
+    }
+}
+
 /// The per-game rows as JSON Lines: one object a game, with `side` in a comparison.
 pub fn rows_jsonl(rows: &[(&str, &GameRow)]) -> String {
+    rows_jsonl_labelled("side", rows)
+}
+
+/// [`rows_jsonl`] with the label under the key `label`; a sweep's value that is a whole
+/// number is written as one.
+pub fn rows_jsonl_labelled(label: &str, rows: &[(&str, &GameRow)]) -> String {
     let mut out = String::new();
     for (side, r) in rows {
         let mut v = serde_json::to_value(r).unwrap_or_default();
         if let (false, Some(obj)) = (side.is_empty(), v.as_object_mut()) {
-            obj.insert("side".into(), serde_json::Value::from(*side));
+            let value = side.parse::<i64>().map_or_else(|_| serde_json::Value::from(*side), serde_json::Value::from);
+            obj.insert(label.into(), value);
         }
         out.push_str(&v.to_string());
         out.push('\n');
@@ -748,6 +929,21 @@ pub fn play_row(
     game.set_quiet(true);
     let played =
         game.restart(seed).and_then(|()| play_capped_external(game, &seats, lineup.budget, cap, external, |_| Ok(())));
+    // A game an error stopped is replayed up to the error (its log holds the actions
+    // that succeeded).
+    let save = lineup.saves.then(|| game.save_file());
+    let row = play_result(game, index, seed, bots, played);
+    GameRow { save, ..row }
+}
+
+/// The row of a game played to its end (or stopped by `played`'s error).
+fn play_result(
+    game: &Game,
+    index: usize,
+    seed: u64,
+    bots: Vec<String>,
+    played: Result<GameResult, GameError>,
+) -> GameRow {
     match played {
         Err(e) => GameRow {
             game: index,
@@ -759,6 +955,8 @@ pub fn play_row(
             bots,
             end: End::Error,
             reason: e.to_string(),
+            metrics: BTreeMap::new(),
+            save: None,
         },
         Ok(r) => {
             let (end, reason) = match r.winner {
@@ -767,6 +965,28 @@ pub fn play_row(
                     End::ActionCap,
                     format!("no winner after {} actions (the action cap), turn {}", r.actions, r.turns),
                 ),
+            };
+            // The variant's metrics, then the engine's counts (names the filter may not use).
+            let metrics = match game.metrics() {
+                Ok(mut m) => {
+                    m.extend(action_counts(game));
+                    m
+                }
+                Err(e) => {
+                    return GameRow {
+                        game: index,
+                        seed: r.seed,
+                        winner: None,
+                        points: vec![],
+                        turns: r.turns,
+                        actions: r.actions,
+                        bots,
+                        end: End::Error,
+                        reason: format!("the game's metrics at its end: {e}"),
+                        metrics: BTreeMap::new(),
+                        save: None,
+                    };
+                }
             };
             GameRow {
                 game: index,
@@ -778,18 +998,94 @@ pub fn play_row(
                 bots,
                 end,
                 reason,
+                metrics,
+                save: None,
             }
         }
     }
 }
 
+/// Whether `--out FILE` writes JSON Lines (FILE ends in `.jsonl` or `.json`): those rows
+/// carry each game's save.
+pub fn rows_are_jsonl(path: &str) -> bool {
+    path.ends_with(".jsonl") || path.ends_with(".json")
+}
+
 /// The rows for `--out FILE`: JSON Lines if FILE ends in `.jsonl` or `.json`, else CSV.
 pub fn rows_text(path: &str, rows: &[(&str, &GameRow)], players: usize) -> String {
-    if path.ends_with(".jsonl") || path.ends_with(".json") {
-        rows_jsonl(rows)
+    rows_text_labelled("side", path, rows, players)
+}
+
+/// [`rows_text`] with the label column or key named `label` (`sweep`).
+pub fn rows_text_labelled(label: &str, path: &str, rows: &[(&str, &GameRow)], players: usize) -> String {
+    if rows_are_jsonl(path) {
+        rows_jsonl_labelled(label, rows)
     } else {
-        rows_csv(rows, players)
+        rows_csv_labelled(label, rows, players)
     }
+}
+
+/// The most values one `--sweep` may take (each is a whole run).
+pub const MAX_SWEEP_VALUES: usize = 1000;
+
+/// `--sweep OPTION=A..B` (whole numbers, both included) or `OPTION=V1,V2,...`: the
+/// option and its values in order.
+pub fn parse_sweep(text: &str) -> Result<(String, Vec<String>), String> {
+    let usage = "--sweep takes OPTION=A..B (whole numbers, both included) or OPTION=V1,V2,...";
+    let (option, spec) = text.split_once('=').ok_or_else(|| format!("{usage}, not '{text}'"))?;
+    let (option, spec) = (option.trim(), spec.trim());
+    if option.is_empty() || spec.is_empty() {
+        return Err(format!("{usage}, not '{text}'"));
+    }
+    let values: Vec<String> = match spec.split_once("..") {
+        Some((a, b)) => {
+            let bound = |x: &str| {
+                x.trim().parse::<i64>().map_err(|_| format!("--sweep {text}: '{}' is not a whole number", x.trim()))
+            };
+            let (a, b) = (bound(a)?, bound(b)?);
+            if a > b {
+                return Err(format!("--sweep {text}: the range runs upwards, {b}..{a}"));
+            }
+            if b.abs_diff(a) >= MAX_SWEEP_VALUES as u64 {
+                return Err(format!("--sweep {text}: at most {MAX_SWEEP_VALUES} values"));
+            }
+            (a..=b).map(|v| v.to_string()).collect()
+        }
+        None => spec.split(',').map(|v| v.trim().to_string()).collect(),
+    };
+    if values.iter().any(|v| v.is_empty()) {
+        return Err(format!("--sweep {text}: an empty value"));
+    }
+    if values.len() > MAX_SWEEP_VALUES {
+        return Err(format!("--sweep {text}: at most {MAX_SWEEP_VALUES} values"));
+    }
+    let mut seen = BTreeSet::new();
+    if let Some(v) = values.iter().find(|v| !seen.insert(v.as_str())) {
+        return Err(format!("--sweep {text}: '{v}' is given twice"));
+    }
+    Ok((option.to_string(), values))
+}
+
+/// `catan sim --sweep`: the same games (seeds, bots) played once for each value of one
+/// option.
+#[derive(Debug, Clone, Serialize)]
+pub struct Sweep {
+    pub option: String,
+    pub points: Vec<SweepPoint>,
+}
+
+/// One value of a sweep and the run played with it.
+#[derive(Debug, Clone, Serialize)]
+pub struct SweepPoint {
+    pub value: String,
+    pub report: SimReport,
+}
+
+/// The options of one value of a sweep: `options` with `option` set to `value`.
+pub fn sweep_options(options: &[(String, String)], option: &str, value: &str) -> OptionList {
+    let mut opts: OptionList = options.iter().filter(|(k, _)| k != option).cloned().collect();
+    opts.push((option.to_string(), value.to_string()));
+    opts
 }
 
 /// Options as given on the command line: (key, value) pairs.
@@ -865,6 +1161,7 @@ pub fn report_text(r: &SimReport, seed: u64, per_bot: bool) -> String {
     use std::fmt::Write;
     let mut out = String::new();
     let _ = writeln!(out, "{} games of {} with {} players (seed {seed})", r.games, r.variants.join("+"), r.players);
+    let _ = writeln!(out, "  bots: {}", r.lineup);
     let _ = writeln!(out, "  finished with a winner: {}", r.finished);
     notes(r, &mut out);
     let _ = writeln!(out, "  wins per seat (95% interval):");
@@ -891,6 +1188,15 @@ pub fn report_text(r: &SimReport, seed: u64, per_bot: bool) -> String {
         "  mean turns: {:.1} ({:.1}-{:.1}), mean actions: {:.1}",
         r.mean_turns, r.turns_ci95[0], r.turns_ci95[1], r.mean_actions
     );
+    if !r.metrics.is_empty() {
+        let names: BTreeSet<String> = r.metrics.keys().cloned().collect();
+        let width = names.iter().map(|n| n.len()).max().unwrap_or(0);
+        let _ = writeln!(out, "  metrics, mean per game (95% interval):");
+        for name in shown_order(&names) {
+            let m = &r.metrics[name];
+            let _ = writeln!(out, "    {name:<width$} {:>8.2} ({:.2}-{:.2})", m.mean, m.ci95[0], m.ci95[1]);
+        }
+    }
     let _ = writeln!(
         out,
         "  {:.2} s, {:.1} games per second on {} worker{}",
@@ -924,6 +1230,7 @@ pub fn comparison_text(c: &Comparison, seed: u64, sides: &[String]) -> String {
         seed + c.a.games.saturating_sub(1) as u64,
         c.paired
     );
+    let _ = writeln!(out, "bots: {}", c.a.lineup);
     for (label, r) in [("A", &c.a), ("B", &c.b)] {
         let mut n = String::new();
         notes(r, &mut n);
@@ -948,6 +1255,179 @@ pub fn comparison_text(c: &Comparison, seed: u64, sides: &[String]) -> String {
     }
     let show = |r: &SimReport| format!("{:.1} ({:.1}-{:.1})", r.mean_turns, r.turns_ci95[0], r.turns_ci95[1]);
     row(&mut out, "turns".into(), show(&c.a), show(&c.b), &c.turns_diff, 1.0, "");
+    let names: BTreeSet<String> = c.a.metrics.keys().chain(c.b.metrics.keys()).cloned().collect();
+    if !names.is_empty() {
+        let width = names.iter().map(|n| n.len()).max().unwrap_or(0).max(7);
+        let _ = writeln!(
+            out,
+            "{:<width$} {:>24} {:>24} {:>30}",
+            "metrics", "A (95% interval)", "B (95% interval)", "B - A (95% interval)"
+        );
+        let mean = |r: &SimReport, name: &str| {
+            r.metrics
+                .get(name)
+                .map_or("-".to_string(), |m| format!("{:.2} ({:.2}-{:.2})", m.mean, m.ci95[0], m.ci95[1]))
+        };
+        for name in shown_order(&names) {
+            let (diff, mark) = match c.metrics_diff.get(name) {
+                Some(d) => (
+                    format!("{:+.2} ({:+.2} to {:+.2})", d.diff, d.ci95[0], d.ci95[1]),
+                    if d.significant { "  *" } else { "" },
+                ),
+                None => ("- (one side only)".to_string(), ""),
+            };
+            let _ = writeln!(out, "{name:<width$} {:>24} {:>24} {diff:>30}{mark}", mean(&c.a, name), mean(&c.b, name));
+        }
+    }
     let _ = writeln!(out, "  * the 95% interval of the difference leaves out 0 (paired by seed)");
     out
+}
+
+/// The report of `catan sim --sweep`: a line per value (each seat's win rate and the
+/// game length, with 95% intervals), then the metrics' means per value.
+pub fn sweep_text(s: &Sweep, seed: u64) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let Some(first) = s.points.first().map(|p| &p.report) else { return out };
+    let values: Vec<&str> = s.points.iter().map(|p| p.value.as_str()).collect();
+    let _ = writeln!(
+        out,
+        "{} over {}: {} games each of {} with {} players, the same seeds ({seed}..{})",
+        s.option,
+        values.join(", "),
+        first.games,
+        first.variants.join("+"),
+        first.players,
+        seed + first.games.saturating_sub(1) as u64
+    );
+    let _ = writeln!(out, "bots: {}", first.lineup);
+    let vw = values.iter().map(|v| v.len()).max().unwrap_or(0).max(s.option.len()).max(5);
+    let cell = |q: &Rate| format!("{} ({:.1}-{:.1})", pct(q.rate), 100.0 * q.ci95[0], 100.0 * q.ci95[1]);
+    let _ = write!(out, "{:<vw$}", s.option);
+    for seat in 1..=first.players {
+        let _ = write!(out, " {:>19}", format!("seat {seat}"));
+    }
+    let _ = writeln!(out, " {:>22}", "turns");
+    for p in &s.points {
+        let r = &p.report;
+        let _ = write!(out, "{:<vw$}", p.value);
+        for q in &r.seat_rates {
+            let _ = write!(out, " {:>19}", cell(q));
+        }
+        let _ =
+            writeln!(out, " {:>22}", format!("{:.1} ({:.1}-{:.1})", r.mean_turns, r.turns_ci95[0], r.turns_ci95[1]));
+    }
+    let _ = writeln!(out, "  win rate per seat and mean turns, 95% intervals");
+    for p in &s.points {
+        let r = &p.report;
+        if !r.failed.is_empty() {
+            let f = &r.failed[0];
+            let _ = writeln!(
+                out,
+                "  {}={}: {} game(s) stopped by a script error (not counted), first seed {}: {}",
+                s.option,
+                p.value,
+                r.failed.len(),
+                f.seed,
+                f.error
+            );
+        }
+        if !r.cut_off.is_empty() {
+            let _ = writeln!(
+                out,
+                "  {}={}: {} game(s) cut off without a winner (counted), first seed {}",
+                s.option,
+                p.value,
+                r.cut_off.len(),
+                r.cut_off[0].seed
+            );
+        }
+    }
+    let uneven: Vec<&str> =
+        s.points.iter().filter(|p| p.report.seat_balance.imbalanced).map(|p| p.value.as_str()).collect();
+    if !uneven.is_empty() {
+        let _ = writeln!(
+            out,
+            "  seat win rates differ significantly (chi-squared, p < 0.05) at {}={}",
+            s.option,
+            uneven.join(", ")
+        );
+    }
+    let names: BTreeSet<String> = s.points.iter().flat_map(|p| p.report.metrics.keys().cloned()).collect();
+    if !names.is_empty() {
+        let nw = names.iter().map(|n| n.len()).max().unwrap_or(0).max(7);
+        let _ = writeln!(out, "metrics, mean per game (95% interval), by {}:", s.option);
+        let _ = write!(out, "{:<nw$}", "");
+        for v in &values {
+            let _ = write!(out, " {v:>22}");
+        }
+        out.push('\n');
+        for name in shown_order(&names) {
+            let _ = write!(out, "{name:<nw$}");
+            for p in &s.points {
+                let m = p.report.metrics.get(name);
+                let text = m.map_or("-".to_string(), |m| format!("{:.2} ({:.2}-{:.2})", m.mean, m.ci95[0], m.ci95[1]));
+                let _ = write!(out, " {text:>22}");
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The save of one game in `--out` JSON Lines rows (`text`, read from `path`): `which`
+/// is the row's game index (`3`), in a comparison or a sweep with its side or value
+/// (`B:3`, `8:3`); None takes the file's only row.
+pub fn save_from_rows(text: &str, which: Option<&str>, path: &str) -> Result<SaveFile, String> {
+    let mut rows = vec![];
+    for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let v: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| format!("{path}:{}: not a row of `catan sim --out`: {e}", n + 1))?;
+        let label = ["side", "sweep"].iter().find_map(|k| v.get(*k)).map(|l| match l {
+            serde_json::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        });
+        let row: GameRow =
+            serde_json::from_value(v).map_err(|e| format!("{path}:{}: not a row of `catan sim --out`: {e}", n + 1))?;
+        rows.push((label, row));
+    }
+    let name = |(label, row): &(Option<String>, GameRow)| match label {
+        Some(l) => format!("{l}:{}", row.game),
+        None => row.game.to_string(),
+    };
+    let picked: Vec<&(Option<String>, GameRow)> = match which {
+        None => rows.iter().collect(),
+        Some(w) => {
+            let w = w.trim();
+            rows.iter().filter(|r| name(r) == w || (!w.contains(':') && r.1.game.to_string() == w)).collect()
+        }
+    };
+    let choices = || {
+        let all: Vec<String> = rows.iter().map(name).collect();
+        let shown = all.iter().take(8).cloned().collect::<Vec<_>>().join(", ");
+        if all.len() > 8 {
+            format!("{shown}, ... ({} rows)", all.len())
+        } else {
+            shown
+        }
+    };
+    let row = match picked.as_slice() {
+        [one] => one,
+        [] if rows.is_empty() => return Err(format!("{path} holds no game")),
+        [] => return Err(format!("{path} has no game {}: pick one of {}", which.unwrap_or(""), choices())),
+        _ => {
+            return Err(format!(
+                "{path} holds {} games{}: pick one with --game (or {path}#GAME), one of {}",
+                picked.len(),
+                which.map_or(String::new(), |w| format!(" numbered {w}")),
+                choices()
+            ))
+        }
+    };
+    row.1.save.clone().ok_or_else(|| {
+        format!(
+            "game {} of {path} was written without its save: `catan sim --out FILE.jsonl` writes one in every row",
+            name(row)
+        )
+    })
 }

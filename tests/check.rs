@@ -96,8 +96,8 @@ fn the_command_prints_file_line_findings_and_exits_non_zero() {
     let (code, out, err) = catan(&["check", "base", "tests/variants/check_replace.lua", "--games", "1"]);
     assert_eq!(code, 1, "{out}{err}");
     assert_eq!(out, "tests/variants/check_replace.lua:4: no hook named 'base.price_list' to replace [check_replace]\n");
-    // base.lua and its 11 parts (variants/base/).
-    assert!(err.contains("base: 12 file(s), 1 game(s) of seeds 1..1"), "{err}");
+    // base.lua and its 12 parts (variants/base/).
+    assert!(err.contains("base: 13 file(s), 1 game(s) of seeds 1..1"), "{err}");
     assert!(err.contains("0 finding(s)") && err.contains("1 finding(s)"), "{err}");
     let (code, out, err) = catan(&["check", "friendly_robber", "--games", "1", "--seed", "7"]);
     assert_eq!((code, out.as_str()), (0, ""), "{err}");

@@ -93,3 +93,4 @@ part("trade.lua", shared)                 -- maritime and domestic trade
 part("end_of_turn.lua", shared)           -- ending the turn
 part("5_6_players.lua", shared)           -- 5-6 players: Special Building Phase or paired turns
 part("evaluation.lua", shared)            -- how good a position is, for the bots
+part("metrics.lua", shared)               -- what `catan sim` measures of a finished game

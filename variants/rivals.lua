@@ -107,3 +107,4 @@ part("trading.lua", shared)        -- trading with the bank
 part("end_of_turn.lua", shared)    -- the end of the turn: replenishing, exchanging, winning; more exports
 part("editing.lua", shared)        -- moves for setting up positions (option test_edits)
 part("evaluation.lua", shared)     -- how good a position is, for the bots
+part("metrics.lua", shared)        -- what `catan sim` measures of a finished game

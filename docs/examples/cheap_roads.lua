@@ -15,3 +15,12 @@ filter("cost", "cheap_roads.cost", function(g, cards, what, p)
   end
   return cards
 end)
+
+-- For `catan sim`: the roads standing when the game ends, all seats together, in every
+-- game's row and in the report (beside base's longest_road and the counts of actions).
+filter("metrics", "cheap_roads.metrics", function(g, m)
+  local roads = 0
+  for p = 1, g:players() do roads = roads + g:piece_count(p, "road") end
+  m.roads_on_board = roads
+  return m
+end)

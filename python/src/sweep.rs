@@ -77,9 +77,7 @@ pub fn sim_report(
 ) -> PyResult<(String, String, String)> {
     let h = header(variant, players, seed, options)?;
     let lineup = lineup(bots, seats, max_actions, None, None)?;
-    if !lineup.bots.is_empty() && lineup.bots.len() != h.players {
-        return Err(SetupError::new_err(format!("--bots names {} bots for {} players", lineup.bots.len(), h.players)));
-    }
+    lineup.check_players(h.players).map_err(SetupError::new_err)?;
     let parsed = nogil(py, || -> Result<Vec<GameRow>, GameError> {
         let mut parsed = vec![];
         for chunk in &rows {
@@ -93,7 +91,7 @@ pub fn sim_report(
     })
     .map_err(py_err)?;
     let report = sim::report_from_rows(&h.variants, h.players, &lineup, parsed, jobs, seconds);
-    let text = sim::report_text(&report, seed, !lineup.bots.is_empty());
+    let text = sim::report_text(&report, seed, report.bots.len() > 1);
     let json = serde_json::to_string_pretty(&report).unwrap_or_default();
     let rows_out = match out {
         Some(path) => {

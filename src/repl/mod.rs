@@ -11,7 +11,7 @@ mod show;
 pub(crate) mod text;
 
 pub use modes::{jsonl_failure, run_as_terminal, run_interactive, run_script};
-pub use saves::{autosave_dir, last_autosave};
+pub use saves::{autosave_dir, last_autosave, read_save};
 pub use text::{closest, group_legal};
 
 use crate::bot::external::{ExternalBot, ExternalSeats};

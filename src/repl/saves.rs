@@ -3,7 +3,7 @@
 //! (a save that would lose actions, one that stopped agreeing with its replay).
 
 use super::{text, Repl, Step};
-use crate::engine::{Game, GameError};
+use crate::engine::{Game, GameError, SaveFile};
 use std::path::{Path, PathBuf};
 
 impl Repl<'_> {
@@ -126,8 +126,34 @@ pub(super) fn would_lose(path: &str, game: &Game) -> Option<String> {
 }
 
 pub(super) fn load_game(path: &str) -> Result<(Game, Option<crate::engine::Divergence>), GameError> {
-    let text = std::fs::read_to_string(path).map_err(|e| GameError::Setup(format!("cannot read {path}: {e}")))?;
-    Game::load_json(&text)
+    Game::replay(&read_save(path).map_err(GameError::Setup)?)
+}
+
+/// The saved game at `path`: a save file, or one game of `catan sim --out FILE.jsonl`'s
+/// rows, picked as `FILE.jsonl#3` (game 3), `FILE.jsonl#B:3` (game 3 of side B of a
+/// comparison, or of a sweep's value B); a file of one row needs no pick.
+pub fn read_save(path: &str) -> Result<SaveFile, String> {
+    // A file whose name holds '#' is still read whole.
+    let (file, which) = match path.rsplit_once('#') {
+        Some((file, which)) if !Path::new(path).exists() => (file, Some(which)),
+        _ => (path, None),
+    };
+    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+    if which.is_none() {
+        match serde_json::from_str::<SaveFile>(&text) {
+            Ok(save) => return Ok(save),
+            // Rows of a run are objects, one a line, each with its game's index.
+            Err(e) if !is_rows(&text) => return Err(format!("{file} is not a saved game: {e}")),
+            Err(_) => {}
+        }
+    }
+    crate::sim::save_from_rows(&text, which, file)
+}
+
+/// Whether `text` looks like `catan sim --out` JSON Lines rather than a save file.
+fn is_rows(text: &str) -> bool {
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    serde_json::from_str::<serde_json::Value>(first).is_ok_and(|v| v.get("game").is_some() && v.get("seed").is_some())
 }
 
 /// The folder autosaves go to: `$CATAN_HOME/autosave`, else `~/.catan/autosave`.

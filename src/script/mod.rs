@@ -102,6 +102,7 @@ const DISPATCH: &[&str] = &[
     "evaluate",
     "features",
     "has_filter",
+    "metrics",
 ];
 
 fn lua_err(e: mlua::Error) -> ScriptError {
@@ -522,6 +523,19 @@ impl Script {
             ));
         }
         Ok(v)
+    }
+
+    /// What the variant measures of the game now (the `metrics` filter: names and finite
+    /// numbers), read-only: `catan sim` asks it once at the end of each game.
+    pub fn metrics(&self) -> Result<std::collections::BTreeMap<String, f64>, ScriptError> {
+        let m = self.ask::<std::collections::BTreeMap<String, f64>>(false, "metrics", self.g.clone())?;
+        if let Some((name, v)) = m.iter().find(|(_, v)| !v.is_finite()) {
+            return Err(ScriptError::new(
+                ScriptErrorKind::Runtime,
+                format!("the metrics filter set metric '{name}' to {v}, not a finite number"),
+            ));
+        }
+        Ok(m)
     }
 
     /// An action's arguments as the Lua values its hooks take, passed to `perform` as

@@ -630,6 +630,39 @@ function engine.features(g)
   return out
 end
 
+-- Simulations: what a variant measures of a finished game (`catan sim`'s metrics). Each
+-- `metrics` filter (g, m) adds names and numbers to one table, read-only. A hook that
+-- returns anything else, or a value that is not a finite number, is named with its line
+-- here: a row of numbers is all a report can average.
+function engine.metrics(g)
+  local m = {}
+  local list = points().filter["metrics"] or EMPTY
+  for i = 1, #list do
+    local h = list[i]
+    depth = depth + 1
+    active[depth] = h
+    m = h.fn(g, m)
+    local where = __where_fn(h.fn) .. ": the metrics filter '" .. h.name .. "' "
+    if type(m) ~= "table" then
+      error(where .. "returned " .. (m == nil and "nothing" or "a " .. type(m)) .. ", not the table of metrics", 0)
+    end
+    for k, v in pairs(m) do
+      if type(k) ~= "string" or k == "" then
+        error(where .. "set a metric named by a " .. type(k) .. ", not by a name", 0)
+      end
+      if type(v) ~= "number" or v ~= v or v == math.huge or v == -math.huge then
+        local what = type(v) == "number" and tostring(v) or ("a " .. type(v))
+        error(where .. "set metric '" .. k .. "' to " .. what .. ", not a finite number", 0)
+      end
+      if k:sub(1, 8) == "actions." then
+        error(where .. "set metric '" .. k .. "': names beginning 'actions.' are the engine's counts of actions", 0)
+      end
+    end
+    depth = depth - 1
+  end
+  return m
+end
+
 -- deny("reason") from a legal function refuses with the caller's file:line. It is a Rust
 -- function (see spec_load.rs): a tail call to a C function keeps the caller's frame, so
 -- `return deny(...)` still knows its line.

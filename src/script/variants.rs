@@ -36,6 +36,7 @@ pub const BUILTIN_PARTS: &[(&str, &str)] = &[
     ("base/end_of_turn.lua", include_str!("../../variants/base/end_of_turn.lua")),
     ("base/5_6_players.lua", include_str!("../../variants/base/5_6_players.lua")),
     ("base/evaluation.lua", include_str!("../../variants/base/evaluation.lua")),
+    ("base/metrics.lua", include_str!("../../variants/base/metrics.lua")),
     ("rivals/cards.lua", include_str!("../../variants/rivals/cards.lua")),
     ("rivals/principality.lua", include_str!("../../variants/rivals/principality.lua")),
     ("rivals/advantages.lua", include_str!("../../variants/rivals/advantages.lua")),
@@ -49,6 +50,7 @@ pub const BUILTIN_PARTS: &[(&str, &str)] = &[
     ("rivals/end_of_turn.lua", include_str!("../../variants/rivals/end_of_turn.lua")),
     ("rivals/editing.lua", include_str!("../../variants/rivals/editing.lua")),
     ("rivals/evaluation.lua", include_str!("../../variants/rivals/evaluation.lua")),
+    ("rivals/metrics.lua", include_str!("../../variants/rivals/metrics.lua")),
 ];
 
 /// Where the parts of a loaded variant file are found: the folder named like the file

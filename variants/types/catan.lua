@@ -4,7 +4,7 @@
 -- the docs, then run `catan stubs > variants/types/catan.lua` (tests/stubs.rs checks it).
 
 ---@alias CatanSequencePoint "setup"|"after_action"|"turn_begin"|"turn_end"|"seven"|"free_roads"|string
----@alias CatanFilterPoint "to_act"|"victory_points"|"describe"|"welcome"|"action_note"|"card_text"|"cost"|"production"|"discard_count"|"trade_ratio"|"robber_targets"|"steal_targets"|"evaluate"|"development_deck"|"starting_pieces"|string
+---@alias CatanFilterPoint "to_act"|"victory_points"|"describe"|"welcome"|"action_note"|"card_text"|"cost"|"production"|"discard_count"|"trade_ratio"|"robber_targets"|"steal_targets"|"evaluate"|"metrics"|"development_deck"|"starting_pieces"|string
 ---@alias CatanEvent "rolled"|"built"|"bought"|"produced"|"knights_changed"|"discarded"|"robber_moved"|"stole"|"played_development"|"traded"|"longest_road_changed"|"largest_army_changed"|"turn_ended"|"game_won"|string
 
 -- sequence `setup`: —; the engine, once when a game starts
@@ -26,6 +26,7 @@
 -- filter `robber_targets`: list of hexes the robber may go to; mover (the seat moving the robber); base, on a 7 or a knight
 -- filter `steal_targets`: list of seats to steal from; thief, hex; base, after the robber moved
 -- filter `evaluate`: how good the position is for seat, in victory points' units (starts at 0); seat, scratch (scratch: one table shared by the seats of one evaluation, for facts worth computing once); the engine, for the bots' search (read-only, like listing). Without any hook the bots use victory_points (hidden included). Must return a number; base.evaluate, rivals.evaluate (see [bots.md](bots.md))
+-- filter `metrics`: a table of metrics, name to number (starts empty); —; the engine, once at the end of each game catan sim plays (read-only, like listing), for its per-game rows and report: set m.name = number and return m. Each value must be a finite number and no name may begin actions. (the engine's own counts of each kind of action, which every game gets); anything else is a script error naming the hook. base.metrics: longest_road (the longest road on the board at the end), largest_army (the most knights played by one seat); rivals.metrics: principality_cards (the most cards in play in one principality)
 -- filter `development_deck`: how many of each development card the deck holds, a fresh table: { knight = 14, victory_point = 5, road_building = 2, year_of_plenty = 2, monopoly = 2 } (5-6 players: 20, 5, 3, 3, 3); —; base's base.supply, once in set-up, before it shuffles the deck: a new card joins with a filter (see [modding.md](modding.md#bounty-a-new-development-card); catan.may_play, catan.use_card and catan.PLAY_PHASES are base's exports for its action)
 -- filter `starting_pieces`: fixed starting pieces by colour, { red = { settlements = { 37, 26 }, roads = { "31-37", "21-26" } }, ... } (the second settlement pays the starting resources), or nil for the two set-up rounds; —; base's base.start, once, after the board is built (family supplies its Starting Set-up here)
 -- event `rolled`: { seat, dice = { a, b }, sum }; end of the roll action, after production (or after a 7's discard/robber phase is set)
