@@ -10,8 +10,10 @@
 
 use crate::bot::features::FeatureSpace;
 use crate::bot::weights::{stack_hash, Tuned};
-use crate::bot::{Bot, BotKind, Budget, TEMPERATURE};
+use crate::bot::{Bot, BotKind, Budget, RandomBot, TEMPERATURE};
 use crate::engine::{Game, GameError, Header};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -21,8 +23,12 @@ use std::time::Instant;
 const EVERY: usize = 6;
 /// A game still running after this many actions is dropped (no winner to learn from).
 const MAX_ACTIONS: usize = 5_000;
-/// The ridge on standardized weights, per position.
-const RIDGE: f64 = 1e-2;
+/// Pieces the fit's data is cut into, each summed on a thread of its own.
+const FIT_CHUNKS: usize = 4;
+/// The share of self-play actions drawn at random instead of chosen by the bot.
+const EXPLORE: f64 = 0.1;
+/// The ridge on standardized weights, per position, toward the weights played with.
+const RIDGE: f64 = 5e-2;
 
 #[derive(Debug, Clone)]
 pub struct TuneConfig {
@@ -98,9 +104,15 @@ fn record(game: &mut Game, seed: u64, space: &FeatureSpace, cols: &Columns) -> R
         .collect();
     let mut kept: Vec<Vec<Vec<f64>>> = vec![];
     let mut actions = 0;
+    // Now and then a random action, so that the games show the fit positions the bots'
+    // own choices would never reach (a road they do not yet value, say).
+    let mut explore = RandomBot::new(seed ^ 0x5EED);
+    let mut coin = ChaCha8Rng::seed_from_u64(seed ^ 0xC0FFEE);
     while game.winner().is_none() && actions < MAX_ACTIONS {
         let seat = game.to_act()?;
-        let Some(a) = bots[seat].choose(game, seat)? else { break };
+        let a =
+            if coin.random::<f64>() < EXPLORE { explore.choose(game, seat)? } else { bots[seat].choose(game, seat)? };
+        let Some(a) = a else { break };
         game.perform(seat, &a)?;
         actions += 1;
         if actions % EVERY == 0 && game.winner().is_none() {
@@ -181,20 +193,22 @@ fn fit(data: &[Position], ncols: usize, start: &[f64]) -> Vec<f64> {
     let live: Vec<bool> = sd.iter().map(|&s| s > 1e-9).collect();
     // θ in standardized units: w = θ / sd (the temperature is applied in `scores`).
     let mut theta: Vec<f64> = (0..ncols).map(|c| if live[c] { start[c] * sd[c] } else { 0.0 }).collect();
+    // The ridge pulls toward the weights the games were played with, not toward nothing: a
+    // fit on outcomes also learns what merely goes with winning (the robber sits on the
+    // leader's hexes), and a small step from a playing evaluation keeps its sense.
+    let prior = theta.clone();
     let (mut m1, mut m2) = (vec![0.0; ncols], vec![0.0; ncols]);
     let (b1, b2, lr) = (0.9f64, 0.999f64, 0.05);
     let steps = 400;
-    let mut grad = vec![0.0; ncols];
-    for t in 1..=steps {
-        grad.iter_mut().for_each(|g| *g = 0.0);
-        for p in data {
-            let s: Vec<f64> = p
-                .seats
-                .iter()
-                .map(|row| {
-                    (0..ncols).filter(|&c| live[c]).map(|c| row[c] / sd[c] * theta[c]).sum::<f64>() / TEMPERATURE
-                })
-                .collect();
+    // The gradient of a chunk of positions; chunks are fixed by the data alone and added in
+    // order, so the weights do not depend on the number of threads.
+    let chunk_grad = |chunk: &[Position], theta: &[f64]| -> Vec<f64> {
+        let mut grad = vec![0.0; ncols];
+        // Standardized weights over the columns' own units: w = θ / sd.
+        let w: Vec<f64> = (0..ncols).map(|c| if live[c] { theta[c] / sd[c] } else { 0.0 }).collect();
+        for p in chunk {
+            let s: Vec<f64> =
+                p.seats.iter().map(|row| row.iter().zip(&w).map(|(x, w)| x * w).sum::<f64>() / TEMPERATURE).collect();
             let top = s.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             let e: Vec<f64> = s.iter().map(|x| (x - top).exp()).collect();
             let z: f64 = e.iter().sum();
@@ -207,13 +221,29 @@ fn fit(data: &[Position], ncols: usize, start: &[f64]) -> Vec<f64> {
                 }
             }
         }
+        grad
+    };
+    let chunks: Vec<&[Position]> = data.chunks(data.len().div_ceil(FIT_CHUNKS).max(1)).collect();
+    let mut grad = vec![0.0; ncols];
+    for t in 1..=steps {
+        let parts: Vec<Vec<f64>> = std::thread::scope(|scope| {
+            let theta = &theta;
+            let handles: Vec<_> = chunks.iter().map(|c| scope.spawn(move || chunk_grad(c, theta))).collect();
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| vec![0.0; ncols])).collect()
+        });
+        grad.iter_mut().for_each(|g| *g = 0.0);
+        for part in &parts {
+            for (g, x) in grad.iter_mut().zip(part) {
+                *g += x;
+            }
+        }
         let len = data.len() as f64;
         for c in 0..ncols {
             if !live[c] {
                 continue;
             }
             // Ascent on the mean log-likelihood less the ridge.
-            let g = grad[c] / len - RIDGE * theta[c];
+            let g = grad[c] / len - RIDGE * (theta[c] - prior[c]);
             m1[c] = b1 * m1[c] + (1.0 - b1) * g;
             m2[c] = b2 * m2[c] + (1.0 - b2) * g * g;
             let mh = m1[c] / (1.0 - b1.powi(t));
@@ -266,8 +296,8 @@ pub fn tune(cfg: &TuneConfig, mut progress: impl FnMut(usize, usize, usize)) -> 
     let mut w = vec![0.0; ncols];
     match &present {
         Some(t) => {
-            for c in 0..ncols {
-                w[c] = t.weights.get(&name_of(c)).copied().unwrap_or(0.0);
+            for (c, x) in w.iter_mut().enumerate() {
+                *x = t.weights.get(&name_of(c)).copied().unwrap_or(0.0);
             }
         }
         None if has_evaluate => w[ncols - 1] = 1.0,

@@ -33,9 +33,13 @@ fn the_bundled_variants_pass() {
         assert!(r.actions > 50, "{v}: {} actions", r.actions);
     }
     // Load and lint only, every bundled file and the guide's examples.
-    for v in
-        ["rivals_gold", "docs/examples/big_cities.lua", "docs/examples/charity.lua", "docs/examples/cheap_roads.lua"]
-    {
+    for v in [
+        "rivals_gold",
+        "docs/examples/big_cities.lua",
+        "docs/examples/charity.lua",
+        "docs/examples/cheap_roads.lua",
+        "docs/examples/cheap_development.lua",
+    ] {
         assert_eq!(findings(v, 0), Vec::<String>::new(), "{v}");
     }
 }

@@ -85,11 +85,13 @@ fn seat_imbalance_is_a_chi_squared_test() {
 #[test]
 fn seats_are_rotated_shuffled_or_fixed() {
     use catan_engine::bot::BotKind::{Greedy, Random};
-    let l = Lineup { bots: vec![Greedy, Random, Random], order: SeatOrder::Fixed, ..Lineup::default() };
-    assert_eq!(l.seats(3, 5), vec![Greedy, Random, Random]);
+    let kinds = |l: &Lineup, i: usize| l.seats(3, i).iter().map(|b| b.kind).collect::<Vec<_>>();
+    let bots = vec![Greedy.into(), Random.into(), Random.into()];
+    let l = Lineup { bots, order: SeatOrder::Fixed, ..Lineup::default() };
+    assert_eq!(kinds(&l, 5), vec![Greedy, Random, Random]);
     let l = Lineup { order: SeatOrder::Shuffle, ..l };
-    let firsts: Vec<usize> = (0..30).map(|i| l.seats(3, i).iter().position(|&k| k == Greedy).unwrap()).collect();
-    assert_eq!(firsts, (0..30).map(|i| l.seats(3, i).iter().position(|&k| k == Greedy).unwrap()).collect::<Vec<_>>());
+    let firsts: Vec<usize> = (0..30).map(|i| kinds(&l, i).iter().position(|&k| k == Greedy).unwrap()).collect();
+    assert_eq!(firsts, (0..30).map(|i| kinds(&l, i).iter().position(|&k| k == Greedy).unwrap()).collect::<Vec<_>>());
     for seat in 0..3 {
         assert!(firsts.contains(&seat), "shuffled into every seat: {firsts:?}");
     }
@@ -142,7 +144,7 @@ fn one_bot_kind_fills_every_seat_and_the_report_names_the_bots() {
     use catan_engine::bot::{BotKind, Budget};
     let one = Lineup::from_args(Some("greedy"), "rotate", 100, Budget::default()).unwrap();
     assert!(one.check_players(4).is_ok() && one.check_players(3).is_ok());
-    assert!((0..5).all(|i| one.seats(4, i) == vec![BotKind::Greedy; 4]));
+    assert!((0..5).all(|i| one.seats(4, i) == vec![BotKind::Greedy.into(); 4]));
     assert_eq!(one.describe(4), "greedy in every seat");
     assert_eq!(Lineup::default().describe(3), "random in every seat");
     let two = Lineup::from_args(Some("greedy,random"), "rotate", 100, Budget::default()).unwrap();

@@ -10,7 +10,7 @@ import catan_engine as ce
 def test_bots_choose_legal_actions():
     g = ce.Game("base", seed=4)
     g.play_random(30)
-    for kind in ["random", "greedy", "mcts"]:
+    for kind in ["random", "greedy", "planner", "mcts"]:
         bot = ce.Bot(kind, seed=1, playouts=20)
         a = bot.choose(g)
         assert a in g.legal(), kind
@@ -24,6 +24,12 @@ def test_bots_play_a_game_in_rust():
     g = ce.Game("base", seed=9)
     bots = [ce.Bot("greedy", seed=1), ce.Bot("random", seed=2), ce.Bot("random", seed=3), ce.Bot("random", seed=4)]
     n = g.play_bots(bots)
+    assert g.over and n == len(g.log)
+
+
+def test_the_simulation_bot_plays_a_whole_game():
+    g = ce.Game("base", seed=5)
+    n = g.play_bots([ce.Bot("planner", seed=s) for s in range(4)])
     assert g.over and n == len(g.log)
 
 

@@ -2,7 +2,9 @@
 //! victory points, cards by zone and kind, pieces on the board, expected production where
 //! the board has numbered hexes, harbors, the longest trail, open building sites by the
 //! seat's paths, cards and stores in slot grids; plus the named numbers a variant adds
-//! through its `features` filter. A tuned evaluation (`weights.rs`) is a weighted sum of
+//! through its `features` filter. Production a marker (a robber) blocks counts for nothing
+//! and is no feature of its own: markers go to the leader, so a fit would learn that being
+//! blocked is good. A tuned evaluation (`weights.rs`) is a weighted sum of
 //! them, and `catan tune` learns the weights. Nothing here knows a particular game: a
 //! feature that no position of a variant ever moves gets no weight.
 
@@ -53,7 +55,6 @@ impl FeatureSpace {
         let resources = produced(game);
         for p in spec.pieces.iter().filter(|p| p.site == SiteKind::Intersection) {
             names.push(format!("production.{}", p.name));
-            names.push(format!("blocked.{}", p.name));
             for &r in &resources {
                 names.push(format!("production.{}.{}", p.name, spec.cards[r].name));
             }

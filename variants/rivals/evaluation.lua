@@ -3,6 +3,7 @@
 -- parts before this one, and this one adds those the parts after it use.
 local shared = ...
 local placed, regions, tally, points = shared.placed, shared.regions, shared.tally, shared.points
+local settlement_sites = shared.settlement_sites
 
 -- Evaluation (bots) -------------------------------------------------------------------------
 
@@ -21,5 +22,6 @@ filter("evaluate", "rivals.evaluate", function(g, v, p)
     lands = lands + 1
     stored = stored + s.store
   end
-  return v + 0.06 * stored + 0.1 * lands + 0.05 * cards + 0.05 * g:count(p, "hand")
+  v = v + 0.06 * stored + 0.1 * lands + 0.05 * cards + 0.05 * g:count(p, "hand")
+  return v + 0.35 * #settlement_sites(g, p)
 end)
