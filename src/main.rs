@@ -377,12 +377,9 @@ fn run_tune(
         b.finish_and_clear();
     }
     let report = report.map_err(|e| e.to_string())?;
-    let mut file =
-        if path.is_file() { catan_engine::bot::weights::WeightsFile::read(&path)? } else { Default::default() };
     let mut tuned = report.tuned.clone();
     tuned.made = format!("{} ({:.0} s)", tuned.made, report.seconds);
-    file.put(tuned.clone());
-    std::fs::write(&path, file.to_toml()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    catan_engine::tune::write(&path, &tuned)?;
     println!(
         "tuned {} for {} players: {} games, {} positions, {:.0} s",
         tuned.stack, tuned.players, report.games, report.positions, report.seconds

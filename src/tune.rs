@@ -415,3 +415,11 @@ pub fn tune(cfg: &TuneConfig, mut progress: impl FnMut(usize, usize, usize)) -> 
         seconds: start.elapsed().as_secs_f64(),
     })
 }
+
+/// Puts a tuned entry into the weights file at `path` (made if missing, its other entries
+/// kept): what `catan tune` and Python's `tune(out=...)` write.
+pub fn write(path: &std::path::Path, tuned: &Tuned) -> Result<(), String> {
+    let mut file = if path.is_file() { crate::bot::weights::WeightsFile::read(path)? } else { Default::default() };
+    file.put(tuned.clone());
+    std::fs::write(path, file.to_toml()).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}

@@ -18,6 +18,7 @@ from ._native import (
     SetupError,
     Snapshot,
     known_variants,
+    tune,
 )
 
 __all__ = [
@@ -32,4 +33,5 @@ __all__ = [
     "SetupError",
     "Snapshot",
     "known_variants",
+    "tune",
 ]

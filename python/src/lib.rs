@@ -9,6 +9,7 @@
 
 mod index;
 mod sweep;
+mod tune;
 
 use catan_engine::bot::{Bot as CoreBot, BotKind, Budget, RandomBot};
 use catan_engine::engine::{option_args, SaveFile, Snapshot as CoreSnapshot};
@@ -639,6 +640,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(save_header, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sim_rows, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sim_report, m)?)?;
+    m.add_function(wrap_pyfunction!(tune::tune, m)?)?;
     m.add("MAX_ACTIONS", catan_engine::sim::MAX_ACTIONS)?;
     Ok(())
 }

@@ -1,0 +1,44 @@
+//! `catan tune` from Python: self-play tuning of a stack's evaluation (`catan_engine::tune`).
+
+use crate::{nogil, py_err, SetupError};
+use catan_engine::engine::Header;
+use catan_engine::tune::{self, TuneConfig};
+use pyo3::prelude::*;
+use std::collections::BTreeMap;
+
+/// Tunes the weights of `variant`'s evaluation by `games` games of self-play in `rounds`
+/// rounds, the GIL released, and returns `(weights, made)`: the weights by feature name and
+/// how they were made. With `out`, also puts them into that weights file (as `catan tune
+/// --out` does; `NAME.weights.toml` beside `NAME.lua` is the file a stack loads).
+#[pyfunction]
+#[pyo3(signature = (variant = "base", games = 1000, rounds = 4, seed = 1, players = None, options = vec![], jobs = None, from_scratch = false, without_evaluate = false, out = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn tune(
+    py: Python<'_>,
+    variant: &str,
+    games: usize,
+    rounds: usize,
+    seed: u64,
+    players: Option<usize>,
+    options: Vec<(String, String)>,
+    jobs: Option<usize>,
+    from_scratch: bool,
+    without_evaluate: bool,
+    out: Option<String>,
+) -> PyResult<(BTreeMap<String, f64>, String)> {
+    let header = Header::from_args(variant, players, seed, options, false).map_err(SetupError::new_err)?;
+    let cfg = TuneConfig {
+        header,
+        games,
+        rounds,
+        seconds: None,
+        jobs: jobs.unwrap_or_else(catan_engine::sim::default_jobs),
+        from_scratch,
+        without_evaluate,
+    };
+    let report = nogil(py, || tune::tune(&cfg, |_, _, _| {})).map_err(py_err)?;
+    if let Some(path) = out {
+        tune::write(std::path::Path::new(&path), &report.tuned).map_err(SetupError::new_err)?;
+    }
+    Ok((report.tuned.weights, report.tuned.made))
+}

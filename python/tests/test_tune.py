@@ -1,0 +1,16 @@
+"""``catan tune`` from Python: self-play weights for a stack, deterministic for a seed."""
+
+import catan_engine as ce
+
+
+def test_tune_learns_weights_and_writes_the_file(tmp_path):
+    kw = dict(games=4, rounds=2, seed=3, from_scratch=True, without_evaluate=True)
+    weights, made = ce.tune("base", jobs=2, **kw)
+    again, _ = ce.tune("base", jobs=1, **kw)
+    assert weights == again, "the number of workers changed the weights"
+    assert weights["points"] > 0 and "evaluate" not in weights
+    assert "4 games" in made
+    out = tmp_path / "house.weights.toml"
+    ce.tune("base", out=str(out), **kw)
+    text = out.read_text()
+    assert "[[tuned]]" in text and 'stack = "base"' in text
