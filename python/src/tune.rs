@@ -2,7 +2,7 @@
 
 use crate::{nogil, py_err, SetupError};
 use catan_engine::engine::Header;
-use catan_engine::tune::{self, TuneConfig};
+use catan_engine::tune::{self as core, TuneConfig};
 use pyo3::prelude::*;
 use std::collections::BTreeMap;
 
@@ -36,9 +36,9 @@ pub fn tune(
         from_scratch,
         without_evaluate,
     };
-    let report = nogil(py, || tune::tune(&cfg, |_, _, _| {})).map_err(py_err)?;
+    let report = nogil(py, || core::tune(&cfg, |_, _, _| {})).map_err(py_err)?;
     if let Some(path) = out {
-        tune::write(std::path::Path::new(&path), &report.tuned).map_err(SetupError::new_err)?;
+        core::write(std::path::Path::new(&path), &report.tuned).map_err(SetupError::new_err)?;
     }
     Ok((report.tuned.weights, report.tuned.made))
 }
