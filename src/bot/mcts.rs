@@ -45,27 +45,18 @@ struct Node {
 pub struct MctsBot {
     rng: ChaCha8Rng,
     budget: Budget,
-    /// The turn and the offers made in it, so a declined offer is not made again.
-    offered: (u32, Vec<Action>),
+    /// The offers made this turn, so a declined offer is not made again.
+    offered: super::offers::OfferBook,
 }
 
 impl MctsBot {
     pub fn new(seed: u64, budget: Budget) -> MctsBot {
-        MctsBot { rng: ChaCha8Rng::seed_from_u64(seed), budget, offered: (0, vec![]) }
+        MctsBot { rng: ChaCha8Rng::seed_from_u64(seed), budget, offered: Default::default() }
     }
 
     pub fn decide(&mut self, game: &mut Game, seat: usize) -> Result<Option<Decision>, GameError> {
         let mut actions = game.legal_actions(seat)?;
-        let turn = game.state().turn;
-        if self.offered.0 != turn {
-            self.offered = (turn, vec![]);
-        }
-        let mut offers = vec![];
-        if self.offered.1.len() < OFFERS_PER_TURN && actions.len() > 1 {
-            offers = super::offers::proposals(game, seat, OFFERS_PER_TURN)?;
-            offers.retain(|o| !self.offered.1.contains(o));
-            actions.extend(offers.iter().cloned());
-        }
+        let offers = self.offered.add_candidates(game, seat, OFFERS_PER_TURN, &mut actions)?;
         if actions.len() <= 1 {
             return Ok(actions.pop().map(|action| Decision { action, why: "the only legal action".into() }));
         }
@@ -86,9 +77,7 @@ impl MctsBot {
             return Ok(Some(Decision { action: first, why: "no action could be tried in the search".into() }));
         };
         let e = &edges[pick];
-        if offers.contains(&e.action) {
-            self.offered.1.push(e.action.clone());
-        }
+        self.offered.note(&e.action, &offers);
         let why = format!(
             "chosen in {} of {playouts} playouts over {} actions; estimated win chance {:.0}%",
             e.visits,

@@ -42,3 +42,42 @@ pub fn proposals(game: &mut Game, seat: usize, max: usize) -> Result<Vec<Action>
     }
     Ok(out)
 }
+
+/// The offers a bot of its own makes in a turn: at most `per_turn`, never one it made
+/// already in that turn (a declined offer is not made again). Kept in the bot, per turn.
+#[derive(Debug, Default)]
+pub struct OfferBook {
+    turn: u32,
+    made: Vec<Action>,
+}
+
+impl OfferBook {
+    /// Adds to `actions` the offers `seat` may still make this turn (none when it has
+    /// only one action anyway) and returns them.
+    pub fn add_candidates(
+        &mut self,
+        game: &mut Game,
+        seat: usize,
+        per_turn: usize,
+        actions: &mut Vec<Action>,
+    ) -> Result<Vec<Action>, GameError> {
+        let turn = game.state().turn;
+        if self.turn != turn {
+            *self = OfferBook { turn, made: vec![] };
+        }
+        let mut offers = vec![];
+        if self.made.len() < per_turn && actions.len() > 1 {
+            offers = proposals(game, seat, per_turn)?;
+            offers.retain(|o| !self.made.contains(o));
+            actions.extend(offers.iter().cloned());
+        }
+        Ok(offers)
+    }
+
+    /// Notes `chosen` as made if it is one of `offers`.
+    pub fn note(&mut self, chosen: &Action, offers: &[Action]) {
+        if offers.contains(chosen) {
+            self.made.push(chosen.clone());
+        }
+    }
+}

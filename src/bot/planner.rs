@@ -36,8 +36,8 @@ const OFFERS_PER_TURN: usize = 2;
 
 pub struct PlannerBot {
     rng: ChaCha8Rng,
-    /// The turn and the offers made in it, so a declined offer is not made again.
-    offered: (u32, Vec<Action>),
+    /// The offers made this turn, so a declined offer is not made again.
+    offered: super::offers::OfferBook,
 }
 
 /// One action and what the first look found of it.
@@ -54,21 +54,12 @@ struct Scored {
 
 impl PlannerBot {
     pub fn new(seed: u64) -> PlannerBot {
-        PlannerBot { rng: ChaCha8Rng::seed_from_u64(seed), offered: (0, vec![]) }
+        PlannerBot { rng: ChaCha8Rng::seed_from_u64(seed), offered: Default::default() }
     }
 
     pub fn decide(&mut self, game: &mut Game, seat: usize) -> Result<Option<Decision>, GameError> {
         let mut actions = game.legal_actions(seat)?;
-        let turn = game.state().turn;
-        if self.offered.0 != turn {
-            self.offered = (turn, vec![]);
-        }
-        let mut offers = vec![];
-        if self.offered.1.len() < OFFERS_PER_TURN && actions.len() > 1 {
-            offers = super::offers::proposals(game, seat, OFFERS_PER_TURN)?;
-            offers.retain(|o| !self.offered.1.contains(o));
-            actions.extend(offers.iter().cloned());
-        }
+        let offers = self.offered.add_candidates(game, seat, OFFERS_PER_TURN, &mut actions)?;
         if actions.len() <= 1 {
             return Ok(actions.pop().map(|action| Decision { action, why: "the only legal action".into() }));
         }
@@ -77,9 +68,7 @@ impl PlannerBot {
         game.restore(&root);
         let decision = result?;
         if let Some(d) = &decision {
-            if offers.contains(&d.action) {
-                self.offered.1.push(d.action.clone());
-            }
+            self.offered.note(&d.action, &offers);
         }
         Ok(decision)
     }
