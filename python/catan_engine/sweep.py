@@ -59,7 +59,7 @@ def _shard(spec: dict, start: int, end: int) -> str:
 
     return native.sim_rows(spec["variant"], spec["players"], spec["seed"], spec["options"], start, end,
                            bots=spec["bots"], seats=spec["seats"], max_actions=spec["max_actions"],
-                           playouts=spec["playouts"])
+                           playouts=spec["playouts"], saves=spec["saves"])
 
 
 def sweep(variant: str = "base", games: int = 100, seed: int | None = None, players: int | None = None,
@@ -93,7 +93,9 @@ def sweep(variant: str = "base", games: int = 100, seed: int | None = None, play
     if batch is None:
         batch = max(1, min(2000, math.ceil(games / (8 * cpus))))
     spec = {"variant": variant, "players": players, "seed": seed, "options": options, "bots": bots,
-            "seats": seats, "max_actions": max_actions, "playouts": playouts}
+            "seats": seats, "max_actions": max_actions, "playouts": playouts,
+            # Rows written as JSON Lines carry each game's save, as `catan sim --out` writes them.
+            "saves": bool(out) and str(out).endswith((".jsonl", ".json"))}
     remote = ray.remote(num_cpus=1)(_shard)
     spec_ref = ray.put(spec)
     start = time.perf_counter()

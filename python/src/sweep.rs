@@ -30,9 +30,10 @@ fn header(variant: &str, players: Option<usize>, seed: u64, options: Vec<(String
 
 /// Plays games `start..end` of the run `catan sim --variant VARIANT --seed SEED ...`
 /// would play (game `i` seeded with SEED + i) on this thread, the GIL released, and
-/// returns their rows as JSON Lines (`catan sim --out rows.jsonl`'s format).
+/// returns their rows as JSON Lines (`catan sim --out rows.jsonl`'s format; with `saves`,
+/// each row holds its game's save, as there).
 #[pyfunction]
-#[pyo3(signature = (variant, players, seed, options, start, end, bots = None, seats = "rotate", max_actions = sim::MAX_ACTIONS, playouts = None, think_ms = None))]
+#[pyo3(signature = (variant, players, seed, options, start, end, bots = None, seats = "rotate", max_actions = sim::MAX_ACTIONS, playouts = None, think_ms = None, saves = false))]
 #[allow(clippy::too_many_arguments)]
 pub fn sim_rows(
     py: Python<'_>,
@@ -47,9 +48,11 @@ pub fn sim_rows(
     max_actions: usize,
     playouts: Option<usize>,
     think_ms: Option<u64>,
+    saves: bool,
 ) -> PyResult<String> {
     let h = header(variant, players, seed, options)?;
-    let lineup = lineup(bots, seats, max_actions, playouts, think_ms)?;
+    // `saves`: each row carries its game's save, as `catan sim --out rows.jsonl` writes.
+    let lineup = Lineup { saves, ..lineup(bots, seats, max_actions, playouts, think_ms)? };
     let rows = nogil(py, || sim::play_range(&h, start..end.max(start), &lineup)).map_err(py_err)?;
     let pairs: Vec<(&str, &GameRow)> = rows.iter().map(|r| ("", r)).collect();
     Ok(sim::rows_jsonl(&pairs))
