@@ -33,10 +33,11 @@ pub struct FeatureSpace {
     zone_total: Vec<Option<usize>>,
     piece: Vec<Option<usize>>,
     production: Vec<Option<usize>>,
-    blocked: Vec<Option<usize>>,
     production_of: Vec<Vec<Option<usize>>>,
     slot_card: Vec<Option<usize>>,
     stored_card: Vec<Option<usize>>,
+    /// The card kinds some terrain produces, found once.
+    resources: Vec<usize>,
 }
 
 impl FeatureSpace {
@@ -88,7 +89,6 @@ impl FeatureSpace {
         let zone_total = spec.zones.iter().map(|z| at(format!("{}.total", z.name))).collect();
         let piece = spec.pieces.iter().map(|p| at(format!("pieces.{}", p.name))).collect();
         let production = spec.pieces.iter().map(|p| at(format!("production.{}", p.name))).collect();
-        let blocked = spec.pieces.iter().map(|p| at(format!("blocked.{}", p.name))).collect();
         let production_of = spec
             .pieces
             .iter()
@@ -103,10 +103,10 @@ impl FeatureSpace {
             zone_total,
             piece,
             production,
-            blocked,
             production_of,
             slot_card,
             stored_card,
+            resources,
         }
     }
 
@@ -189,11 +189,10 @@ impl FeatureSpace {
                 if let Some(Some(i)) = self.piece.get(kind) {
                     row[*i] += 1.0;
                 }
-                let (mut total, mut lost) = (0.0, 0.0);
+                let mut total = 0.0;
                 for &h in &topo.intersections[n].hexes {
                     let Some((r, p)) = hex_yield(h) else { continue };
                     if blocked.get(h).copied().unwrap_or(false) {
-                        lost += p;
                         continue;
                     }
                     total += p;
@@ -205,11 +204,8 @@ impl FeatureSpace {
                 if let Some(Some(i)) = self.production.get(kind) {
                     row[*i] += total;
                 }
-                if let Some(Some(i)) = self.blocked.get(kind) {
-                    row[*i] += lost;
-                }
             }
-            let resources = produced(game);
+            let resources = &self.resources;
             if !resources.is_empty() {
                 for (s, row) in out.iter_mut().enumerate() {
                     let got: Vec<f64> = resources.iter().map(|&r| by_resource[s][r]).collect();
