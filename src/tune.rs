@@ -45,12 +45,25 @@ pub struct TuneConfig {
     /// Leave the variant's hand-written `evaluate` out of the terms (generic and named
     /// features only: cheaper to play with).
     pub without_evaluate: bool,
+    /// Learn the weights from a stronger bot's choices instead of from the winners alone
+    /// (distillation): at every `EVERY`-th decision of the self-play this bot, searching
+    /// with the weights so far, chooses too, and the weights are fitted so that the
+    /// positions after each legal action rank its choice first. The winners then set only
+    /// the weights' scale.
+    pub teacher: Option<BotKind>,
 }
 
 /// One kept position: each seat's terms, by column.
 struct Position {
     seats: Vec<Vec<f64>>,
     winner: usize,
+}
+
+/// One decision the teacher made: for each legal action, the terms of the position after
+/// it as the chooser's less the mean of the other seats', and which action it chose.
+struct Choice {
+    actions: Vec<Vec<f64>>,
+    chosen: usize,
 }
 
 /// What a tuning run gives.
@@ -61,6 +74,9 @@ pub struct TuneReport {
     pub positions: usize,
     pub rounds: Vec<RoundReport>,
     pub seconds: f64,
+    /// With a teacher: the share of all its choices the final weights rank first (on the
+    /// choices they were fitted to).
+    pub agreement: f64,
 }
 
 /// One round: games played, and how well the weights it played with foretold the
@@ -74,6 +90,10 @@ pub struct RoundReport {
     pub log_likelihood: f64,
     /// Share of positions where the eventual winner had the highest score.
     pub top_share: f64,
+    /// With a teacher: its choices this round, and the share of them the weights played
+    /// with ranked first (held out like the rest).
+    pub choices: usize,
+    pub agreement: f64,
 }
 
 /// The columns of a fit: the generic features, then the named ones met, then `evaluate`.
@@ -89,8 +109,72 @@ impl Columns {
     }
 }
 
-/// Plays game `seed` with planner bots, keeping every `EVERY`-th position's terms.
-fn record(game: &mut Game, seed: u64, space: &FeatureSpace, cols: &Columns) -> Result<Vec<Position>, GameError> {
+/// Every seat's terms in the game's position, by column.
+fn terms(game: &Game, space: &FeatureSpace, cols: &Columns) -> Result<Vec<Vec<f64>>, GameError> {
+    let f = space.extract(game)?;
+    let hand = if cols.evaluate { Some(game.evaluate()?) } else { None };
+    Ok((0..game.header().players)
+        .map(|s| {
+            let mut row = f.generic[s].clone();
+            for n in &cols.named {
+                row.push(f.named.get(s).and_then(|m| m.get(n)).copied().unwrap_or(0.0));
+            }
+            if let Some(h) = &hand {
+                row.push(h[s]);
+            }
+            row
+        })
+        .collect())
+}
+
+/// The teacher's choice at `seat`'s decision, with the terms after each legal action; None
+/// when there is nothing to choose or it chose an action the rules do not list (an offer).
+fn label(
+    game: &mut Game,
+    seat: usize,
+    teacher: &mut Bot,
+    space: &FeatureSpace,
+    cols: &Columns,
+) -> Result<Option<Choice>, GameError> {
+    let legal = game.legal_actions(seat)?;
+    if legal.len() < 2 {
+        return Ok(None);
+    }
+    let Some(pick) = teacher.choose(game, seat)? else { return Ok(None) };
+    let Some(chosen) = legal.iter().position(|a| *a == pick) else { return Ok(None) };
+    let here = game.snapshot();
+    let mut actions = Vec::with_capacity(legal.len());
+    for a in &legal {
+        let done = game.perform(seat, a);
+        let rows = if done.is_ok() { Some(terms(game, space, cols)) } else { None };
+        game.restore(&here);
+        let Some(rows) = rows else {
+            // An action listed but refused (a draw the rules then reject): no fair
+            // comparison, so no label.
+            return Ok(None);
+        };
+        let rows = rows?;
+        let others = (rows.len() - 1).max(1) as f64;
+        let row = (0..cols.len())
+            .map(|c| {
+                rows[seat][c]
+                    - rows.iter().enumerate().filter(|(o, _)| *o != seat).map(|(_, r)| r[c]).sum::<f64>() / others
+            })
+            .collect();
+        actions.push(row);
+    }
+    Ok(Some(Choice { actions, chosen }))
+}
+
+/// Plays game `seed` with planner bots, keeping every `EVERY`-th position's terms, and with
+/// a teacher its choice at every `EVERY`-th decision.
+fn record(
+    game: &mut Game,
+    seed: u64,
+    space: &FeatureSpace,
+    cols: &Columns,
+    teacher: Option<BotKind>,
+) -> Result<(Vec<Position>, Vec<Choice>), GameError> {
     game.restart(seed)?;
     let players = game.header().players;
     let mut bots: Vec<Bot> = (0..players)
@@ -102,7 +186,9 @@ fn record(game: &mut Game, seed: u64, space: &FeatureSpace, cols: &Columns) -> R
             )
         })
         .collect();
+    let mut teacher = teacher.map(|k| Bot::new(k, seed ^ 0x7EAC_4E55, Budget::default()));
     let mut kept: Vec<Vec<Vec<f64>>> = vec![];
+    let mut choices = vec![];
     let mut actions = 0;
     // Now and then a random action, so that the games show the fit positions the bots'
     // own choices would never reach (a road they do not yet value, say).
@@ -110,31 +196,24 @@ fn record(game: &mut Game, seed: u64, space: &FeatureSpace, cols: &Columns) -> R
     let mut coin = ChaCha8Rng::seed_from_u64(seed ^ 0xC0FFEE);
     while game.winner().is_none() && actions < MAX_ACTIONS {
         let seat = game.to_act()?;
+        if let Some(t) = teacher.as_mut() {
+            if actions % EVERY == 0 {
+                if let Some(c) = label(game, seat, t, space, cols)? {
+                    choices.push(c);
+                }
+            }
+        }
         let a =
             if coin.random::<f64>() < EXPLORE { explore.choose(game, seat)? } else { bots[seat].choose(game, seat)? };
         let Some(a) = a else { break };
         game.perform(seat, &a)?;
         actions += 1;
         if actions % EVERY == 0 && game.winner().is_none() {
-            let f = space.extract(game)?;
-            let hand = if cols.evaluate { Some(game.evaluate()?) } else { None };
-            let rows = (0..players)
-                .map(|s| {
-                    let mut row = f.generic[s].clone();
-                    for n in &cols.named {
-                        row.push(f.named.get(s).and_then(|m| m.get(n)).copied().unwrap_or(0.0));
-                    }
-                    if let Some(h) = &hand {
-                        row.push(h[s]);
-                    }
-                    row
-                })
-                .collect();
-            kept.push(rows);
+            kept.push(terms(game, space, cols)?);
         }
     }
-    let Some(winner) = game.winner() else { return Ok(vec![]) };
-    Ok(kept.into_iter().map(|seats| Position { seats, winner }).collect())
+    let Some(winner) = game.winner() else { return Ok((vec![], choices)) };
+    Ok((kept.into_iter().map(|seats| Position { seats, winner }).collect(), choices))
 }
 
 /// Scores of each seat under weights `w` (by column).
@@ -254,6 +333,119 @@ fn fit(data: &[Position], ncols: usize, start: &[f64]) -> Vec<f64> {
     (0..ncols).map(|c| if live[c] { theta[c] / sd[c] } else { 0.0 }).collect()
 }
 
+/// The weights that make the positions after each legal action rank the teacher's choices
+/// first (a conditional logit over the actions of each decision, with a free sharpness and
+/// a ridge toward `start`), then scaled so that the seats' win chances foretell the winners
+/// of `positions` best: the choices give the direction, the winners the scale.
+fn fit_choices(choices: &[Choice], positions: &[Position], ncols: usize, start: &[f64]) -> Vec<f64> {
+    if choices.is_empty() {
+        return start.to_vec();
+    }
+    let (mut mean, mut sq, mut n) = (vec![0.0; ncols], vec![0.0; ncols], 0.0);
+    for ch in choices {
+        for row in &ch.actions {
+            for c in 0..ncols {
+                mean[c] += row[c];
+                sq[c] += row[c] * row[c];
+            }
+            n += 1.0;
+        }
+    }
+    let sd: Vec<f64> = (0..ncols)
+        .map(|c| {
+            let m = mean[c] / n;
+            (sq[c] / n - m * m).max(0.0).sqrt()
+        })
+        .collect();
+    let live: Vec<bool> = sd.iter().map(|&s| s > 1e-9).collect();
+    // θ in standardized units, the last entry the log of the sharpness of the choices.
+    let mut theta: Vec<f64> = (0..ncols).map(|c| if live[c] { start[c] * sd[c] } else { 0.0 }).collect();
+    let prior = theta.clone();
+    theta.push(0.0);
+    let k = ncols + 1;
+    let (mut m1, mut m2) = (vec![0.0; k], vec![0.0; k]);
+    let (b1, b2, lr) = (0.9f64, 0.999f64, 0.05);
+    let chunk_grad = |chunk: &[Choice], theta: &[f64]| -> Vec<f64> {
+        let mut grad = vec![0.0; k];
+        let beta = theta[ncols].exp();
+        let w: Vec<f64> = (0..ncols).map(|c| if live[c] { theta[c] / sd[c] } else { 0.0 }).collect();
+        for ch in chunk {
+            let raw: Vec<f64> = ch
+                .actions
+                .iter()
+                .map(|row| row.iter().zip(&w).map(|(x, w)| x * w).sum::<f64>() / TEMPERATURE)
+                .collect();
+            let s: Vec<f64> = raw.iter().map(|x| beta * x).collect();
+            let top = s.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let e: Vec<f64> = s.iter().map(|x| (x - top).exp()).collect();
+            let z: f64 = e.iter().sum();
+            for (a, row) in ch.actions.iter().enumerate() {
+                let coef = (if a == ch.chosen { 1.0 } else { 0.0 }) - e[a] / z;
+                for c in 0..ncols {
+                    if live[c] {
+                        grad[c] += coef * beta * row[c] / sd[c] / TEMPERATURE;
+                    }
+                }
+                grad[ncols] += coef * s[a];
+            }
+        }
+        grad
+    };
+    let chunks: Vec<&[Choice]> = choices.chunks(choices.len().div_ceil(FIT_CHUNKS).max(1)).collect();
+    for t in 1..=400 {
+        let parts: Vec<Vec<f64>> = std::thread::scope(|scope| {
+            let theta = &theta;
+            let handles: Vec<_> = chunks.iter().map(|c| scope.spawn(move || chunk_grad(c, theta))).collect();
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| vec![0.0; k])).collect()
+        });
+        let mut grad = vec![0.0; k];
+        for part in &parts {
+            for (g, x) in grad.iter_mut().zip(part) {
+                *g += x;
+            }
+        }
+        let len = choices.len() as f64;
+        for c in 0..k {
+            if c < ncols && !live[c] {
+                continue;
+            }
+            let ridge = if c < ncols { RIDGE * (theta[c] - prior[c]) } else { 0.0 };
+            let g = grad[c] / len - ridge;
+            m1[c] = b1 * m1[c] + (1.0 - b1) * g;
+            m2[c] = b2 * m2[c] + (1.0 - b2) * g * g;
+            let mh = m1[c] / (1.0 - b1.powi(t));
+            let vh = m2[c] / (1.0 - b2.powi(t));
+            theta[c] += lr * mh / (vh.sqrt() + 1e-8);
+        }
+    }
+    let w: Vec<f64> = (0..ncols).map(|c| if live[c] { theta[c] / sd[c] } else { 0.0 }).collect();
+    // The scale: the factor whose win chances foretell the winners best, on a grid of
+    // factors from 1/8 to 8 (the likelihood is smooth in it; a grid keeps it simple).
+    let scaled = |f: f64| -> Vec<f64> { w.iter().map(|x| x * f).collect() };
+    let best = (-24..=24)
+        .map(|i| 2f64.powf(i as f64 / 8.0))
+        .map(|f| (f, judge(positions, &scaled(f)).0))
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map_or(1.0, |(f, _)| f);
+    scaled(best)
+}
+
+/// Share of the teacher's choices the weights rank first.
+fn agreement(choices: &[Choice], w: &[f64]) -> f64 {
+    if choices.is_empty() {
+        return 0.0;
+    }
+    let hits = choices
+        .iter()
+        .filter(|ch| {
+            let s: Vec<f64> = ch.actions.iter().map(|row| row.iter().zip(w).map(|(x, w)| x * w).sum::<f64>()).collect();
+            let best = (0..s.len()).max_by(|&a, &b| s[a].total_cmp(&s[b]).then(b.cmp(&a)));
+            best == Some(ch.chosen)
+        })
+        .count();
+    hits as f64 / choices.len() as f64
+}
+
 /// Rounds a weight to 4 significant digits, for a readable file.
 fn round4(x: f64) -> f64 {
     if x == 0.0 || !x.is_finite() {
@@ -318,6 +510,7 @@ pub fn tune(cfg: &TuneConfig, mut progress: impl FnMut(usize, usize, usize)) -> 
     let rounds = cfg.rounds.max(1);
     let per_round = cfg.games.div_ceil(rounds).max(1);
     let mut data: Vec<Position> = vec![];
+    let mut choices: Vec<Choice> = vec![];
     let mut reports = vec![];
     let mut done = 0;
     for r in 0..rounds {
@@ -326,13 +519,14 @@ pub fn tune(cfg: &TuneConfig, mut progress: impl FnMut(usize, usize, usize)) -> 
         }
         let n = per_round.min(cfg.games - done);
         let first = done;
-        let mut games: Vec<Option<Vec<Position>>> = (0..n).map(|_| None).collect();
+        let mut games: Vec<Option<(Vec<Position>, Vec<Choice>)>> = (0..n).map(|_| None).collect();
         let next = AtomicUsize::new(0);
         let (tx, rx) = mpsc::channel();
         let mut failure = None;
         std::thread::scope(|scope| {
             for _ in 0..cfg.jobs.clamp(1, n) {
-                let (tx, next, header, playing, cols) = (tx.clone(), &next, &cfg.header, &playing, &cols);
+                let (tx, next, header, playing, cols, teacher) =
+                    (tx.clone(), &next, &cfg.header, &playing, &cols, cfg.teacher);
                 scope.spawn(move || {
                     let mut game = match Game::new(header.clone()) {
                         Ok(g) => g,
@@ -350,7 +544,7 @@ pub fn tune(cfg: &TuneConfig, mut progress: impl FnMut(usize, usize, usize)) -> 
                             break;
                         }
                         let seed = header.seed.wrapping_add((first + i) as u64);
-                        let res = record(&mut game, seed, &space, cols).map(|p| (i, p));
+                        let res = record(&mut game, seed, &space, cols, teacher).map(|p| (i, p));
                         if tx.send(res).is_err() {
                             break;
                         }
@@ -373,13 +567,25 @@ pub fn tune(cfg: &TuneConfig, mut progress: impl FnMut(usize, usize, usize)) -> 
         if let Some(e) = failure {
             return Err(e);
         }
-        let won = games.iter().filter(|g| g.as_ref().is_some_and(|p| !p.is_empty())).count();
-        let fresh: Vec<Position> = games.into_iter().flatten().flatten().collect();
+        let won = games.iter().filter(|g| g.as_ref().is_some_and(|(p, _)| !p.is_empty())).count();
+        let (mut fresh, mut taught) = (vec![], vec![]);
+        for (p, c) in games.into_iter().flatten() {
+            fresh.extend(p);
+            taught.extend(c);
+        }
         let (ll, top) = judge(&fresh, &w);
-        reports.push(RoundReport { games: n, won, log_likelihood: ll, top_share: top });
+        reports.push(RoundReport {
+            games: n,
+            won,
+            log_likelihood: ll,
+            top_share: top,
+            choices: taught.len(),
+            agreement: agreement(&taught, &w),
+        });
         done += n;
         data.extend(fresh);
-        w = fit(&data, ncols, &w);
+        choices.extend(taught);
+        w = if cfg.teacher.is_some() { fit_choices(&choices, &data, ncols, &w) } else { fit(&data, ncols, &w) };
         let weights: BTreeMap<String, f64> =
             (0..ncols).filter(|&c| w[c] != 0.0).map(|c| (name_of(c), round4(w[c]))).collect();
         playing = Some(Tuned {
@@ -413,6 +619,7 @@ pub fn tune(cfg: &TuneConfig, mut progress: impl FnMut(usize, usize, usize)) -> 
         positions: data.len(),
         rounds: reports,
         seconds: start.elapsed().as_secs_f64(),
+        agreement: agreement(&choices, &w),
     })
 }
 

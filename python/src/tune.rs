@@ -35,6 +35,7 @@ pub fn tune(
         jobs: jobs.unwrap_or_else(catan_engine::sim::default_jobs),
         from_scratch,
         without_evaluate,
+        teacher: None,
     };
     let report = nogil(py, || core::tune(&cfg, |_, _, _| {})).map_err(py_err)?;
     if let Some(path) = out {

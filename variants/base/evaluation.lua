@@ -112,3 +112,24 @@ filter("evaluate", "base.evaluate", function(g, v, p, scratch)
   end
   return v
 end)
+
+-- Named features for a tuned evaluation (`catan tune`, docs/bots.md): what the engine's
+-- generic features cannot say, since they add up linearly: how near the hand is to each
+-- build (the share of its price covered, squared, as above; 0 when it cannot be built) and
+-- the cards over the discard limit. The weights file weighs them beside the rest.
+filter("features", "base.features", function(g, t, p)
+  local hand = g:cards(p, "hand")
+  local n = total(hand)
+  local can = {
+    city = g:supply(p, "city") > 0 and g:piece_count(p, "settlement") > 0,
+    settlement = g:supply(p, "settlement") > 0 and #g:open_intersections(2, p) > 0,
+    development = g:count(nil, "deck") > 0,
+    road = g:supply(p, "road") > 0,
+  }
+  for _, b in ipairs(BUILDS) do
+    local what = b[1]
+    t["near." .. what] = (n > 0 and can[what]) and covered(hand, cost(g, what, p)) ^ 2 or 0
+  end
+  t.over_limit = math.max(0, n - opt(g, "discard_limit"))
+  return t
+end)
