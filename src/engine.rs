@@ -48,7 +48,7 @@ impl Header {
 pub fn option_args(file: Option<&str>, given: &[String]) -> Result<Vec<(String, String)>, String> {
     let mut out = vec![];
     if let Some(path) = file {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let text = crate::bounded::read_file(path).map_err(|e| format!("cannot read {path}: {e}"))?;
         let table: toml::Table = toml::from_str(&text).map_err(|e| format!("{path}: {e}"))?;
         for (k, v) in table {
             let v = match v {

@@ -53,7 +53,7 @@ impl WeightsFile {
     }
 
     pub fn read(path: &Path) -> Result<WeightsFile, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = crate::bounded::read_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
         WeightsFile::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
     }
 
