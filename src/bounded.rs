@@ -73,9 +73,14 @@ pub fn size_text(bytes: usize) -> String {
     }
 }
 
-/// The text of the file at `path`, at most [`FILE_CAP`] bytes.
+/// The text of the file at `path`, at most [`FILE_CAP`] bytes, without the byte order
+/// mark some editors put first (which no parser of ours takes).
 pub fn read_file(path: impl AsRef<Path>) -> Result<String, ReadError> {
-    read_file_capped(path.as_ref(), FILE_CAP)
+    let mut text = read_file_capped(path.as_ref(), FILE_CAP)?;
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
+    Ok(text)
 }
 
 /// The text of the file at `path`, at most `cap` bytes. A regular file is refused by its
@@ -173,4 +178,22 @@ impl<R: BufRead> Iterator for Lines<R> {
 /// used (a file of rows may be larger than [`FILE_CAP`]; one row at a time is held).
 pub fn file_lines(path: impl AsRef<Path>) -> Result<Lines<std::io::BufReader<std::fs::File>>, ReadError> {
     Ok(Lines::new(std::io::BufReader::new(std::fs::File::open(path)?), LINE_CAP))
+}
+
+/// The longest error message about a file shown as the parser gives it: a TOML error
+/// shows its whole line, which in a file of one long line is the file.
+const SHOWN_ERROR: usize = 2_000;
+
+/// A TOML error in `text` as the toml crate shows it (the line, a caret under the place),
+/// or, when that is too long to show, the place and the message alone.
+pub fn toml_error(text: &str, e: &toml::de::Error) -> String {
+    let shown = e.to_string();
+    if shown.len() <= SHOWN_ERROR {
+        return shown;
+    }
+    let before = e.span().and_then(|s| text.get(..s.start)).unwrap_or("");
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    let message: String = e.message().trim().chars().take(SHOWN_ERROR).collect();
+    format!("TOML parse error at line {line}, column {column}: {message}")
 }

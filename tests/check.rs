@@ -156,6 +156,6 @@ fn the_lints_read_any_text_without_panicking() {
         let text = String::from_utf8_lossy(&std::fs::read(path).unwrap()).into_owned();
         let _ = catan_engine::lint::lint(&[("hostile.lua".into(), text)], &[]);
         let (code, out, err) = catan(&["check", &path.to_string_lossy(), "--games", "0"]);
-        assert!(code == 1 && !err.contains("panicked"), "{}: exit {code}\n{out}\n{err}", path.display());
+        assert!((code == 0 || code == 1) && !err.contains("panicked"), "{}: exit {code}\n{out}\n{err}", path.display());
     }
 }

@@ -415,3 +415,67 @@ fn a_flooding_bot_takes_no_memory_while_no_request_waits() {
     assert!(out.contains("blue (bot)> end"), "{out}");
     assert!(out.contains("no request asked for"), "{out}");
 }
+
+/// Every file of the corpus (`tests/hostile_input/`) through every reader that takes its
+/// kind: a save (`--load`, `catan serve`'s `load` by path and by text), an options file,
+/// a weights file, a variant file on top of base. Each is taken or refused with a message
+/// of a readable length; none panics.
+#[test]
+fn the_hostile_corpus_is_taken_or_refused() {
+    use catan_engine::bot::weights::WeightsFile;
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile_input");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&corpus).unwrap().flatten().map(|e| e.path()).collect();
+    files.sort();
+    let short = |what: &Path, e: &str| {
+        assert!(
+            e.len() < 4_000,
+            "{}: a message of {} bytes: {}...",
+            what.display(),
+            e.len(),
+            e.chars().take(200).collect::<String>()
+        );
+    };
+    let mut kinds = std::collections::BTreeMap::new();
+    for path in &files {
+        let name = path.to_string_lossy().into_owned();
+        let ext = path.extension().and_then(|x| x.to_str()).unwrap_or("");
+        *kinds.entry(ext.to_string()).or_insert(0) += 1;
+        match ext {
+            "json" => {
+                match catan_engine::repl::read_save(&name) {
+                    Ok(save) => {
+                        if let Err(e) = catan_engine::Game::replay(&save) {
+                            short(path, &e.to_string());
+                        }
+                    }
+                    Err(e) => short(path, &e),
+                }
+                let mut server = Server::new();
+                for request in [
+                    json!({"cmd": "load", "path": name}),
+                    json!({"cmd": "load", "save": String::from_utf8_lossy(&std::fs::read(path).unwrap())}),
+                ] {
+                    let answer = server.handle_line(&request.to_string());
+                    short(path, &answer);
+                    let answer: J = serde_json::from_str(&answer).unwrap();
+                    assert!(answer["ok"].is_boolean(), "{answer}");
+                }
+            }
+            "toml" => {
+                if let Err(e) = catan_engine::engine::option_args(Some(&name), &[]) {
+                    short(path, &e);
+                }
+                if let Err(e) = WeightsFile::read(path) {
+                    short(path, &e);
+                }
+            }
+            "lua" => {
+                if let Err(e) = catan_engine::script::Script::load(&["base".to_string(), name.clone()]) {
+                    short(path, &e.to_string());
+                }
+            }
+            other => panic!("{name}: a file of the corpus is .json, .toml or .lua, not .{other}"),
+        }
+    }
+    assert!(kinds.values().all(|&n| n >= 3), "{kinds:?}");
+}

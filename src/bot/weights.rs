@@ -49,7 +49,7 @@ pub struct WeightsFile {
 
 impl WeightsFile {
     pub fn parse(text: &str) -> Result<WeightsFile, String> {
-        toml::from_str(text).map_err(|e| e.to_string())
+        toml::from_str(text).map_err(|e| crate::bounded::toml_error(text, &e))
     }
 
     pub fn read(path: &Path) -> Result<WeightsFile, String> {
