@@ -4,7 +4,7 @@
 //! bot's answers) comes through here, under the caps below. Input over a cap is an error
 //! that names the cap, and nothing past it is read: `/dev/zero` or a line of 50 MB fails
 //! after at most the cap and a byte, and the reader never holds more (docs/protocol.md,
-//! "Limits"). Callers turn the error into their own kind (a setup error, a protocol
+//! "Limits on input"). Callers turn the error into their own kind (a setup error, a protocol
 //! error, a bot's failure) with the file or line it was about.
 
 use std::fmt;
