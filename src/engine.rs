@@ -48,8 +48,9 @@ impl Header {
 pub fn option_args(file: Option<&str>, given: &[String]) -> Result<Vec<(String, String)>, String> {
     let mut out = vec![];
     if let Some(path) = file {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-        let table: toml::Table = toml::from_str(&text).map_err(|e| format!("{path}: {e}"))?;
+        let text = crate::bounded::read_file(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let table: toml::Table =
+            toml::from_str(&text).map_err(|e| format!("{path}: {}", crate::bounded::toml_error(&text, &e)))?;
         for (k, v) in table {
             let v = match v {
                 toml::Value::String(s) => s,
@@ -327,9 +328,7 @@ impl Game {
     /// Runs one action through the pipeline; on any refusal or failure the state is
     /// exactly as before.
     pub fn perform(&mut self, seat: usize, action: &Action) -> Result<Outcome, GameError> {
-        if seat >= self.header.players {
-            return Err(GameError::Setup(format!("there is no seat {}", seat + 1)));
-        }
+        self.seat_exists(seat)?;
         let at = self.log.len();
         match &mut self.checkpoint {
             Some((_, n)) if at >= *n && at - *n < CHECKPOINT_EVERY => {}
@@ -421,6 +420,15 @@ impl Game {
         result
     }
 
+    /// A seat given from outside (a save's log, a program) must be one of the game's: 1-based
+    /// in the message, which must not overflow for any number a save can hold.
+    fn seat_exists(&self, seat: usize) -> Result<(), GameError> {
+        if seat >= self.header.players {
+            return Err(GameError::Setup(format!("there is no seat {}", seat as u128 + 1)));
+        }
+        Ok(())
+    }
+
     pub fn legal_actions(&self, seat: usize) -> Result<Vec<Action>, GameError> {
         Ok(self.script.legal_actions(seat)?.0)
     }
@@ -480,6 +488,7 @@ impl Game {
         if !self.header.sandbox {
             return Err(GameError::Sandbox("sandbox commands need `catan play --sandbox`".into()));
         }
+        self.seat_exists(seat)?;
         let snapshot = self.state().clone();
         let result = self.sandbox_edit(line);
         self.next.set(None);

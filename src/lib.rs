@@ -7,6 +7,7 @@ pub mod alloc;
 pub mod api_doc;
 pub mod board;
 pub mod bot;
+pub mod bounded;
 pub mod check;
 pub mod engine;
 pub mod lint;

@@ -43,94 +43,130 @@ const OPS: &[&str] = &[
     ">", "=", "(", ")", "{", "}", "[", "]", ";", ":", ",", ".",
 ];
 
+/// The bytes of a file, read only through `get` (never an index or a slice that could be
+/// out of range), so that no text makes the tokenizer panic: an unterminated string,
+/// comment or long bracket just ends with the file.
+struct Bytes<'a>(&'a [u8]);
+
+impl Bytes<'_> {
+    fn at(&self, i: usize) -> Option<u8> {
+        self.0.get(i).copied()
+    }
+
+    fn is(&self, i: usize, c: u8) -> bool {
+        self.at(i) == Some(c)
+    }
+
+    fn starts(&self, i: usize, s: &[u8]) -> bool {
+        self.0.get(i..).is_some_and(|rest| rest.starts_with(s))
+    }
+
+    /// The text between `from` and `to`, empty if that is not a range of the file.
+    fn text(&self, from: usize, to: usize) -> String {
+        self.0.get(from..to).map(|b| String::from_utf8_lossy(b).into_owned()).unwrap_or_default()
+    }
+
+    fn newlines(&self, from: usize, to: usize) -> usize {
+        self.0.get(from..to).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count())
+    }
+}
+
 /// The level of a long bracket opening at `i` (`[[` is 0, `[==[` is 2), if one does.
-fn long_bracket(b: &[u8], i: usize) -> Option<usize> {
-    if b.get(i) != Some(&b'[') {
+fn long_bracket(b: &Bytes, i: usize) -> Option<usize> {
+    if !b.is(i, b'[') {
         return None;
     }
     let mut j = i + 1;
-    while b.get(j) == Some(&b'=') {
+    while b.is(j, b'=') {
         j += 1;
     }
-    (b.get(j) == Some(&b'[')).then_some(j - i - 1)
+    b.is(j, b'[').then_some(j - i - 1)
 }
 
-/// Skips a long string or comment whose opening bracket of `level` starts at `i`; returns
-/// the index after it and the lines it spanned.
-fn skip_long(b: &[u8], i: usize, level: usize) -> (usize, usize) {
+/// A long string or comment whose opening bracket of `level` starts at `i`: where its
+/// text starts and ends, the index after it and the lines it spans. Unterminated, it runs
+/// to the end of the file.
+struct Long {
+    text: (usize, usize),
+    end: usize,
+    lines: usize,
+}
+
+fn skip_long(b: &Bytes, i: usize, level: usize) -> Long {
     let close: Vec<u8> = std::iter::once(b']').chain(std::iter::repeat_n(b'=', level)).chain([b']']).collect();
     let start = i + level + 2;
     let mut j = start;
-    while j < b.len() && !b[j..].starts_with(&close) {
+    while j < b.0.len() && !b.starts(j, &close) {
         j += 1;
     }
-    let end = (j + close.len()).min(b.len());
-    (end, b[i..end].iter().filter(|&&c| c == b'\n').count())
+    let end = if j < b.0.len() { j + close.len() } else { b.0.len() };
+    Long { text: (start, j.min(b.0.len())), end, lines: b.newlines(i, end) }
 }
 
 fn tokenize(src: &str) -> Vec<Token> {
-    let b = src.as_bytes();
+    let b = Bytes(src.as_bytes());
     let (mut i, mut line, mut out) = (0, 1, vec![]);
-    while i < b.len() {
-        let c = b[i];
+    while let Some(c) = b.at(i) {
         if c == b'\n' {
             line += 1;
             i += 1;
         } else if c.is_ascii_whitespace() {
             i += 1;
-        } else if b[i..].starts_with(b"--") {
-            if let Some(level) = long_bracket(b, i + 2) {
-                let (end, lines) = skip_long(b, i + 2, level);
-                i = end;
-                line += lines;
+        } else if b.starts(i, b"--") {
+            if let Some(level) = long_bracket(&b, i + 2) {
+                let long = skip_long(&b, i + 2, level);
+                i = long.end;
+                line += long.lines;
             } else {
-                while i < b.len() && b[i] != b'\n' {
+                while b.at(i).is_some_and(|c| c != b'\n') {
                     i += 1;
                 }
             }
-        } else if let Some(level) = long_bracket(b, i) {
-            let (end, lines) = skip_long(b, i, level);
-            let text = String::from_utf8_lossy(&b[(i + level + 2).min(end)..end.saturating_sub(level + 2)]);
-            out.push(Token { tok: Tok::Str(text.into_owned()), line });
-            i = end;
-            line += lines;
+        } else if let Some(level) = long_bracket(&b, i) {
+            let long = skip_long(&b, i, level);
+            out.push(Token { tok: Tok::Str(b.text(long.text.0, long.text.1)), line });
+            i = long.end;
+            line += long.lines;
         } else if c == b'"' || c == b'\'' {
             let start_line = line;
             let mut j = i + 1;
             let mut text = vec![];
-            while j < b.len() && b[j] != c && b[j] != b'\n' {
-                if b[j] == b'\\' && j + 1 < b.len() {
-                    if b[j + 1] == b'\n' {
-                        line += 1;
+            while let Some(d) = b.at(j).filter(|&d| d != c && d != b'\n') {
+                match (d, b.at(j + 1)) {
+                    (b'\\', Some(escaped)) => {
+                        if escaped == b'\n' {
+                            line += 1;
+                        }
+                        text.push(escaped);
+                        j += 2;
                     }
-                    text.push(b[j + 1]);
-                    j += 2;
-                } else {
-                    text.push(b[j]);
-                    j += 1;
+                    _ => {
+                        text.push(d);
+                        j += 1;
+                    }
                 }
             }
             out.push(Token { tok: Tok::Str(String::from_utf8_lossy(&text).into_owned()), line: start_line });
             i = j + 1;
         } else if c.is_ascii_alphabetic() || c == b'_' {
             let mut j = i;
-            while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_') {
+            while b.at(j).is_some_and(|d| d.is_ascii_alphanumeric() || d == b'_') {
                 j += 1;
             }
-            out.push(Token { tok: Tok::Name(src[i..j].to_string()), line });
+            out.push(Token { tok: Tok::Name(b.text(i, j)), line });
             i = j;
-        } else if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(|d| d.is_ascii_digit())) {
-            let mut j = i;
-            while j < b.len()
-                && (b[j].is_ascii_alphanumeric()
-                    || b[j] == b'.'
-                    || ((b[j] == b'-' || b[j] == b'+') && matches!(b[j - 1], b'e' | b'E' | b'p' | b'P')))
-            {
+        } else if c.is_ascii_digit() || (c == b'.' && b.at(i + 1).is_some_and(|d| d.is_ascii_digit())) {
+            let mut j = i + 1;
+            while let Some(d) = b.at(j) {
+                let exponent_sign = (d == b'-' || d == b'+') && matches!(b.at(j - 1), Some(b'e' | b'E' | b'p' | b'P'));
+                if !(d.is_ascii_alphanumeric() || d == b'.' || exponent_sign) {
+                    break;
+                }
                 j += 1;
             }
             out.push(Token { tok: Tok::Num, line });
             i = j;
-        } else if let Some(op) = OPS.iter().find(|op| b[i..].starts_with(op.as_bytes())) {
+        } else if let Some(op) = OPS.iter().find(|op| b.starts(i, op.as_bytes())) {
             out.push(Token { tok: Tok::Op(op), line });
             i += op.len();
         } else {

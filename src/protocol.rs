@@ -366,7 +366,7 @@ impl Server {
                             short(&other.to_string())
                         )))
                     }
-                    (None, Some(J::String(path))) => std::fs::read_to_string(path)
+                    (None, Some(J::String(path))) => crate::bounded::read_file(path)
                         .map_err(|e| ProtocolError::new("setup", format!("cannot read {path}: {e}")))?,
                     _ => {
                         return Err(ProtocolError::protocol(
@@ -495,24 +495,32 @@ fn new_header(obj: &Map<String, J>) -> Result<Header, ProtocolError> {
 }
 
 /// `catan serve`: answers each request line of `input` with one line on `output`, until
-/// the input ends or a `quit`. Blank lines are skipped. Returns the exit status.
+/// the input ends or a `quit`. Blank lines are skipped. A line over
+/// [`bounded::LINE_CAP`](crate::bounded::LINE_CAP) is answered with a `protocol` error
+/// and ends the session (exit status 1): nothing past the cap is read, so the next
+/// request cannot be found. Returns the exit status.
 pub fn serve(input: &mut dyn BufRead, output: &mut dyn Write) -> i32 {
+    use crate::bounded::{self, ReadError};
     let mut server = Server::new();
     let mut line = Vec::new();
     loop {
-        line.clear();
-        match input.read_until(b'\n', &mut line) {
-            Ok(0) => return 0,
-            Ok(_) => {}
+        let answer = match bounded::read_line(input, bounded::LINE_CAP, &mut line) {
+            Ok(false) => return 0,
+            Ok(true) => match bounded::line_text(&line) {
+                Ok(text) if text.trim().is_empty() => continue,
+                Ok(text) => server.handle_line(text.trim()),
+                Err(_) => error_answer(None, &ProtocolError::protocol("the line is not valid UTF-8")).to_string(),
+            },
+            Err(e @ ReadError::TooLong { .. }) => {
+                let e = ProtocolError::protocol(format!("the line is {e}; the session ends"));
+                let _ = writeln!(output, "{}", error_answer(None, &e)).and_then(|()| output.flush());
+                eprintln!("error: {}", e.message);
+                return 1;
+            }
             Err(e) => {
                 eprintln!("error: cannot read the input: {e}");
                 return 1;
             }
-        }
-        let answer = match std::str::from_utf8(&line) {
-            Ok(text) if text.trim().is_empty() => continue,
-            Ok(text) => server.handle_line(text.trim()),
-            Err(_) => error_answer(None, &ProtocolError::protocol("the line is not valid UTF-8")).to_string(),
         };
         if writeln!(output, "{answer}").and_then(|()| output.flush()).is_err() {
             // The reader went away: nobody is left to answer.

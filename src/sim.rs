@@ -1375,59 +1375,76 @@ pub fn sweep_text(s: &Sweep, seed: u64) -> String {
     out
 }
 
-/// The save of one game in `--out` JSON Lines rows (`text`, read from `path`): `which`
-/// is the row's game index (`3`), in a comparison or a sweep with its side or value
-/// (`B:3`, `8:3`); None takes the file's only row.
-pub fn save_from_rows(text: &str, which: Option<&str>, path: &str) -> Result<SaveFile, String> {
-    let mut rows = vec![];
-    for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        let v: serde_json::Value =
-            serde_json::from_str(line).map_err(|e| format!("{path}:{}: not a row of `catan sim --out`: {e}", n + 1))?;
+/// The save of one game in `--out` JSON Lines rows (`lines`, read from `path` one at a
+/// time, so a run's file of any length is read holding one row): `which` is the row's
+/// game index (`3`), in a comparison or a sweep with its side or value (`B:3`, `8:3`);
+/// None takes the file's only row.
+pub fn save_from_rows(
+    lines: impl Iterator<Item = Result<String, String>>,
+    which: Option<&str>,
+    path: &str,
+) -> Result<SaveFile, String> {
+    let name = |label: &Option<String>, row: &GameRow| match label {
+        Some(l) => format!("{l}:{}", row.game),
+        None => row.game.to_string(),
+    };
+    let wanted = which.map(str::trim);
+    // The rows' names for the message (the first few), how many, the first pick and how
+    // many rows match it.
+    let (mut shown, mut rows) = (vec![], 0usize);
+    let (mut picked, mut matches) = (None, 0usize);
+    for (n, line) in lines.enumerate() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let v: serde_json::Value = serde_json::from_str(&line)
+            .map_err(|e| format!("{path}:{}: not a row of `catan sim --out`: {e}", n + 1))?;
         let label = ["side", "sweep"].iter().find_map(|k| v.get(*k)).map(|l| match l {
             serde_json::Value::String(s) => s.clone(),
             other => other.to_string(),
         });
         let row: GameRow =
             serde_json::from_value(v).map_err(|e| format!("{path}:{}: not a row of `catan sim --out`: {e}", n + 1))?;
-        rows.push((label, row));
+        let named = name(&label, &row);
+        rows += 1;
+        if shown.len() < 8 {
+            shown.push(named.clone());
+        }
+        let hit = match wanted {
+            None => true,
+            Some(w) => named == w || (!w.contains(':') && row.game.to_string() == w),
+        };
+        if hit {
+            matches += 1;
+            if picked.is_none() {
+                picked = Some((named, row));
+            }
+        }
     }
-    let name = |(label, row): &(Option<String>, GameRow)| match label {
-        Some(l) => format!("{l}:{}", row.game),
-        None => row.game.to_string(),
-    };
-    let picked: Vec<&(Option<String>, GameRow)> = match which {
-        None => rows.iter().collect(),
-        Some(w) => {
-            let w = w.trim();
-            rows.iter().filter(|r| name(r) == w || (!w.contains(':') && r.1.game.to_string() == w)).collect()
-        }
-    };
     let choices = || {
-        let all: Vec<String> = rows.iter().map(name).collect();
-        let shown = all.iter().take(8).cloned().collect::<Vec<_>>().join(", ");
-        if all.len() > 8 {
-            format!("{shown}, ... ({} rows)", all.len())
+        let list = shown.join(", ");
+        if rows > shown.len() {
+            format!("{list}, ... ({rows} rows)")
         } else {
-            shown
+            list
         }
     };
-    let row = match picked.as_slice() {
-        [one] => one,
-        [] if rows.is_empty() => return Err(format!("{path} holds no game")),
-        [] => return Err(format!("{path} has no game {}: pick one of {}", which.unwrap_or(""), choices())),
+    let (named, row) = match (picked, matches) {
+        (Some(one), 1) => one,
+        (None, _) if rows == 0 => return Err(format!("{path} holds no game")),
+        (None, _) => return Err(format!("{path} has no game {}: pick one of {}", which.unwrap_or(""), choices())),
         _ => {
             return Err(format!(
-                "{path} holds {} games{}: pick one with --game (or {path}#GAME), one of {}",
-                picked.len(),
+                "{path} holds {matches} games{}: pick one with --game (or {path}#GAME), one of {}",
                 which.map_or(String::new(), |w| format!(" numbered {w}")),
                 choices()
             ))
         }
     };
-    row.1.save.clone().ok_or_else(|| {
+    row.save.ok_or_else(|| {
         format!(
-            "game {} of {path} was written without its save: `catan sim --out FILE.jsonl` writes one in every row",
-            name(row)
+            "game {named} of {path} was written without its save: `catan sim --out FILE.jsonl` writes one in every row"
         )
     })
 }

@@ -133,3 +133,29 @@ fn mods_load_from_anywhere_with_their_parents_beside_them() {
     let (_, help, _) = catan(&["variants", "--help"]);
     assert!(help.contains("$CATAN_VARIANTS") && help.contains("base+./mods/house.lua"), "{help}");
 }
+
+/// The lints read any text without panicking: unterminated long strings and comments
+/// (`local s = [==[ab` panicked once, a slice index), quotes and escapes at the end of the
+/// file, every prefix of a file full of them, and the Lua files of the hostile-input
+/// corpus (`tests/hostile_input/`), alone and through `catan check`.
+#[test]
+fn the_lints_read_any_text_without_panicking() {
+    let tricky = "local s = [==[a]=]b]==] .. [[\n]] --[[ c ]] --[=[\n]=] x = 'q\\'' .. \"\\\n\" .. 0x1p-2 .. 3e+5\n\
+                  on(\"turn\", \"h\", function(g) g:roll() end) -- [[ ]]\n";
+    for end in 0..=tricky.len() {
+        if let Some(prefix) = tricky.get(..end) {
+            let _ = catan_engine::lint::lint(&[("t.lua".into(), prefix.into())], &["roll".into()]);
+        }
+    }
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile_input");
+    let mut files: Vec<_> = std::fs::read_dir(&corpus).unwrap().flatten().map(|e| e.path()).collect();
+    files.sort();
+    let lua: Vec<_> = files.iter().filter(|p| p.extension().is_some_and(|x| x == "lua")).collect();
+    assert!(lua.len() >= 5, "{lua:?}");
+    for path in lua {
+        let text = String::from_utf8_lossy(&std::fs::read(path).unwrap()).into_owned();
+        let _ = catan_engine::lint::lint(&[("hostile.lua".into(), text)], &[]);
+        let (code, out, err) = catan(&["check", &path.to_string_lossy(), "--games", "0"]);
+        assert!((code == 0 || code == 1) && !err.contains("panicked"), "{}: exit {code}\n{out}\n{err}", path.display());
+    }
+}

@@ -263,7 +263,8 @@ fn failing_external_bots_are_errors_with_reasons() {
     let cases = [
         ("python3 -c 'import sys; sys.exit(3)'", "closed its output without answering"),
         ("python3 -c 'import time; time.sleep(30)'", "did not answer within 0.5 s"),
-        ("python3 -c 'print(\"hello\", flush=True); input(); input()'", "not JSON"),
+        // Written after the request (before it, it would be a line no request asked for).
+        ("python3 -c 'input(); print(\"hello\", flush=True); input()'", "not JSON"),
         (
             "python3 -u -c 'import sys\nfor l in sys.stdin: print(\"{\\\"action\\\": \\\"fly\\\"}\")'",
             "unknown command 'fly'",

@@ -2,24 +2,30 @@
 //! Lines protocol (docs/protocol.md). When its seat is to act the engine writes one line
 //! (`protocol::decision_request`: the seat, its view, the legal actions as text and as
 //! objects, a seed for the game) and reads one line back (`{"action": ...}` or
-//! `{"index": I}`). The program's output is read and its input written on threads of their
-//! own, so a program that crashes, hangs or stops reading is an error after the timeout,
-//! never a hang of the engine. One process per seat, started at its first decision and
-//! stopped when the bot is dropped.
+//! `{"index": I}`). One thread per program talks to it, one request and one answer at a
+//! time, while the engine waits with a timeout: a program that crashes, hangs or stops
+//! reading is an error after the timeout, never a hang of the engine. One process per
+//! seat, started at its first decision and stopped when the bot is dropped.
+//!
+//! The program is read only while a request waits for its answer, one line of at most
+//! [`BOT_LINE_CAP`] bytes (the bounded reader, `crate::bounded`). Whatever else it
+//! writes (a second line, a line before the first request or while the game waits for
+//! someone else) stays in its pipe, which fills and stops it: it costs the engine no
+//! memory. Before each request the thread looks for such output, and a program that
+//! wrote any (blank lines aside) is stopped with the line: it is never taken as the
+//! answer to a later request (docs/protocol.md).
 
 use crate::action::Action;
+use crate::bounded::{self, BOT_LINE_CAP};
 use crate::engine::Game;
 use crate::protocol::{bot_answer_action, decision_request, short};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdout, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::time::Duration;
 
 /// How long an external bot may think about one decision by default.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// The longest answer line read from a bot (a runaway writer is cut off there).
-const MAX_LINE: u64 = 1 << 20;
 
 /// Which seats external programs play, and how long each may think: the parsed
 /// `--bot-cmd` flags.
@@ -93,11 +99,21 @@ fn split_seats(flag: &str) -> (Option<&str>, &str) {
     }
 }
 
-/// A running program.
+/// A running program: its process and the thread that talks to it (one request in, one
+/// answer out; both channels hold one message at most).
 struct Running {
     child: Child,
-    to_bot: Sender<String>,
-    from_bot: Receiver<Result<String, String>>,
+    to_bot: SyncSender<String>,
+    from_bot: Receiver<Result<String, Failure>>,
+}
+
+/// Why the talk with a program ended; the first two are said with its exit status.
+enum Failure {
+    /// Its output ended.
+    Closed,
+    /// It does not take its input (it exited, or closed it).
+    StoppedReading(String),
+    Other(String),
 }
 
 /// A seat played by an external program.
@@ -152,16 +168,20 @@ impl ExternalBot {
     fn exchange(&mut self, request: &str) -> Result<String, String> {
         let timeout = self.timeout;
         let r = self.start()?;
+        // The talk ended at a failure, said at the time: the program is stopped since.
         if r.to_bot.send(request.to_string()).is_err() {
             return Err(format!("stopped reading its input ({})", exit_status(&mut r.child)));
         }
         match r.from_bot.recv_timeout(timeout) {
             Ok(Ok(line)) => Ok(line),
-            Ok(Err(e)) => Err(e),
-            Err(RecvTimeoutError::Timeout) => Err(format!("did not answer within {:.1} s", timeout.as_secs_f64())),
-            Err(RecvTimeoutError::Disconnected) => {
+            Ok(Err(Failure::Other(e))) => Err(e),
+            Ok(Err(Failure::StoppedReading(e))) => {
+                Err(format!("stopped reading its input ({e}; {})", exit_status(&mut r.child)))
+            }
+            Ok(Err(Failure::Closed)) | Err(RecvTimeoutError::Disconnected) => {
                 Err(format!("closed its output without answering ({})", exit_status(&mut r.child)))
             }
+            Err(RecvTimeoutError::Timeout) => Err(format!("did not answer within {:.1} s", timeout.as_secs_f64())),
         }
     }
 }
@@ -220,8 +240,8 @@ fn kill_group(child: &mut Child) {
     let _ = child.kill();
 }
 
-/// Starts `command` through the shell, its input and output on two threads; its errors
-/// go to ours, so its author sees them.
+/// Starts `command` through the shell, and the thread that talks to it; its errors go to
+/// ours, so its author sees them.
 fn spawn(command: &str) -> Result<Running, String> {
     let mut child = shell(command)
         .stdin(Stdio::piped())
@@ -229,49 +249,104 @@ fn spawn(command: &str) -> Result<Running, String> {
         .stderr(Stdio::inherit())
         .spawn()
         .map_err(|e| format!("cannot be started: {e}"))?;
-    let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+    let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
         kill_group(&mut child);
         let _ = child.wait();
         return Err("cannot be started: no pipes to it".into());
     };
-    let (to_bot, requests) = mpsc::channel::<String>();
-    std::thread::spawn(move || {
-        for line in requests {
-            if writeln!(stdin, "{line}").and_then(|()| stdin.flush()).is_err() {
-                break;
-            }
-        }
-    });
-    let (answers, from_bot) = mpsc::channel();
-    std::thread::spawn(move || read_lines(stdout, answers));
+    let (to_bot, requests) = mpsc::sync_channel::<String>(1);
+    let (answers, from_bot) = mpsc::sync_channel(1);
+    std::thread::spawn(move || converse(stdin, BufReader::new(stdout), &requests, &answers));
     Ok(Running { child, to_bot, from_bot })
 }
 
-fn read_lines(stdout: ChildStdout, answers: Sender<Result<String, String>>) {
-    let mut reader = BufReader::new(stdout);
-    loop {
-        let mut line = Vec::new();
-        match (&mut reader).take(MAX_LINE).read_until(b'\n', &mut line) {
-            Ok(0) => return,
-            Ok(_) if !line.ends_with(b"\n") && line.len() as u64 >= MAX_LINE => {
-                let _ = answers.send(Err(format!("wrote a line longer than {} bytes", MAX_LINE)));
-                return;
-            }
-            Ok(_) => {
-                let msg = String::from_utf8(line)
-                    .map(|l| l.trim_end().to_string())
-                    .map_err(|_| "answered a line that is not UTF-8".to_string());
-                if msg.as_ref().is_ok_and(|l| l.is_empty()) {
-                    continue;
+/// The talk with one program: for each request, the output nobody asked for looked for,
+/// the request written, one answer line read and handed back. Ends at the first failure
+/// (said to the engine, which stops the program) or when the engine drops the bot.
+fn converse(
+    mut stdin: ChildStdin,
+    mut stdout: BufReader<ChildStdout>,
+    requests: &Receiver<String>,
+    answers: &SyncSender<Result<String, Failure>>,
+) {
+    let mut line = Vec::new();
+    for request in requests {
+        let answer = unasked(&mut stdout)
+            .and_then(|()| match writeln!(stdin, "{request}").and_then(|()| stdin.flush()) {
+                Ok(()) => Ok(()),
+                // A program that exited shows it first as its output ending.
+                Err(_) if readable(stdout.get_ref()) && stdout.fill_buf().is_ok_and(|b| b.is_empty()) => {
+                    Err(Failure::Closed)
                 }
-                if answers.send(msg).is_err() {
-                    return;
-                }
-            }
-            Err(e) => {
-                let _ = answers.send(Err(format!("cannot be read: {e}")));
-                return;
-            }
+                Err(e) => Err(Failure::StoppedReading(e.to_string())),
+            })
+            .and_then(|()| read_answer(&mut stdout, &mut line));
+        let failed = answer.is_err();
+        if answers.send(answer).is_err() || failed {
+            return;
         }
     }
+}
+
+/// One answer: the next line that is not blank, at most [`BOT_LINE_CAP`] bytes, UTF-8.
+/// `closed` (the end of its output) is said by the engine with the program's status.
+fn read_answer(stdout: &mut BufReader<ChildStdout>, line: &mut Vec<u8>) -> Result<String, Failure> {
+    loop {
+        match bounded::read_line(stdout, BOT_LINE_CAP, line) {
+            Ok(false) => return Err(Failure::Closed),
+            Ok(true) => {
+                let text =
+                    bounded::line_text(line).map_err(|_| Failure::Other("answered a line that is not UTF-8".into()))?;
+                if !text.trim().is_empty() {
+                    return Ok(text.trim_end().to_string());
+                }
+            }
+            Err(e @ bounded::ReadError::TooLong { .. }) => return Err(Failure::Other(format!("wrote a line {e}"))),
+            Err(e) => return Err(Failure::Other(format!("cannot be read: {e}"))),
+        }
+    }
+}
+
+/// Output the program wrote before it was sent a request (it answered twice, or wrote
+/// while nobody asked): an error with the line. Blank lines are passed over. What is
+/// waiting is found without waiting: in the reader's buffer, or (on Unix) in the pipe.
+fn unasked(stdout: &mut BufReader<ChildStdout>) -> Result<(), Failure> {
+    loop {
+        if stdout.buffer().is_empty() && !readable(stdout.get_ref()) {
+            return Ok(());
+        }
+        // Something is there: this read returns at once.
+        let waiting = match stdout.fill_buf() {
+            Ok([]) => return Ok(()),
+            Ok(bytes) => bytes,
+            Err(e) => return Err(Failure::Other(format!("cannot be read: {e}"))),
+        };
+        let blank = waiting.iter().take_while(|b| b.is_ascii_whitespace()).count();
+        if blank < waiting.len() {
+            let rest = &waiting[blank..];
+            let first = rest.split(|&b| b == b'\n').next().unwrap_or(rest);
+            return Err(Failure::Other(format!(
+                "wrote a line no request asked for (an answer is one line, written after its request): {}",
+                short(String::from_utf8_lossy(first).trim_end())
+            )));
+        }
+        stdout.consume(blank);
+    }
+}
+
+/// Whether the program's output has bytes (or its end) to read now, without waiting.
+#[cfg(unix)]
+fn readable(stdout: &ChildStdout) -> bool {
+    use std::os::fd::AsRawFd;
+    let mut fds = libc::pollfd { fd: stdout.as_raw_fd(), events: libc::POLLIN, revents: 0 };
+    // SAFETY: poll(2) on one descriptor we own, with a zero timeout; it writes only `revents`
+    // of the one pollfd it is given.
+    let ready = unsafe { libc::poll(&mut fds, 1, 0) };
+    ready > 0 && fds.revents & (libc::POLLIN | libc::POLLHUP) != 0
+}
+
+/// Without poll(2), only what the reader already holds is seen.
+#[cfg(not(unix))]
+fn readable(_stdout: &ChildStdout) -> bool {
+    false
 }

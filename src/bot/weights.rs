@@ -49,11 +49,11 @@ pub struct WeightsFile {
 
 impl WeightsFile {
     pub fn parse(text: &str) -> Result<WeightsFile, String> {
-        toml::from_str(text).map_err(|e| e.to_string())
+        toml::from_str(text).map_err(|e| crate::bounded::toml_error(text, &e))
     }
 
     pub fn read(path: &Path) -> Result<WeightsFile, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = crate::bounded::read_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
         WeightsFile::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
     }
 

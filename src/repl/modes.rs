@@ -3,6 +3,7 @@
 //! mode on a terminal, with rustyline; and a terminal session replayed for tests.
 
 use super::{line, seat_name, Repl, ReplConfig, Step};
+use crate::bounded;
 use crate::engine::{GameError, LogEntry};
 use std::io::{BufRead, Write};
 
@@ -87,10 +88,10 @@ pub fn run_script(config: ReplConfig, input: &mut dyn BufRead, out: &mut dyn Wri
     let mut line = Vec::new();
     let mut number = 0;
     loop {
-        line.clear();
-        match input.read_until(b'\n', &mut line) {
-            Ok(0) => break,
-            Ok(_) => number += 1,
+        // A line over the cap is an error like any failed read: the session ends there.
+        match bounded::read_line(input, bounded::LINE_CAP, &mut line) {
+            Ok(false) => break,
+            Ok(true) => number += 1,
             Err(e) => {
                 repl.error(&format!("cannot read the input: {e}"));
                 if jsonl {
@@ -239,7 +240,7 @@ pub fn run_as_terminal(config: ReplConfig, input: &mut dyn BufRead, out: &mut dy
         }
     };
     repl.welcome();
-    for line in input.lines() {
+    for line in bounded::Lines::new(input, bounded::LINE_CAP) {
         let Ok(line) = line else { return 1 };
         repl.before_prompt();
         let prompt = repl.prompt();

@@ -3,6 +3,7 @@
 //! (a save that would lose actions, one that stopped agreeing with its replay).
 
 use super::{text, Repl, Step};
+use crate::bounded;
 use crate::engine::{Game, GameError, SaveFile};
 use std::path::{Path, PathBuf};
 
@@ -118,7 +119,7 @@ pub(super) fn diverged(path: &str, d: &crate::engine::Divergence, game: &Game) -
 /// Why saving `game` to `path` would lose actions: the file there is a save whose log is
 /// not a beginning of this game's log (it holds actions this game does not).
 pub(super) fn would_lose(path: &str, game: &Game) -> Option<String> {
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = bounded::read_file(path).ok()?;
     let old: crate::engine::SaveFile = serde_json::from_str(&text).ok()?;
     let log = game.log();
     let kept = old.header == *game.header() && old.log.len() <= log.len() && old.log[..] == log[..old.log.len()];
@@ -131,29 +132,36 @@ pub(super) fn load_game(path: &str) -> Result<(Game, Option<crate::engine::Diver
 
 /// The saved game at `path`: a save file, or one game of `catan sim --out FILE.jsonl`'s
 /// rows, picked as `FILE.jsonl#3` (game 3), `FILE.jsonl#B:3` (game 3 of side B of a
-/// comparison, or of a sweep's value B); a file of one row needs no pick.
+/// comparison, or of a sweep's value B); a file of one row needs no pick. Read through
+/// the bounded reader: a save up to its cap, rows one line at a time.
 pub fn read_save(path: &str) -> Result<SaveFile, String> {
     // A file whose name holds '#' is still read whole.
     let (file, which) = match path.rsplit_once('#') {
         Some((file, which)) if !Path::new(path).exists() => (file, Some(which)),
         _ => (path, None),
     };
-    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
-    if which.is_none() {
-        match serde_json::from_str::<SaveFile>(&text) {
-            Ok(save) => return Ok(save),
-            // Rows of a run are objects, one a line, each with its game's index.
-            Err(e) if !is_rows(&text) => return Err(format!("{file} is not a saved game: {e}")),
-            Err(_) => {}
-        }
+    let cannot = |e: bounded::ReadError| format!("cannot read {file}: {e}");
+    let mut lines = bounded::file_lines(file).map_err(cannot)?;
+    // Rows of a run are objects, one a line, each with its game's index; a save is one
+    // object, most often over many lines.
+    let first = match lines.by_ref().find(|l| l.as_ref().map_or(true, |l| !l.trim().is_empty())) {
+        Some(Ok(line)) => line,
+        Some(Err(e)) => return Err(cannot(e)),
+        None if which.is_some() => return Err(format!("{file} holds no game")),
+        None => return Err(format!("{file} is not a saved game: it is empty")),
+    };
+    if which.is_none() && !is_row(&first) {
+        let text = bounded::read_file(file).map_err(cannot)?;
+        return serde_json::from_str::<SaveFile>(&text).map_err(|e| format!("{file} is not a saved game: {e}"));
     }
-    crate::sim::save_from_rows(&text, which, file)
+    let rows = std::iter::once(Ok(first)).chain(lines.map(|l| l.map_err(cannot)));
+    crate::sim::save_from_rows(rows, which, file)
 }
 
-/// Whether `text` looks like `catan sim --out` JSON Lines rather than a save file.
-fn is_rows(text: &str) -> bool {
-    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    serde_json::from_str::<serde_json::Value>(first).is_ok_and(|v| v.get("game").is_some() && v.get("seed").is_some())
+/// Whether `line` looks like a row of `catan sim --out` JSON Lines rather than (the
+/// beginning of) a save file.
+fn is_row(line: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(line).is_ok_and(|v| v.get("game").is_some() && v.get("seed").is_some())
 }
 
 /// The folder autosaves go to: `$CATAN_HOME/autosave`, else `~/.catan/autosave`.

@@ -112,7 +112,7 @@ pub(crate) fn find_part(home: &PartsHome, file: &str) -> Result<(String, String)
             if !inside {
                 return Err(format!("part \"{file}\": {} leads outside the variant's folder {folder}", path.display()));
             }
-            let text = std::fs::read_to_string(&path)
+            let text = crate::bounded::read_file(&path)
                 .map_err(|e| format!("part \"{file}\": cannot read {}: {e}", path.display()))?;
             Ok((format!("{chunk}/{file}"), text))
         }
@@ -171,7 +171,7 @@ pub fn find_variant_near(name: &str, near: Option<&std::path::Path>) -> Result<(
 pub(crate) fn locate_variant(name: &str, near: Option<&std::path::Path>, built_in: bool) -> Result<Found, ScriptError> {
     if is_variant_path(name) {
         let path = name.to_string();
-        let text = std::fs::read_to_string(&path)
+        let text = crate::bounded::read_file(&path)
             .map_err(|e| ScriptError::new(ScriptErrorKind::Load, format!("cannot read variant file {path}: {e}")))?;
         return Ok(Found { parts: parts_beside(std::path::Path::new(&path), &path), chunk: path, source: text });
     }
@@ -180,7 +180,7 @@ pub(crate) fn locate_variant(name: &str, near: Option<&std::path::Path>, built_i
     }
     if let Some(dir) = near.filter(|d| !built_in && !d.as_os_str().is_empty()) {
         let path = dir.join(format!("{name}.lua"));
-        if let Ok(text) = std::fs::read_to_string(&path) {
+        if let Some(text) = read_if_there(&path)? {
             let chunk = path.to_string_lossy().into_owned();
             return Ok(Found { parts: parts_beside(&path, &chunk), chunk, source: text });
         }
@@ -189,7 +189,7 @@ pub(crate) fn locate_variant(name: &str, near: Option<&std::path::Path>, built_i
     let dirs = if built_in { vec![] } else { variant_dirs() };
     for (i, dir) in dirs.into_iter().enumerate() {
         let path = dir.join(format!("{name}.lua"));
-        if let Ok(text) = std::fs::read_to_string(&path) {
+        if let Some(text) = read_if_there(&path)? {
             // A mod from $CATAN_VARIANTS keeps its real path in messages; the engine's own
             // folders read as variants/NAME.lua wherever the binary runs.
             let chunk = if i < from_env { path.to_string_lossy().into_owned() } else { format!("variants/{name}.lua") };
@@ -214,6 +214,19 @@ pub(crate) fn locate_variant(name: &str, near: Option<&std::path::Path>, built_i
                 ),
             )
         })
+}
+
+/// The text of a variant file looked for at `path`: None if there is none there (the
+/// search goes on), an error if one is there but cannot be read (over the cap, not
+/// UTF-8), rather than passing it over for a file further down the search path.
+fn read_if_there(path: &std::path::Path) -> Result<Option<String>, ScriptError> {
+    match crate::bounded::read_file(path) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.is_not_found() || path.is_dir() => Ok(None),
+        Err(e) => {
+            Err(ScriptError::new(ScriptErrorKind::Load, format!("cannot read variant file {}: {e}", path.display())))
+        }
+    }
 }
 
 /// Names of every variant that can be loaded: built-in and on disk.

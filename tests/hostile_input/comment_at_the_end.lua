@@ -1,0 +1,2 @@
+variant { extends = "base" }
+--

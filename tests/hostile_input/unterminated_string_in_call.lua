@@ -1,0 +1,1 @@
+on("turn", "x", function(g) g:log("abc
