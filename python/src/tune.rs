@@ -9,9 +9,11 @@ use std::collections::BTreeMap;
 /// Tunes the weights of `variant`'s evaluation by `games` games of self-play in `rounds`
 /// rounds, the GIL released, and returns `(weights, made)`: the weights by feature name and
 /// how they were made. With `out`, also puts them into that weights file (as `catan tune
-/// --out` does; `NAME.weights.toml` beside `NAME.lua` is the file a stack loads).
+/// --out` does; `NAME.weights.toml` beside `NAME.lua` is the file a stack loads). With
+/// `teacher` (a bot kind, `"mcts"`), the weights are distilled from that bot's choices
+/// (`catan tune --teacher`).
 #[pyfunction]
-#[pyo3(signature = (variant = "base", games = 1000, rounds = 4, seed = 1, players = None, options = vec![], jobs = None, from_scratch = false, without_evaluate = false, out = None))]
+#[pyo3(signature = (variant = "base", games = 1000, rounds = 4, seed = 1, players = None, options = vec![], jobs = None, from_scratch = false, without_evaluate = false, teacher = None, out = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn tune(
     py: Python<'_>,
@@ -24,9 +26,11 @@ pub fn tune(
     jobs: Option<usize>,
     from_scratch: bool,
     without_evaluate: bool,
+    teacher: Option<String>,
     out: Option<String>,
 ) -> PyResult<(BTreeMap<String, f64>, String)> {
     let header = Header::from_args(variant, players, seed, options, false).map_err(SetupError::new_err)?;
+    let teacher = teacher.as_deref().map(catan_engine::bot::BotKind::parse).transpose().map_err(SetupError::new_err)?;
     let cfg = TuneConfig {
         header,
         games,
@@ -35,7 +39,7 @@ pub fn tune(
         jobs: jobs.unwrap_or_else(catan_engine::sim::default_jobs),
         from_scratch,
         without_evaluate,
-        teacher: None,
+        teacher,
     };
     let report = nogil(py, || core::tune(&cfg, |_, _, _| {})).map_err(py_err)?;
     if let Some(path) = out {

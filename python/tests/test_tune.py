@@ -14,3 +14,15 @@ def test_tune_learns_weights_and_writes_the_file(tmp_path):
     ce.tune("base", out=str(out), **kw)
     text = out.read_text()
     assert "[[tuned]]" in text and 'stack = "base"' in text
+
+
+def test_tune_distils_a_teacher_and_refuses_an_unknown_one():
+    weights, made = ce.tune("base", games=2, rounds=1, seed=4, without_evaluate=True, teacher="greedy", jobs=2)
+    assert any(k.startswith("named.near.") for k in weights), weights
+    assert "2 games" in made
+    try:
+        ce.tune("base", games=1, teacher="wizard")
+    except ce.SetupError as e:
+        assert "wizard" in str(e)
+    else:
+        raise AssertionError("an unknown teacher was taken")
