@@ -181,7 +181,6 @@ const BUILTIN_GLOBALS: &[&str] = &[
     "wrap_action",
     "deny",
     "hook_names",
-    "__engine",
     "part",
 ];
 

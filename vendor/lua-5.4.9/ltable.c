@@ -346,11 +346,23 @@ static unsigned int findindex (lua_State *L, Table *t, TValue *key,
 }
 
 
+/*
+** catan-engine: the slots 'luaH_next' looked at, emptied ones included (a unit per 8): a
+** table keeps the slots of entries set to nil until it is resized, so one step may scan
+** a million of them. Recorded as debt, since the engine's Rust code walks tables outside
+** protected calls too; the VM and 'next' have it charged at once (lvm.c, ldo.c).
+*/
+#define chargescan(L,n)	luaG_debt(L, (lua_Integer)((n) >> 3))
+
 int luaH_next (lua_State *L, Table *t, StkId key) {
   unsigned int asize = luaH_realasize(t);
-  unsigned int i = findindex(L, t, s2v(key), asize);  /* find original key */
+  unsigned int i, from;
+  if (ttislngstring(s2v(key)))  /* catan-engine: compared whole to be found again */
+    luaG_debt(L, luaG_bytecost(tsslen(tsvalue(s2v(key)))));
+  i = from = findindex(L, t, s2v(key), asize);  /* find original key */
   for (; i < asize; i++) {  /* try first array part */
     if (!isempty(&t->array[i])) {  /* a non-empty entry? */
+      chargescan(L, i - from);
       setivalue(s2v(key), i + 1);
       setobj2s(L, key + 1, &t->array[i]);
       return 1;
@@ -359,11 +371,13 @@ int luaH_next (lua_State *L, Table *t, StkId key) {
   for (i -= asize; cast_int(i) < sizenode(t); i++) {  /* hash part */
     if (!isempty(gval(gnode(t, i)))) {  /* a non-empty entry? */
       Node *n = gnode(t, i);
+      chargescan(L, i + asize - from);
       getnodekey(L, s2v(key), n);
       setobj2s(L, key + 1, gval(n));
       return 1;
     }
   }
+  chargescan(L, i + asize - from);
   return 0;  /* no more elements */
 }
 

@@ -282,6 +282,27 @@ static int floatforloop (StkId ra) {
 
 
 /*
+** catan-engine: the units of looking a key up in a table beyond the instruction: a long
+** string is compared whole with a key it equals (a unit per 16 bytes); others, nothing.
+*/
+#define keycost(k)	(ttislngstring(k) ? luaG_bytecost(tsslen(tsvalue(k))) : 0)
+
+
+/*
+** catan-engine: charges one link of an '__index' or '__newindex' chain (up to
+** MAXTAGLOOP links are walked for one instruction). The count hook may move the stack:
+** 'val' (a stack slot, or NULL) is found again; the key is a copy off the stack.
+*/
+static void chargelink (lua_State *L, StkId *val, const TValue *key) {
+  if (L->hookmask & LUA_MASKCOUNT) {
+    ptrdiff_t v = (val != NULL) ? savestack(L, *val) : 0;
+    luaG_charge(L, 1 + keycost(key));
+    if (val != NULL) *val = restorestack(L, v);
+  }
+}
+
+
+/*
 ** Finish the table access 'val = t[key]'.
 ** if 'slot' is NULL, 't' is not a table; otherwise, 'slot' points to
 ** t[k] entry (which must be empty).
@@ -290,6 +311,9 @@ void luaV_finishget (lua_State *L, const TValue *t, TValue *key, StkId val,
                       const TValue *slot) {
   int loop;  /* counter to avoid infinite loops */
   const TValue *tm;  /* metamethod */
+  TValue k;  /* catan-engine: the key, where the count hook cannot move it */
+  setobj(L, &k, key);
+  key = &k;
   for (loop = 0; loop < MAXTAGLOOP; loop++) {
     if (slot == NULL) {  /* 't' is not a table? */
       lua_assert(!ttistable(t));
@@ -312,6 +336,8 @@ void luaV_finishget (lua_State *L, const TValue *t, TValue *key, StkId val,
       return;
     }
     t = tm;  /* else try to access 'tm[key]' */
+    if (loop > 0)  /* catan-engine: a link of a chain, a lookup no instruction covers */
+      chargelink(L, &val, key);
     if (luaV_fastget(L, t, key, slot, luaH_get)) {  /* fast track? */
       setobj2s(L, val, slot);  /* done */
       return;
@@ -332,6 +358,11 @@ void luaV_finishget (lua_State *L, const TValue *t, TValue *key, StkId val,
 void luaV_finishset (lua_State *L, const TValue *t, TValue *key,
                      TValue *val, const TValue *slot) {
   int loop;  /* counter to avoid infinite loops */
+  TValue k, v;  /* catan-engine: key and value, where the count hook cannot move them */
+  setobj(L, &k, key);
+  setobj(L, &v, val);
+  key = &k;
+  val = &v;
   for (loop = 0; loop < MAXTAGLOOP; loop++) {
     const TValue *tm;  /* '__newindex' metamethod */
     if (slot != NULL) {  /* is 't' a table? */
@@ -362,6 +393,8 @@ void luaV_finishset (lua_State *L, const TValue *t, TValue *key,
       return;
     }
     t = tm;  /* else repeat assignment over 'tm' */
+    if (loop > 0)  /* catan-engine: a link of a chain, a lookup no instruction covers */
+      chargelink(L, NULL, key);
     if (luaV_fastget(L, t, key, slot, luaH_get) && luaV_notfrozen(t)) {
       /* execute 'luaV_finishfastset', but preserving the original 't'
          for the barrier. 't' and 'slot' can point to the same value,
@@ -406,6 +439,22 @@ static int l_strcmp (const TString *ts1, const TString *ts2) {
       s1 += zl1; rl1 -= zl1; s2 += zl2; rl2 -= zl2;
     }
   }
+}
+
+
+/*
+** catan-engine: 'l_strcmp', charged: the same string is equal to itself at once, and
+** two others are read up to the shorter's length (a unit per 16 bytes) before they are
+** compared. The count hook may raise; the strings are not on the stack.
+*/
+static int strorder (lua_State *L, const TString *ts1, const TString *ts2) {
+  size_t l1, l2;
+  if (ts1 == ts2)
+    return 0;
+  l1 = tsslen(ts1);
+  l2 = tsslen(ts2);
+  luaG_charge(L, luaG_bytecost(l1 < l2 ? l1 : l2));
+  return l_strcmp(ts1, ts2);
 }
 
 
@@ -534,7 +583,7 @@ l_sinline int LEnum (const TValue *l, const TValue *r) {
 static int lessthanothers (lua_State *L, const TValue *l, const TValue *r) {
   lua_assert(!ttisnumber(l) || !ttisnumber(r));
   if (ttisstring(l) && ttisstring(r))  /* both are strings? */
-    return l_strcmp(tsvalue(l), tsvalue(r)) < 0;
+    return strorder(L, tsvalue(l), tsvalue(r)) < 0;
   else
     return luaT_callorderTM(L, l, r, TM_LT);
 }
@@ -556,7 +605,7 @@ int luaV_lessthan (lua_State *L, const TValue *l, const TValue *r) {
 static int lessequalothers (lua_State *L, const TValue *l, const TValue *r) {
   lua_assert(!ttisnumber(l) || !ttisnumber(r));
   if (ttisstring(l) && ttisstring(r))  /* both are strings? */
-    return l_strcmp(tsvalue(l), tsvalue(r)) <= 0;
+    return strorder(L, tsvalue(l), tsvalue(r)) <= 0;
   else
     return luaT_callorderTM(L, l, r, TM_LE);
 }
@@ -599,7 +648,14 @@ int luaV_equalobj (lua_State *L, const TValue *t1, const TValue *t2) {
     case LUA_VLIGHTUSERDATA: return pvalue(t1) == pvalue(t2);
     case LUA_VLCF: return fvalue(t1) == fvalue(t2);
     case LUA_VSHRSTR: return eqshrstr(tsvalue(t1), tsvalue(t2));
-    case LUA_VLNGSTR: return luaS_eqlngstr(tsvalue(t1), tsvalue(t2));
+    case LUA_VLNGSTR: {
+      TString *a = tsvalue(t1), *b = tsvalue(t2);
+      /* catan-engine: two equal lengths are compared byte by byte; raw equality
+         (no 'L') is charged by its callers */
+      if (L != NULL && a != b && a->u.lnglen == b->u.lnglen)
+        luaG_charge(L, luaG_bytecost(a->u.lnglen));
+      return luaS_eqlngstr(a, b);
+    }
     case LUA_VUSERDATA: {
       if (uvalue(t1) == uvalue(t2)) return 1;
       else if (L == NULL) return 0;
@@ -1195,6 +1251,19 @@ void luaV_finishOp (lua_State *L) {
   else { miss; } }
 
 
+/*
+** catan-engine: no to-be-closed variables in scripts ('<close>', a generic 'for' loop's
+** fourth value). Their '__close' runs while an error unwinds, and mlua's count hook,
+** raising the budget error, drops stack slots itself: the method would run inside the
+** hook, where no hook stops it. (The C library's own, lauxlib's buffers, stay.)
+*/
+static void notbc (lua_State *L, StkId level) {
+  if (!l_isfalse(s2v(level)))
+    luaG_runerror(L, "to-be-closed variables (<close>, a 'for' loop's closing value) are "
+                     "not available to variant scripts (sandbox)");
+}
+
+
 /* catan-engine: lbaselib.c's iterators, stepped inline by OP_TFORCALL (one translation
    unit: onelua.c) */
 static int ipairsaux (lua_State *L);
@@ -1324,6 +1393,11 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         TValue *rb = vRB(i);
         TValue *rc = vRC(i);
         lua_Unsigned n;
+        if (l_unlikely(ttislngstring(rc))) {  /* catan-engine: see 'keycost' */
+          Protect(luaG_charge(L, keycost(rc)));
+          updatebase(ci);  /* the count hook may have moved the stack */
+          ra = RA(i); rb = vRB(i); rc = vRC(i);
+        }
         if (ttisinteger(rc)  /* fast track for integers? */
             ? (cast_void(n = ivalue(rc)), luaV_fastgeti(L, rb, n, slot))
             : luaV_fastget(L, rb, rc, slot, luaH_get)) {
@@ -1378,6 +1452,11 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         TValue *rb = vRB(i);  /* key (table is in 'ra') */
         TValue *rc = RKC(i);  /* value */
         lua_Unsigned n;
+        if (l_unlikely(ttislngstring(rb))) {  /* catan-engine: see 'keycost' */
+          Protect(luaG_charge(L, keycost(rb)));
+          updatebase(ci);  /* the count hook may have moved the stack */
+          ra = RA(i); rb = vRB(i); rc = RKC(i);
+        }
         if ((ttisinteger(rb)  /* fast track for integers? */
             ? (cast_void(n = ivalue(rb)), luaV_fastgeti(L, s2v(ra), n, slot))
             : luaV_fastget(L, s2v(ra), rb, slot, luaH_get)) && luaV_notfrozen(s2v(ra))) {
@@ -1439,7 +1518,13 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         const TValue *slot;
         TValue *rb = vRB(i);
         TValue *rc = RKC(i);
-        TString *key = tsvalue(rc);  /* key must be a string */
+        TString *key;
+        if (l_unlikely(ttislngstring(rc))) {  /* catan-engine: see 'keycost' */
+          Protect(luaG_charge(L, keycost(rc)));
+          updatebase(ci);  /* the count hook may have moved the stack */
+          ra = RA(i); rb = vRB(i); rc = RKC(i);
+        }
+        key = tsvalue(rc);  /* key must be a string */
         setobj2s(L, ra + 1, rb);
         frozenget(L, rb, key, slot, luaH_getstr,
                   setobj2s(L, ra, slot),
@@ -1648,7 +1733,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
       vmcase(OP_TBC) {
         StkId ra = RA(i);
         /* create new to-be-closed upvalue */
-        halfProtect(luaF_newtbcupval(L, ra));
+        halfProtect((notbc(L, ra), luaF_newtbcupval(L, ra)));
         vmbreak;
       }
       vmcase(OP_JMP) {
@@ -1675,7 +1760,11 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         StkId ra = RA(i);
         TValue *rb = KB(i);
         /* basic types do not use '__eq'; we can use raw equality */
-        int cond = luaV_rawequalobj(s2v(ra), rb);
+        int cond;
+        if (l_unlikely(ttislngstring(rb)))  /* catan-engine: charged as '==' is */
+          Protect(cond = luaV_equalobj(L, s2v(ra), rb));  /* no metamethod: 'rb' is a string */
+        else
+          cond = luaV_rawequalobj(s2v(ra), rb);
         docondjump();
         vmbreak;
       }
@@ -1868,7 +1957,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
       vmcase(OP_TFORPREP) {
        StkId ra = RA(i);
         /* create to-be-closed upvalue (if needed) */
-        halfProtect(luaF_newtbcupval(L, ra + 3));
+        halfProtect((notbc(L, ra + 3), luaF_newtbcupval(L, ra + 3)));
         pc += GETARG_Bx(i);
         i = *(pc++);  /* go to next instruction */
         lua_assert(GET_OPCODE(i) == OP_TFORCALL && ra == RA(i));
@@ -1904,6 +1993,13 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
           int more;
           setobjs2s(L, ra + 4, ra + 2);
           Protect(more = luaH_next(L, hvalue(s2v(ra + 1)), ra + 4));  /* may raise: a bad key */
+          /* its scan, recorded as debt (ltable.c), is charged here, as 'next' is charged
+             when it returns */
+          if (l_unlikely(L->hookcount <= 0)) {
+            Protect(luaG_settle(L));
+            updatebase(ci);  /* the count hook may have moved the stack */
+            ra = RA(i);
+          }
           if (more) {
             for (; c > 2; c--) setnilvalue(s2v(ra + 3 + c));
           } else {
