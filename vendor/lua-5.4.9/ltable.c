@@ -352,7 +352,7 @@ static unsigned int findindex (lua_State *L, Table *t, TValue *key,
 ** a million of them. Recorded as debt, since the engine's Rust code walks tables outside
 ** protected calls too; the VM and 'next' have it charged at once (lvm.c, ldo.c).
 */
-#define chargescan(L,n)	luaG_debt(L, (lua_Integer)((n) >> 3))
+#define chargescan(L,n)	{ if ((n) >= 8) luaG_debt(L, (lua_Integer)((n) >> 3)); }
 
 int luaH_next (lua_State *L, Table *t, StkId key) {
   unsigned int asize = luaH_realasize(t);

@@ -453,7 +453,8 @@ static int strorder (lua_State *L, const TString *ts1, const TString *ts2) {
     return 0;
   l1 = tsslen(ts1);
   l2 = tsslen(ts2);
-  luaG_charge(L, luaG_bytecost(l1 < l2 ? l1 : l2));
+  if (l1 >= 16 && l2 >= 16)
+    luaG_charge(L, luaG_bytecost(l1 < l2 ? l1 : l2));
   return l_strcmp(ts1, ts2);
 }
 
