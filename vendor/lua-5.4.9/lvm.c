@@ -288,16 +288,32 @@ static int floatforloop (StkId ra) {
 #define keycost(k)	(ttislngstring(k) ? luaG_bytecost(tsslen(tsvalue(k))) : 0)
 
 
+/* catan-engine: where 'p' lies in the stack (to be found again after the stack moved),
+   or -1 for a value elsewhere (a constant, a table's slot, a C local) */
+static ptrdiff_t stackplace (lua_State *L, const void *p) {
+  const char *c = cast_charp(p);
+  return (c >= cast_charp(L->stack.p) && c < cast_charp(L->stack_last.p + EXTRA_STACK))
+         ? savestack(L, p) : -1;
+}
+
+#define findagain(L,p,place,t)  { if ((place) >= 0) (p) = cast(t, restorestack(L, place)); }
+
+
 /*
 ** catan-engine: charges one link of an '__index' or '__newindex' chain (up to
 ** MAXTAGLOOP links are walked for one instruction). The count hook may move the stack:
-** 'val' (a stack slot, or NULL) is found again; the key is a copy off the stack.
+** the key, the value written ('val', or NULL) and the result slot ('res', or NULL)
+** are found again where they lie in it.
 */
-static void chargelink (lua_State *L, StkId *val, const TValue *key) {
+static void chargelink (lua_State *L, TValue **key, TValue **val, StkId *res) {
   if (L->hookmask & LUA_MASKCOUNT) {
-    ptrdiff_t v = (val != NULL) ? savestack(L, *val) : 0;
-    luaG_charge(L, 1 + keycost(key));
-    if (val != NULL) *val = restorestack(L, v);
+    ptrdiff_t k = stackplace(L, *key);
+    ptrdiff_t v = (val != NULL) ? stackplace(L, *val) : -1;
+    ptrdiff_t r = (res != NULL) ? stackplace(L, *res) : -1;
+    luaG_charge(L, 1 + keycost(*key));
+    findagain(L, *key, k, TValue *);
+    if (val != NULL) findagain(L, *val, v, TValue *);
+    if (res != NULL) findagain(L, *res, r, StkId);
   }
 }
 
@@ -311,9 +327,6 @@ void luaV_finishget (lua_State *L, const TValue *t, TValue *key, StkId val,
                       const TValue *slot) {
   int loop;  /* counter to avoid infinite loops */
   const TValue *tm;  /* metamethod */
-  TValue k;  /* catan-engine: the key, where the count hook cannot move it */
-  setobj(L, &k, key);
-  key = &k;
   for (loop = 0; loop < MAXTAGLOOP; loop++) {
     if (slot == NULL) {  /* 't' is not a table? */
       lua_assert(!ttistable(t));
@@ -337,7 +350,7 @@ void luaV_finishget (lua_State *L, const TValue *t, TValue *key, StkId val,
     }
     t = tm;  /* else try to access 'tm[key]' */
     if (loop > 0)  /* catan-engine: a link of a chain, a lookup no instruction covers */
-      chargelink(L, &val, key);
+      chargelink(L, &key, NULL, &val);
     if (luaV_fastget(L, t, key, slot, luaH_get)) {  /* fast track? */
       setobj2s(L, val, slot);  /* done */
       return;
@@ -358,11 +371,6 @@ void luaV_finishget (lua_State *L, const TValue *t, TValue *key, StkId val,
 void luaV_finishset (lua_State *L, const TValue *t, TValue *key,
                      TValue *val, const TValue *slot) {
   int loop;  /* counter to avoid infinite loops */
-  TValue k, v;  /* catan-engine: key and value, where the count hook cannot move them */
-  setobj(L, &k, key);
-  setobj(L, &v, val);
-  key = &k;
-  val = &v;
   for (loop = 0; loop < MAXTAGLOOP; loop++) {
     const TValue *tm;  /* '__newindex' metamethod */
     if (slot != NULL) {  /* is 't' a table? */
@@ -394,7 +402,7 @@ void luaV_finishset (lua_State *L, const TValue *t, TValue *key,
     }
     t = tm;  /* else repeat assignment over 'tm' */
     if (loop > 0)  /* catan-engine: a link of a chain, a lookup no instruction covers */
-      chargelink(L, NULL, key);
+      chargelink(L, &key, &val, NULL);
     if (luaV_fastget(L, t, key, slot, luaH_get) && luaV_notfrozen(t)) {
       /* execute 'luaV_finishfastset', but preserving the original 't'
          for the barrier. 't' and 'slot' can point to the same value,
@@ -407,6 +415,40 @@ void luaV_finishset (lua_State *L, const TValue *t, TValue *key,
     /* else 'return luaV_finishset(L, t, key, val, slot)' (loop) */
   }
   luaG_runerror(L, "'__newindex' chain too long; possible loop");
+}
+
+
+/*
+** catan-engine: 'ra = rb[rc]' and 'ra[rb] = rc' (OP_GETTABLE, OP_SETTABLE) with a long
+** string key, compared whole with a key it equals: charged first (see 'keycost'). The
+** count hook may move the stack; the operands are found again.
+*/
+static void longget (lua_State *L, StkId ra, TValue *rb, TValue *rc) {
+  const TValue *slot;
+  ptrdiff_t a = savestack(L, ra), b = stackplace(L, rb), c = stackplace(L, rc);
+  luaG_charge(L, keycost(rc));
+  ra = restorestack(L, a);
+  findagain(L, rb, b, TValue *);
+  findagain(L, rc, c, TValue *);
+  if (luaV_fastget(L, rb, rc, slot, luaH_get)) {
+    setobj2s(L, ra, slot);
+  }
+  else
+    luaV_finishget(L, rb, rc, ra, slot);
+}
+
+static void longset (lua_State *L, StkId ra, TValue *rb, TValue *rc) {
+  const TValue *slot;
+  ptrdiff_t a = savestack(L, ra), b = stackplace(L, rb), c = stackplace(L, rc);
+  luaG_charge(L, keycost(rb));
+  ra = restorestack(L, a);
+  findagain(L, rb, b, TValue *);
+  findagain(L, rc, c, TValue *);
+  if (luaV_fastget(L, s2v(ra), rb, slot, luaH_get) && luaV_notfrozen(s2v(ra))) {
+    luaV_finishfastset(L, s2v(ra), slot, rc);
+  }
+  else
+    luaV_finishset(L, s2v(ra), rb, rc, slot);
 }
 
 
@@ -623,6 +665,17 @@ int luaV_lessequal (lua_State *L, const TValue *l, const TValue *r) {
 
 
 /*
+** catan-engine: 'luaS_eqlngstr', charged: two long strings of the same length are
+** compared byte by byte (a unit per 16). Raw equality (no 'L') is charged by its callers.
+*/
+static int eqlngstr (lua_State *L, TString *a, TString *b) {
+  if (L != NULL && a != b && a->u.lnglen == b->u.lnglen)
+    luaG_charge(L, luaG_bytecost(a->u.lnglen));
+  return luaS_eqlngstr(a, b);
+}
+
+
+/*
 ** Main operation for equality of Lua values; return 't1 == t2'.
 ** L == NULL means raw equality (no metamethods)
 */
@@ -649,14 +702,7 @@ int luaV_equalobj (lua_State *L, const TValue *t1, const TValue *t2) {
     case LUA_VLIGHTUSERDATA: return pvalue(t1) == pvalue(t2);
     case LUA_VLCF: return fvalue(t1) == fvalue(t2);
     case LUA_VSHRSTR: return eqshrstr(tsvalue(t1), tsvalue(t2));
-    case LUA_VLNGSTR: {
-      TString *a = tsvalue(t1), *b = tsvalue(t2);
-      /* catan-engine: two equal lengths are compared byte by byte; raw equality
-         (no 'L') is charged by its callers */
-      if (L != NULL && a != b && a->u.lnglen == b->u.lnglen)
-        luaG_charge(L, luaG_bytecost(a->u.lnglen));
-      return luaS_eqlngstr(a, b);
-    }
+    case LUA_VLNGSTR: return eqlngstr(L, tsvalue(t1), tsvalue(t2));
     case LUA_VUSERDATA: {
       if (uvalue(t1) == uvalue(t2)) return 1;
       else if (L == NULL) return 0;
@@ -1394,16 +1440,13 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         TValue *rb = vRB(i);
         TValue *rc = vRC(i);
         lua_Unsigned n;
-        if (l_unlikely(ttislngstring(rc))) {  /* catan-engine: see 'keycost' */
-          Protect(luaG_charge(L, keycost(rc)));
-          updatebase(ci);  /* the count hook may have moved the stack */
-          ra = RA(i); rb = vRB(i); rc = vRC(i);
-        }
         if (ttisinteger(rc)  /* fast track for integers? */
             ? (cast_void(n = ivalue(rc)), luaV_fastgeti(L, rb, n, slot))
-            : luaV_fastget(L, rb, rc, slot, luaH_get)) {
+            : (!ttislngstring(rc) && luaV_fastget(L, rb, rc, slot, luaH_get))) {
           setobj2s(L, ra, slot);
         }
+        else if (l_unlikely(ttislngstring(rc)))  /* catan-engine: see 'keycost' */
+          Protect(longget(L, ra, rb, rc));
         else
           Protect(luaV_finishget(L, rb, rc, ra, slot));
         vmbreak;
@@ -1453,16 +1496,14 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         TValue *rb = vRB(i);  /* key (table is in 'ra') */
         TValue *rc = RKC(i);  /* value */
         lua_Unsigned n;
-        if (l_unlikely(ttislngstring(rb))) {  /* catan-engine: see 'keycost' */
-          Protect(luaG_charge(L, keycost(rb)));
-          updatebase(ci);  /* the count hook may have moved the stack */
-          ra = RA(i); rb = vRB(i); rc = RKC(i);
-        }
         if ((ttisinteger(rb)  /* fast track for integers? */
             ? (cast_void(n = ivalue(rb)), luaV_fastgeti(L, s2v(ra), n, slot))
-            : luaV_fastget(L, s2v(ra), rb, slot, luaH_get)) && luaV_notfrozen(s2v(ra))) {
+            : (!ttislngstring(rb) && luaV_fastget(L, s2v(ra), rb, slot, luaH_get)))
+            && luaV_notfrozen(s2v(ra))) {
           luaV_finishfastset(L, s2v(ra), slot, rc);
         }
+        else if (l_unlikely(ttislngstring(rb)))  /* catan-engine: see 'keycost' */
+          Protect(longset(L, ra, rb, rc));
         else
           Protect(luaV_finishset(L, s2v(ra), rb, rc, slot));
         vmbreak;
