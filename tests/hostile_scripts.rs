@@ -33,6 +33,8 @@ struct Expect {
     message: Option<String>,
     /// The 1-based line marked `-- stopped here`.
     line: Option<usize>,
+    /// `-- budget:`, for a script whose build-up needs more than `TEST_BUDGET`.
+    budget: Option<u64>,
 }
 
 fn read_expect(path: &Path) -> Expect {
@@ -56,7 +58,9 @@ fn read_expect(path: &Path) -> Expect {
     };
     let line = text.lines().position(|l| l.contains("-- stopped here")).map(|i| i + 1);
     assert!(kind.is_none() || line.is_some(), "{}: no line is marked `-- stopped here`", path.display());
-    Expect { kind, at_load, message: field("message"), line }
+    let budget =
+        field("budget").map(|b| b.parse().unwrap_or_else(|_| panic!("{}: a bad `-- budget:`", path.display())));
+    Expect { kind, at_load, message: field("message"), line, budget }
 }
 
 fn header(path: &str) -> Header {
@@ -115,7 +119,8 @@ fn run(path: &str, want: &Expect) -> Result<(), String> {
     if want.kind.is_none() {
         return same_game(path, g);
     }
-    g.set_instruction_budget(TEST_BUDGET);
+    let budget = want.budget.unwrap_or(TEST_BUDGET);
+    g.set_instruction_budget(budget);
     let before = bytes(&g);
     let start = thread_cpu();
     let r = g.act(0, "attack");
@@ -125,7 +130,7 @@ fn run(path: &str, want: &Expect) -> Result<(), String> {
         Err(other) => return Err(format!("expected a script error, got {other:?}")),
         Ok(_) => return Err("the attack succeeded".into()),
     }
-    let scaled = spent.mul_f64(INSTRUCTION_BUDGET as f64 / TEST_BUDGET as f64);
+    let scaled = spent.mul_f64(INSTRUCTION_BUDGET as f64 / budget as f64);
     eprintln!("{path}: stopped after {spent:?} of CPU, {scaled:?} on the full budget");
     if scaled > CPU_BOUND {
         return Err(format!(
@@ -222,4 +227,37 @@ fn every_hostile_script_is_stopped_quickly_and_leaves_no_trace() {
         files.len(),
         failures.join("\n")
     );
+}
+
+/// `==` against a long string constant (`OP_EQK`, raw equality in stock Lua) compares it
+/// whole: charged as `==` is. The constant is written out for the test, as no file of the
+/// corpus should hold 64 KiB of one literal.
+#[test]
+fn comparing_with_a_long_constant_is_charged() {
+    let dir = std::env::temp_dir().join(format!("catan-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("long_constant.lua");
+    let literal = "x".repeat(64 << 10);
+    let source = format!(
+        "-- expect: budget\nvariant {{ extends = \"base\" }}\n\naction {{\n  name = \"attack\",\n  apply = function(g, p)\n    \
+         g:set(\"touched\", true)\n    local s = string.rep(\"x\", {})\n    while true do local _ = s == \"{literal}\" end -- stopped here\n  \
+         end,\n}}\n",
+        literal.len()
+    );
+    std::fs::write(&path, source).unwrap();
+    let path = path.to_string_lossy().replace('\\', "/");
+    let want = read_expect(Path::new(&path));
+    let (tx, rx) = mpsc::channel();
+    let p = path.clone();
+    std::thread::spawn(move || {
+        let _ = tx.send(std::panic::catch_unwind(AssertUnwindSafe(|| run(&p, &want))));
+    });
+    let r = rx.recv_timeout(DEADLINE);
+    let _ = std::fs::remove_dir_all(&dir);
+    match r {
+        Ok(Ok(Ok(()))) => {}
+        Ok(Ok(Err(why))) => panic!("{path}: {why}"),
+        Ok(Err(_)) => panic!("{path}: the test panicked"),
+        Err(_) => panic!("{path}: still running after {DEADLINE:?}: the sandbox let it hang"),
+    }
 }

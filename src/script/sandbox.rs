@@ -580,6 +580,24 @@ fn class_end(p: &[u8], mut i: usize) -> usize {
 mod tests {
     use super::*;
 
+    /// The action's fresh start (the prelude's perform) is granted once per call into the
+    /// rules: were the function ever reached again within the call, it would not reset the
+    /// budget (issue 30: a loop of `__engine.perform` never ended).
+    #[test]
+    fn the_budget_starts_afresh_once_per_call() {
+        let lua = Lua::new();
+        let budget = Rc::new(Budget::new());
+        sandbox(&lua, budget.clone()).unwrap();
+        let fresh = api_fast::fresh_budget_fn(&lua).unwrap();
+        budget.refill.set(true); // a call into the rules begins (Script::call)
+        budget.used.set(1000);
+        fresh.call::<()>(()).unwrap();
+        assert_eq!(budget.used.get(), 0, "the action starts with the whole budget");
+        budget.used.set(1000);
+        fresh.call::<()>(()).unwrap();
+        assert_eq!(budget.used.get(), 1000, "a second fresh start in the same call");
+    }
+
     /// The vendored VM serves reads of a frozen table from a per-instruction cache
     /// (vendor/README.md): a raw write by the engine must be seen by the next read of the
     /// same instruction, for a method (`OP_SELF`), a field (`OP_GETFIELD`) and a global
