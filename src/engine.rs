@@ -306,6 +306,13 @@ impl Game {
         self.script.set_quiet(on);
     }
 
+    /// The instructions one call into the rules may run, from the next call on
+    /// (`script::INSTRUCTION_BUDGET` unless set): a tighter budget lets a test prove that a
+    /// hostile script is stopped without spending the whole of the default one.
+    pub fn set_instruction_budget(&mut self, units: u64) {
+        self.script.set_instruction_budget(units);
+    }
+
     /// The seat expected to act now.
     pub fn to_act(&self) -> Result<usize, GameError> {
         if let Some(seat) = self.next.get() {

@@ -217,7 +217,6 @@ const BUILTIN_GLOBALS: &[&str] = &[
     "wrap_action",
     "deny",
     "hook_names",
-    "__engine",
     "part",
 ];
 

@@ -172,13 +172,14 @@ pub(super) const CALL_COST: u64 = 40;
 
 /// A Lua table as plain data, refusing what cannot be stored: functions, keys other than
 /// strings and integers, tables nested deeper than `MAX_DEPTH` (a cycle) or larger than
-/// `VARS_CAP`.
-pub fn from_lua_value(v: &LV) -> R<Option<Value>> {
+/// `VARS_CAP`. Each table walked is checked against the budget: one table may be listed
+/// many times, and walking one scans all its slots, emptied ones included.
+pub fn from_lua_value(lua: &Lua, v: &LV) -> R<Option<Value>> {
     let mut size = 0;
-    convert(v, 0, &mut size)
+    convert(lua, v, 0, &mut size)
 }
 
-fn convert(v: &LV, depth: usize, size: &mut usize) -> R<Option<Value>> {
+fn convert(lua: &Lua, v: &LV, depth: usize, size: &mut usize) -> R<Option<Value>> {
     if depth > MAX_DEPTH {
         return Err(rt(format!(
             "tables nested deeper than {MAX_DEPTH} levels cannot be stored (does a table contain itself?)"
@@ -204,12 +205,13 @@ fn convert(v: &LV, depth: usize, size: &mut usize) -> R<Option<Value>> {
                 pair?;
                 count += 1;
             }
-            // `raw_len` is any border of the table ({[2]=x, [3]=y, [4]=z, [6]=w} may give
-            // 4): a list needs every key 1..len.
+            charge(lua, 0)?; // the scan, as the VM recorded it
+                             // `raw_len` is any border of the table ({[2]=x, [3]=y, [4]=z, [6]=w} may give
+                             // 4): a list needs every key 1..len.
             if count == len && len > 0 && (1..=len).all(|i| t.raw_get::<LV>(i).is_ok_and(|v| !v.is_nil())) {
                 let mut list = Vec::with_capacity(len);
                 for v in t.sequence_values::<LV>() {
-                    list.push(convert(&v?, depth + 1, size)?.unwrap_or(Value::Bool(false)));
+                    list.push(convert(lua, &v?, depth + 1, size)?.unwrap_or(Value::Bool(false)));
                 }
                 Value::List(list)
             } else {
@@ -227,7 +229,7 @@ fn convert(v: &LV, depth: usize, size: &mut usize) -> R<Option<Value>> {
                         }
                     };
                     *size += key.len();
-                    if let Some(v) = convert(&v, depth + 1, size)? {
+                    if let Some(v) = convert(lua, &v, depth + 1, size)? {
                         map.insert(key, v);
                     }
                 }
@@ -462,9 +464,12 @@ mod tests {
             "local t = {} for _, k in ipairs({ 2, 3, 4, 6 }) do t[k] = 1 end return t",
         ] {
             let t: LV = lua.load(code).eval().unwrap();
-            assert!(matches!(from_lua_value(&t).unwrap(), Some(Value::Map(_))), "{code}");
+            assert!(matches!(from_lua_value(&lua, &t).unwrap(), Some(Value::Map(_))), "{code}");
         }
         let t: LV = lua.load("return { 4, 5, 6 }").eval().unwrap();
-        assert_eq!(from_lua_value(&t).unwrap(), Some(Value::List(vec![Value::Int(4), Value::Int(5), Value::Int(6)])));
+        assert_eq!(
+            from_lua_value(&lua, &t).unwrap(),
+            Some(Value::List(vec![Value::Int(4), Value::Int(5), Value::Int(6)]))
+        );
     }
 }

@@ -25,7 +25,7 @@ use super::api_fast_writers::{
 };
 use super::api_slots::{grid_ref, pos};
 use super::api_values::{entry, Field};
-use super::{Ctx, HOST_MEMORY_CAP, INSTRUCTION_BUDGET};
+use super::{Budget, Ctx, HOST_MEMORY_CAP};
 use crate::spec::SiteKind;
 use crate::state::Zone;
 use crate::value::Value;
@@ -38,25 +38,25 @@ use std::rc::Rc;
 /// as the Lua state lives).
 pub(crate) struct FastSlot {
     ctx: Cell<*mut Ctx>,
-    used: Rc<Cell<u64>>,
+    budget: Rc<Budget>,
     /// The meter's host memory of this call (`Meter::bytes`).
     bytes: Rc<Cell<usize>>,
 }
 
 impl FastSlot {
-    pub(crate) fn new(used: Rc<Cell<u64>>, bytes: Rc<Cell<usize>>) -> FastSlot {
-        FastSlot { ctx: Cell::new(std::ptr::null_mut()), used, bytes }
+    pub(crate) fn new(budget: Rc<Budget>, bytes: Rc<Cell<usize>>) -> FastSlot {
+        FastSlot { ctx: Cell::new(std::ptr::null_mut()), budget, bytes }
     }
 
     /// Charges the call and `extra` units, and `bytes` of host memory, if both stay within
     /// their caps; false (nothing charged) otherwise, and the slow method raises.
     pub(super) fn spend(&self, extra: u64, bytes: usize) -> bool {
-        let used = self.used.get() + CALL_COST + extra;
+        let used = self.budget.used.get() + CALL_COST + extra;
         let held = self.bytes.get().saturating_add(bytes);
-        if used > INSTRUCTION_BUDGET || held > HOST_MEMORY_CAP {
+        if used > self.budget.limit.get() || held > HOST_MEMORY_CAP {
             return false;
         }
-        self.used.set(used);
+        self.budget.used.set(used);
         self.bytes.set(held);
         true
     }
@@ -179,12 +179,17 @@ pub(super) fn read_only_fn(lua: &Lua) -> mlua::Result<Function> {
 /// The function the prelude's perform calls between its checks and the action: a fresh
 /// instruction budget, as a new call has (`Script::call`), so that the action may spend
 /// the same whether its checks ran (typed, replayed) or not (drawn by the engine).
-/// Handed to the prelude alone, as `read_only_fn` is.
+/// Handed to the prelude alone, as `read_only_fn` is, and it works once per call into the
+/// rules (`Budget::refill`): were the prelude's perform ever reached again from a rule, it
+/// would not start afresh, so the budget stays one per call.
 pub(super) fn fresh_budget_fn(lua: &Lua) -> mlua::Result<Function> {
     let slot = slot_of(lua).ok_or_else(|| mlua::Error::runtime("the engine's fast functions are not set up"))?;
     unsafe extern "C-unwind" fn fresh_budget(l: *mut ffi::lua_State) -> c_int {
-        upvalue_slot(l).used.set(0);
-        super::lua_resetcharge(l);
+        let budget = &upvalue_slot(l).budget;
+        if budget.refill.replace(false) {
+            budget.used.set(0);
+            super::lua_resetcharge(l);
+        }
         0
     }
     c_closure(lua, slot, fresh_budget, None)
@@ -475,7 +480,7 @@ unsafe fn probe(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Option<c_in
 /// use the same budget.
 unsafe fn used(l: *mut ffi::lua_State, _c: &Ctx, _extra: &mut u64) -> Option<c_int> {
     let slot = upvalue_slot(l);
-    ffi::lua_pushinteger(l, (slot.used.get() + super::lua_pendingcharge(l).max(0) as u64) as i64);
+    ffi::lua_pushinteger(l, (slot.budget.used.get() + super::lua_pendingcharge(l).max(0) as u64) as i64);
     Some(1)
 }
 

@@ -280,6 +280,12 @@ unsafe fn table_value(l: *mut ffi::lua_State, i: c_int, depth: usize, size: &mut
         count += 1;
         ffi::lua_settop(l, -2);
     }
+    // The walk scanned every slot, emptied ones too, recorded as debt (`luaG_debt`); a
+    // table listed many times is walked as often. Once a hook period is owed, the method
+    // takes over: it charges the debt at each table (`sandbox::charge`).
+    if super::lua_pendingcharge(l) >= super::HOOK_EVERY as c_int {
+        return None;
+    }
     // A list needs every key 1..len (`#` is any border), as `api::convert` checks.
     let list = count == len
         && len > 0

@@ -46,7 +46,7 @@ pub(super) fn install(lua: &Lua, g: &Table) -> R<()> {
     // Answered in api_fast.rs; here for what the fast path hands over.
     method!(lua, g, "__used", |l, _a: ()| {
         let m = l.app_data_ref::<super::Meter>().ok_or_else(|| rt("no budget"))?;
-        Ok(m.used.get())
+        Ok(m.budget.used.get())
     });
     method!(lua, g, "set_turn", |l, t: u32| {
         writable(l)?.state.turn = t;

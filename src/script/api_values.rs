@@ -142,7 +142,7 @@ pub(super) fn install(lua: &Lua, g: &Table) -> R<()> {
         }
     });
     method!(lua, g, "set", |l, (key, v): (String, LV)| {
-        let value = from_lua_value(&v)?;
+        let value = from_lua_value(l, &v)?;
         let mut c = writable(l)?;
         store_var(l, &mut c, None, key, value)
     });
@@ -155,7 +155,7 @@ pub(super) fn install(lua: &Lua, g: &Table) -> R<()> {
             2 => (Some(&rest[0]), &rest[1]),
             n => return Err(rt(format!("g:insert(key, [pos,] value) takes 2 or 3 arguments, not {}", n + 1))),
         };
-        let value = from_lua_value(v)?.ok_or_else(|| rt("g:insert: the value to insert is nil"))?;
+        let value = from_lua_value(l, v)?.ok_or_else(|| rt("g:insert: the value to insert is nil"))?;
         let mut c = writable(l)?;
         let len = list_len(&c.state.vars, &key).ok_or_else(|| rt(format!("g:insert: '{key}' holds no list")))?;
         let at = match pos {
@@ -208,7 +208,7 @@ pub(super) fn install(lua: &Lua, g: &Table) -> R<()> {
         load_var(l, c.state.players[s].vars.get(&key))
     });
     method!(lua, g, "pset", |l, (p, key, v): (i64, String, LV)| {
-        let value = from_lua_value(&v)?;
+        let value = from_lua_value(l, &v)?;
         let mut c = writable(l)?;
         let s = seat(&c, p)?;
         store_var(l, &mut c, Some(s), key, value)

@@ -20,25 +20,52 @@ pub const GAME_MESSAGES_CAP: usize = 64 << 20;
 /// What all stored values (`g:set`, `g:pset`) of a game may hold together, in bytes as
 /// `Value::size` estimates them.
 pub const VARS_CAP: usize = 16 << 20;
-const HOOK_EVERY: u32 = 10_000;
+/// The units between two calls of the count hook.
+pub(crate) const HOOK_EVERY: u32 = 10_000;
+
+/// The instruction budget of the engine call running now, shared by the count hook, the
+/// meter of Rust callbacks and the fast C functions.
+pub(crate) struct Budget {
+    /// Units charged in this call (instructions, and the work of Rust callbacks and C
+    /// library functions in instruction units), as the count hook last saw them.
+    pub used: Cell<u64>,
+    /// What one call may spend: `INSTRUCTION_BUDGET`, unless a test or a tool tightened it.
+    pub limit: Cell<u64>,
+    /// Whether the call may still start its action afresh (the prelude's perform, once per
+    /// call into the rules): set by the engine when a call begins, spent by the first use,
+    /// so no script can reset the budget by reaching the engine's own functions.
+    pub refill: Cell<bool>,
+}
+
+impl Budget {
+    pub(crate) fn new() -> Budget {
+        Budget { used: Cell::new(0), limit: Cell::new(INSTRUCTION_BUDGET), refill: Cell::new(false) }
+    }
+}
 
 /// What the current engine call has spent: instructions (with the work of Rust callbacks
 /// and C library functions charged in instruction units) and host memory. Both are reset
 /// at the start of every call into the rules.
 pub(crate) struct Meter {
-    pub used: Rc<Cell<u64>>,
+    pub budget: Rc<Budget>,
     pub bytes: Rc<Cell<usize>>,
 }
 
 /// Charges `units` instructions of work done for the script; past the budget the call is
-/// stopped with the file:line of the Lua code that asked for the work.
+/// stopped with the file:line of the Lua code that asked for the work. Also charges what
+/// the VM recorded as debt (`luaG_debt`: slots a table walk scanned, long keys compared)
+/// and could not charge where it happened, so a Rust loop over script tables that checks
+/// here every so often is bounded as the VM is.
 pub(crate) fn charge(lua: &Lua, units: u64) -> mlua::Result<()> {
     let Some(m) = lua.app_data_ref::<Meter>() else { return Ok(()) };
-    let n = m.used.get().saturating_add(units);
-    m.used.set(n);
-    if n > INSTRUCTION_BUDGET {
+    // SAFETY: moves a counter of the Lua state; touches no stack slot and cannot raise.
+    let debt = lua.exec_raw_lua(|raw| unsafe { lua_takedebt(raw.state()) }).max(0) as u64;
+    let n = m.budget.used.get().saturating_add(units).saturating_add(debt);
+    m.budget.used.set(n);
+    let limit = m.budget.limit.get();
+    if n > limit {
         drop(m);
-        return Err(mlua::Error::external(over_budget(caller(lua))));
+        return Err(mlua::Error::external(over_budget(limit, rule_frame(lua))));
     }
     Ok(())
 }
@@ -54,16 +81,16 @@ pub(crate) fn alloc(lua: &Lua, bytes: usize) -> mlua::Result<()> {
             ScriptErrorKind::Memory,
             format!("a script made the engine allocate more than {} MiB in one call", HOST_MEMORY_CAP >> 20),
         );
-        e.location = caller(lua);
+        e.location = rule_frame(lua);
         return Err(mlua::Error::external(e));
     }
     Ok(())
 }
 
-fn over_budget(location: Option<String>) -> ScriptError {
+fn over_budget(limit: u64, location: Option<String>) -> ScriptError {
     let mut e = ScriptError::new(
         ScriptErrorKind::Budget,
-        format!("a script ran past its budget of {INSTRUCTION_BUDGET} instructions (an endless loop?)"),
+        format!("a script ran past its budget of {limit} instructions (an endless loop?)"),
     );
     e.location = location;
     e
@@ -82,27 +109,48 @@ pub(crate) fn caller(lua: &Lua) -> Option<String> {
     })
 }
 
+/// "file:line" of the innermost frame of a variant's own code: where a budget or a cap ran
+/// out, for the modder (the engine's chunks, `engine/...`, which the rules call through,
+/// are passed over); the innermost Lua frame when no variant's is on the stack.
+pub(crate) fn rule_frame(lua: &Lua) -> Option<String> {
+    (0..64)
+        .map_while(|level| {
+            lua.inspect_stack(level, |d| {
+                let line = d.current_line();
+                let src = d.source();
+                let file = src.source.as_deref().and_then(|s| s.strip_prefix('@')).map(str::to_string);
+                (file, line)
+            })
+        })
+        .find_map(|(file, line)| match (file, line) {
+            (Some(file), Some(line)) if !file.starts_with("engine/") => Some(format!("{file}:{line}")),
+            _ => None,
+        })
+        .or_else(|| caller(lua))
+}
+
 /// Installs the limits and the safe library; returns the function that freezes what the
 /// engine hands to scripts, called once loading is done.
-pub(super) fn sandbox(lua: &Lua, used: Rc<Cell<u64>>) -> Result<Function, ScriptError> {
+pub(super) fn sandbox(lua: &Lua, budget: Rc<Budget>) -> Result<Function, ScriptError> {
     lua.set_memory_limit(MEMORY_CAP).map_err(lua_err)?;
     let bytes = Rc::new(Cell::new(0));
-    lua.set_app_data(Meter { used: used.clone(), bytes: bytes.clone() });
-    lua.set_app_data(api_fast::FastSlot::new(used.clone(), bytes));
+    lua.set_app_data(Meter { budget: budget.clone(), bytes: bytes.clone() });
+    lua.set_app_data(api_fast::FastSlot::new(budget.clone(), bytes));
     // Rules allocate many short-lived tables (argument lists, options): the generational
     // collector handles those much more cheaply than the incremental one.
     lua.gc_set_mode(mlua::state::GcMode::Generational(mlua::state::GcGenParams::default()));
     lua.set_hook(HookTriggers::new().every_nth_instruction(HOOK_EVERY), move |lua, debug| {
-        let n = used.get().saturating_add(HOOK_EVERY as u64);
-        used.set(n);
-        if n > INSTRUCTION_BUDGET {
+        let n = budget.used.get().saturating_add(HOOK_EVERY as u64);
+        budget.used.set(n);
+        if n > budget.limit.get() {
             let src = debug.source();
-            let at = match (src.source.as_deref(), debug.current_line()) {
-                (Some(file), Some(line)) => Some(format!("{}:{}", file.trim_start_matches('@'), line)),
-                // Charged inside a library function (lua_charge): name the script's line.
-                _ => caller(lua),
+            let at = match (src.source.as_deref().and_then(|s| s.strip_prefix('@')), debug.current_line()) {
+                (Some(file), Some(line)) if !file.starts_with("engine/") => Some(format!("{file}:{line}")),
+                // Charged inside a library function (lua_charge) or the engine's own Lua:
+                // name the rule's line.
+                _ => rule_frame(lua),
             };
-            return Err(mlua::Error::external(over_budget(at)));
+            return Err(mlua::Error::external(over_budget(budget.limit.get(), at)));
         }
         Ok(VmState::Continue)
     })
@@ -118,6 +166,13 @@ pub(super) fn sandbox(lua: &Lua, used: Rc<Cell<u64>>) -> Result<Function, Script
         for _, f in ipairs({ "load", "loadstring", "dofile", "loadfile", "require", "collectgarbage", "pcall", "xpcall" }) do
           local msg = "'" .. f .. "' is not available to variant scripts (sandbox)"
           _G[f] = function() error(msg, 2) end
+        end
+        -- Work in C that no budget could meter and no rule needs: serializing a function
+        -- (nothing could load it) and binary packing, whose formats and `z` strings are
+        -- read whole for one call.
+        for _, f in ipairs({ "dump", "pack", "packsize", "unpack" }) do
+          local msg = "string." .. f .. " is not available to variant scripts (sandbox)"
+          string[f] = function() error(msg, 2) end
         end
     "##,
     )
@@ -206,7 +261,9 @@ pub(super) fn sandbox(lua: &Lua, used: Rc<Cell<u64>>) -> Result<Function, Script
         -- write to a frozen table, to a new key or an old one, to `__newindex` (`mark`,
         -- `lua_freeze`); reads stay as fast as any table's, which matters for `g:` and
         -- globals, read a few hundred times an action.
-        local frozen = setmetatable({}, { __mode = "k" })
+        -- (Strong keys: there are no weak tables, and what is frozen lives as long as the
+        -- state.)
+        local frozen = {}
         function rawset(t, k, v)
           if frozen[t] then error("this table is frozen (sandbox)", 2) end
           return raw_rawset(t, k, v)
@@ -223,7 +280,7 @@ pub(super) fn sandbox(lua: &Lua, used: Rc<Cell<u64>>) -> Result<Function, Script
           for _, lib in ipairs({ "string", "table", "math", "utf8" }) do freeze(_G[lib], lib) end
           getmetatable("").__metatable = false
           freeze(g, "g")
-          freeze(engine, "__engine")
+          freeze(engine, "the engine")
           freeze(_G, "the global environment")
         end
     "##,
@@ -241,8 +298,12 @@ extern "C-unwind" {
     fn lua_freeze(l: *mut mlua::ffi::lua_State, idx: std::ffi::c_int);
     /// Gives the count hook a fresh countdown (a new call into the rules).
     pub(crate) fn lua_resetcharge(l: *mut mlua::ffi::lua_State);
-    /// The units charged since the count hook last ran.
+    /// The units charged since the count hook last ran, debts not yet settled included.
     pub(crate) fn lua_pendingcharge(l: *mut mlua::ffi::lua_State) -> std::ffi::c_int;
+    /// The debts of work the VM recorded where its hook may not run (`luaG_debt`) and the
+    /// units charged since the hook last ran, taken off its countdown for the engine to
+    /// charge; 0 when nothing is owed.
+    pub(crate) fn lua_takedebt(l: *mut mlua::ffi::lua_State) -> std::ffi::c_int;
     /// Charges `n` units to the count hook, as the VM charges its instructions.
     pub(crate) fn lua_charge(l: *mut mlua::ffi::lua_State, n: mlua::ffi::lua_Integer);
     /// The units the VM charges on entering the Lua function at `idx` (0 for others).
@@ -368,7 +429,8 @@ fn bound_string_library(lua: &Lua) -> mlua::Result<()> {
                     pattern_cost(len(0), &pattern, plain && name == "find", name == "gmatch").saturating_add(building)
                 }
             };
-            charge(lua, cost)?;
+            // And the call itself, into Rust and back, as a `g` method is charged.
+            charge(lua, api::CALL_COST.saturating_add(cost))?;
             original.call::<mlua::MultiValue>(args).map_err(|e| match e {
                 mlua::Error::CallbackError { cause, .. } => api::locate(lua, (*cause).clone()),
                 other => api::locate(lua, other),
@@ -517,6 +579,24 @@ fn class_end(p: &[u8], mut i: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The action's fresh start (the prelude's perform) is granted once per call into the
+    /// rules: were the function ever reached again within the call, it would not reset the
+    /// budget (issue 30: a loop of `__engine.perform` never ended).
+    #[test]
+    fn the_budget_starts_afresh_once_per_call() {
+        let lua = Lua::new();
+        let budget = Rc::new(Budget::new());
+        sandbox(&lua, budget.clone()).unwrap();
+        let fresh = api_fast::fresh_budget_fn(&lua).unwrap();
+        budget.refill.set(true); // a call into the rules begins (Script::call)
+        budget.used.set(1000);
+        fresh.call::<()>(()).unwrap();
+        assert_eq!(budget.used.get(), 0, "the action starts with the whole budget");
+        budget.used.set(1000);
+        fresh.call::<()>(()).unwrap();
+        assert_eq!(budget.used.get(), 1000, "a second fresh start in the same call");
+    }
 
     /// The vendored VM serves reads of a frozen table from a per-instruction cache
     /// (vendor/README.md): a raw write by the engine must be seen by the next read of the

@@ -29,11 +29,18 @@ fn load_err(msg: impl Into<String>) -> mlua::Error {
     mlua::Error::external(ScriptError::new(ScriptErrorKind::Load, msg))
 }
 
+/// What a call of the engine's helpers that read the call stack and build their answer
+/// (`deny`, `__where`, `__where_fn`) costs: about four `g` calls' work. Every function a
+/// script can call is charged, Rust or C: a loop of calls meets the budget as soon as a
+/// loop of Lua would.
+const HELPER_COST: u64 = 4 * super::api::CALL_COST;
+
 pub(super) fn install(lua: &Lua, built_in: bool) -> Result<(), ScriptError> {
     lua.set_app_data(Loading { built_in, ..Loading::default() });
     let g = lua.globals();
     let variant = lua
         .create_function(|lua, decl: Table| {
+            super::charge(lua, super::api::CALL_COST)?;
             let mut parents: Vec<String> = match decl.get::<mlua::Value>("extends")? {
                 mlua::Value::Nil => vec![],
                 mlua::Value::String(s) => vec![s.to_str()?.to_string()],
@@ -55,11 +62,11 @@ pub(super) fn install(lua: &Lua, built_in: bool) -> Result<(), ScriptError> {
                 }
             }
             let name = lua.app_data_ref::<Loading>().and_then(|l| l.active.last().cloned()).unwrap_or_default();
-            let engine: Table = lua.globals().get("__engine")?;
+            let engine: Table = lua.named_registry_value(super::ENGINE_KEY)?;
             engine.get::<Function>("begin_variant")?.call::<()>(name.clone())?;
             let mut loading = lua.app_data_mut::<Loading>().ok_or_else(|| load_err("variant{} outside loading"))?;
             // A declaration error names the `variant { ... }` call it is in.
-            merge(&mut loading.spec, &decl, &name).map_err(|e| {
+            merge(lua, &mut loading.spec, &decl, &name).map_err(|e| {
                 drop(loading);
                 super::api::locate(lua, e)
             })
@@ -70,6 +77,7 @@ pub(super) fn install(lua: &Lua, built_in: bool) -> Result<(), ScriptError> {
     // its arguments, and returns what it returns. Only while loading, only inside the folder.
     let part = lua
         .create_function(|lua, (file, args): (String, mlua::MultiValue)| {
+            super::charge(lua, super::api::CALL_COST)?;
             let home = lua.app_data_ref::<Loading>().and_then(|l| l.homes.last().cloned()).ok_or_else(|| {
                 super::api::locate(
                     lua,
@@ -101,6 +109,7 @@ pub(super) fn install(lua: &Lua, built_in: bool) -> Result<(), ScriptError> {
     g.set(
         "__where",
         lua.create_function(|lua, level: usize| {
+            super::charge(lua, HELPER_COST)?;
             let tail = lua.inspect_stack(level.saturating_sub(1), |d| d.is_tail_call()).unwrap_or(false);
             if tail {
                 return Ok(None);
@@ -116,6 +125,7 @@ pub(super) fn install(lua: &Lua, built_in: bool) -> Result<(), ScriptError> {
         // answers by itself while legal actions are listed: the rule's frame is level 2.
         // `deny(fn, ...)` words the reason by calling fn(...), only when it is wanted.
         lua.create_function(|lua, (first, rest): (mlua::Value, mlua::MultiValue)| {
+            super::charge(lua, HELPER_COST)?;
             let reason: String = match first {
                 mlua::Value::Function(f) => f.call(rest)?,
                 other => mlua::FromLua::from_lua(other, lua)?,
@@ -131,7 +141,8 @@ pub(super) fn install(lua: &Lua, built_in: bool) -> Result<(), ScriptError> {
     .map_err(lua_err)?;
     g.set(
         "__where_fn",
-        lua.create_function(|_, f: Function| {
+        lua.create_function(|lua, f: Function| {
+            super::charge(lua, HELPER_COST)?;
             let info = f.info();
             let file = info.source.as_deref().unwrap_or("?").trim_start_matches('@').to_string();
             Ok(format!("{}:{}", file, info.line_defined.unwrap_or(0)))
@@ -141,8 +152,11 @@ pub(super) fn install(lua: &Lua, built_in: bool) -> Result<(), ScriptError> {
     .map_err(lua_err)?;
     g.set(
         "__debug_print",
-        lua.create_function(|_, s: String| {
-            eprintln!("[lua] {s}");
+        // Charged as a `g` method, and by the text (the copy and the write are the call's).
+        lua.create_function(|lua, s: mlua::LuaString| {
+            let s = s.as_bytes();
+            super::charge(lua, super::api::CALL_COST + s.len() as u64 / 16)?;
+            eprintln!("[lua] {}", String::from_utf8_lossy(&s));
             Ok(())
         })
         .map_err(lua_err)?,
@@ -181,7 +195,7 @@ fn load_inner(lua: &Lua, name: &str) -> mlua::Result<()> {
         l.homes.push(found.parts);
     }
     let file = (chunk_name.clone(), source.clone());
-    let engine: Table = lua.globals().get("__engine")?;
+    let engine: Table = lua.named_registry_value(super::ENGINE_KEY)?;
     engine.get::<Function>("begin_variant")?.call::<()>(key.clone())?;
     let result = lua.load(source).set_name(format!("@{chunk_name}")).exec();
     if let Some(mut l) = lua.app_data_mut::<Loading>() {
@@ -277,7 +291,7 @@ pub(super) fn finish(lua: &Lua, engine: &Table) -> Result<(Spec, Vec<(String, St
     Ok((spec, files))
 }
 
-fn merge(spec: &mut Spec, decl: &Table, variant: &str) -> mlua::Result<()> {
+fn merge(lua: &Lua, spec: &mut Spec, decl: &Table, variant: &str) -> mlua::Result<()> {
     if let Some(d) = decl.get::<Option<String>>("description")? {
         spec.description = d;
     }
@@ -417,7 +431,7 @@ fn merge(spec: &mut Spec, decl: &Table, variant: &str) -> mlua::Result<()> {
                 "text" => OptionType::Text,
                 other => return Err(load_err(format!("option '{name}': unknown type '{other}'"))),
             };
-            let default = super::api::from_lua_value(&o.get::<mlua::Value>("default")?)?
+            let default = super::api::from_lua_value(lua, &o.get::<mlua::Value>("default")?)?
                 .ok_or_else(|| load_err(format!("option '{name}' needs a default")))?;
             check_default(&name, &kind, &default).map_err(load_err)?;
             let os = OptionSpec {

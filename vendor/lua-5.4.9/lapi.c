@@ -325,10 +325,26 @@ LUA_API int lua_isuserdata (lua_State *L, int idx) {
 }
 
 
+/*
+** catan-engine: what comparing a long string to 'key' costs beyond the call: a long
+** string compared whole with an equal one, a unit per 16 bytes. The API functions below
+** record it as debt (luaG_debt): the engine's Rust code calls them outside protected
+** calls, and the C functions scripts call have it charged when they return.
+*/
+static void longkeydebt (lua_State *L, const TValue *key) {
+  if (ttislngstring(key))
+    luaG_debt(L, luaG_bytecost(tsslen(tsvalue(key))));
+}
+
+
 LUA_API int lua_rawequal (lua_State *L, int index1, int index2) {
   const TValue *o1 = index2value(L, index1);
   const TValue *o2 = index2value(L, index2);
-  return (isvalid(L, o1) && isvalid(L, o2)) ? luaV_rawequalobj(o1, o2) : 0;
+  if (!(isvalid(L, o1) && isvalid(L, o2)))
+    return 0;
+  if (ttislngstring(o1) && ttislngstring(o2) && tsvalue(o1) != tsvalue(o2))
+    longkeydebt(L, o1);  /* catan-engine */
+  return luaV_rawequalobj(o1, o2);
 }
 
 
@@ -725,6 +741,7 @@ LUA_API int lua_gettable (lua_State *L, int idx) {
   TValue *t;
   lua_lock(L);
   t = index2value(L, idx);
+  longkeydebt(L, s2v(L->top.p - 1));  /* catan-engine */
   if (luaV_fastget(L, t, s2v(L->top.p - 1), slot, luaH_get)) {
     setobj2s(L, L->top.p - 1, slot);
   }
@@ -784,6 +801,7 @@ LUA_API int lua_rawget (lua_State *L, int idx) {
   lua_lock(L);
   api_checknelems(L, 1);
   t = gettable(L, idx);
+  longkeydebt(L, s2v(L->top.p - 1));  /* catan-engine */
   val = luaH_get(t, s2v(L->top.p - 1));
   L->top.p--;  /* remove key */
   return finishrawget(L, val);
@@ -907,6 +925,7 @@ LUA_API void lua_settable (lua_State *L, int idx) {
   lua_lock(L);
   api_checknelems(L, 2);
   t = index2value(L, idx);
+  longkeydebt(L, s2v(L->top.p - 2));  /* catan-engine */
   if (luaV_fastget(L, t, s2v(L->top.p - 2), slot, luaH_get) && luaV_notfrozen(t)) {
     luaV_finishfastset(L, t, slot, s2v(L->top.p - 1));
   }
@@ -948,6 +967,7 @@ static void aux_rawset (lua_State *L, int idx, TValue *key, int n) {
   api_checknelems(L, n);
   t = gettable(L, idx);
   if (isfrozen(t)) luaE_clearfrozenic(G(L));  /* catan-engine: its entries may change */
+  longkeydebt(L, key);  /* catan-engine */
   luaH_set(L, t, key, s2v(L->top.p - 1));
   invalidateTMcache(t);
   luaC_barrierback(L, obj2gco(t), s2v(L->top.p - 1));

@@ -87,6 +87,8 @@ static int luaB_tonumber (lua_State *L) {
     else {
       size_t l;
       const char *s = lua_tolstring(L, 1, &l);
+      if (s != NULL)  /* catan-engine: the numeral is read, up to L_MAXLENNUM bytes (lobject.c) */
+        lua_charge(L, (lua_Integer)((l < 256 ? l : 256) >> 3));
       if (s != NULL && lua_stringtonumber(L, s) == l + 1)
         return 1;  /* successful conversion to number */
       /* else not a number */
@@ -101,6 +103,7 @@ static int luaB_tonumber (lua_State *L) {
     luaL_checktype(L, 1, LUA_TSTRING);  /* no numbers as strings */
     s = lua_tolstring(L, 1, &l);
     luaL_argcheck(L, 2 <= base && base <= 36, 2, "base out of range");
+    lua_charge(L, (lua_Integer)(l >> 4));  /* catan-engine: the digit loop below */
     if (b_str2int(s, (int)base, &n) == s + l) {
       lua_pushinteger(L, n);
       return 1;
@@ -140,6 +143,21 @@ static int luaB_setmetatable (lua_State *L) {
   luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
   if (l_unlikely(luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL))
     return luaL_error(L, "cannot change a protected metatable");
+  /* catan-engine: no finalizers and no weak tables. A finalizer runs whenever the
+     collector gets to it (its work unmetered, its writes to the game depending on how
+     much garbage earlier calls left) and setting one walks the collector's list of
+     objects; a weak table shows when the collector ran. lgc.c ignores '__mode' too, for
+     a metatable given one later. */
+  if (t == LUA_TTABLE) {
+    lua_pushliteral(L, "__gc");  /* raw, as the collector reads them */
+    if (lua_rawget(L, 2) != LUA_TNIL)
+      return luaL_error(L, "setmetatable: '__gc' (a finalizer) is not available to variant "
+                           "scripts (sandbox): when the collector runs is not part of the game");
+    lua_pushliteral(L, "__mode");
+    if (lua_rawget(L, 2) != LUA_TNIL)
+      return luaL_error(L, "setmetatable: '__mode' (a weak table) is not available to variant "
+                           "scripts (sandbox): when the collector runs is not part of the game");
+  }
   lua_settop(L, 2);
   lua_setmetatable(L, 1);
   return 1;

@@ -168,9 +168,23 @@ LUA_API void lua_resetcharge (lua_State *L) {
 }
 
 
-/* catan-engine: the units charged to the count hook since it was last called */
+/* catan-engine: the debts recorded and not yet settled (see luaG_debt), with what was
+** charged since the hook last ran, taken off the count hook's countdown: the engine's
+** Rust code charges them itself, where the hook may not run. 0 when nothing is owed. */
+LUA_API int lua_takedebt (lua_State *L) {
+  int n;
+  if (!(L->hookmask & LUA_MASKCOUNT) || L->basehookcount <= 0 || L->hookcount > 0)
+    return 0;
+  n = L->basehookcount - L->hookcount;
+  L->hookcount = L->basehookcount;
+  return n;
+}
+
+
+/* catan-engine: the units charged to the count hook since it was last called, debts
+** not yet settled included (see luaG_debt) */
 LUA_API int lua_pendingcharge (lua_State *L) {
-  if (!(L->hookmask & LUA_MASKCOUNT) || L->basehookcount <= 0 || L->hookcount <= 0)
+  if (!(L->hookmask & LUA_MASKCOUNT) || L->basehookcount <= 0)
     return 0;
   return L->basehookcount - L->hookcount;
 }
@@ -975,6 +989,31 @@ void luaG_charge (lua_State *L, lua_Integer n) {
     if (L->hookcount <= 0)
       luaG_meter(L);
   }
+}
+
+
+/*
+** catan-engine: records 'n' units of work done where the count hook may not run (it may
+** raise an error, or move the stack): inside the table code, or in an API function the
+** engine's Rust code calls outside a protected call ('lua_next', 'lua_rawget', ...).
+** The countdown takes them at once; the hook is called for them at the next metering
+** point: a call or a loop's jump back in the VM, 'luaG_charge', the return of a C
+** function (luaD_precall) or an explicit 'luaG_settle'. Never raises.
+*/
+void luaG_debt (lua_State *L, lua_Integer n) {
+  if ((L->hookmask & LUA_MASKCOUNT) && L->basehookcount > 0 && n > 0) {
+    lua_Integer c = (lua_Integer)L->hookcount - n;
+    /* past any budget already; the clamp keeps 'hookcount' an int */
+    L->hookcount = (c < -(INT_MAX / 2)) ? -(INT_MAX / 2) : (int)c;
+  }
+}
+
+
+/* catan-engine: calls the count hook for the debts recorded (see luaG_debt), where it
+** may raise */
+void luaG_settle (lua_State *L) {
+  if (l_unlikely(L->hookcount <= 0) && (L->hookmask & LUA_MASKCOUNT))
+    luaG_meter(L);
 }
 
 

@@ -61,6 +61,10 @@ LUAI_FUNC int luaG_traceexec (lua_State *L, const Instruction *pc);
 /* catan-engine: the count hook, metered at calls and loop back-edges (see lvm.c) */
 LUAI_FUNC void luaG_meter (lua_State *L);
 LUAI_FUNC void luaG_charge (lua_State *L, lua_Integer n);
+LUAI_FUNC void luaG_debt (lua_State *L, lua_Integer n);
+LUAI_FUNC void luaG_settle (lua_State *L);
+/* catan-engine: the units of reading a string of 'l' bytes in C (a unit per 16 bytes) */
+#define luaG_bytecost(l)	((lua_Integer)((l) >> 4))
 LUAI_FUNC int luaG_tracecall (lua_State *L);
 
 

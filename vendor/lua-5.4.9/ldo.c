@@ -554,6 +554,8 @@ l_sinline int precallC (lua_State *L, StkId func, int nresults,
   lua_unlock(L);
   n = (*f)(L);  /* do the actual call */
   lua_lock(L);
+  if (l_unlikely(L->hookcount <= 0))  /* catan-engine: the work it recorded as debt */
+    luaG_settle(L);  /* (luaG_debt) */
   api_checknelems(L, n);
   luaD_poscall(L, ci, n);
   return n;

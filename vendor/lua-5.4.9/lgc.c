@@ -541,7 +541,10 @@ static void traversestrongtable (global_State *g, Table *h) {
 
 static lu_mem traversetable (global_State *g, Table *h) {
   const char *weakkey, *weakvalue;
-  const TValue *mode = gfasttm(g, h->metatable, TM_MODE);
+  /* catan-engine: every table is strong: a weak one shows scripts when the collector
+     ran, which must not change a game (setmetatable refuses '__mode'; one written into a
+     metatable later is ignored here) */
+  const TValue *mode = NULL;
   TString *smode;
   markobjectN(g, h->metatable);
   if (mode && ttisshrstring(mode) &&  /* is there a weak mode? */

@@ -308,6 +308,12 @@ static const char *l_str2int (const char *s, lua_Integer *result) {
 size_t luaO_str2num (const char *s, TValue *o) {
   lua_Integer i; lua_Number n;
   const char *e;
+  /* catan-engine: no numeral is longer than L_MAXLENNUM characters (spaces included),
+     so converting a string (tonumber, arithmetic on strings) never reads more than that:
+     the scans below ('strpbrk', 'strtod', the digit loops) run to the end of the string */
+  size_t len = 0;
+  while (s[len] != '\0')
+    if (++len > L_MAXLENNUM) return 0;
   if ((e = l_str2int(s, &i)) != NULL) {  /* try as an integer */
     setivalue(o, i);
   }

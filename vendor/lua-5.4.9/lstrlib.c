@@ -280,6 +280,10 @@ static int tonum (lua_State *L, int arg) {
   else {  /* check whether it is a numerical string */
     size_t len;
     const char *s = lua_tolstring(L, arg, &len);
+    /* catan-engine: arithmetic on a string is a call of this C metamethod and a read of
+       the numeral (at most L_MAXLENNUM bytes: lobject.c), for one instruction */
+    if (s != NULL)
+      lua_charge(L, 8 + (lua_Integer)((len < 256 ? len : 256) >> 3));
     return (s != NULL && lua_stringtonumber(L, s) == len + 1);
   }
 }

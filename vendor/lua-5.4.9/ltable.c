@@ -346,11 +346,23 @@ static unsigned int findindex (lua_State *L, Table *t, TValue *key,
 }
 
 
+/*
+** catan-engine: the slots 'luaH_next' looked at, emptied ones included (a unit per 8): a
+** table keeps the slots of entries set to nil until it is resized, so one step may scan
+** a million of them. Recorded as debt, since the engine's Rust code walks tables outside
+** protected calls too; the VM and 'next' have it charged at once (lvm.c, ldo.c).
+*/
+#define chargescan(L,n)	{ if ((n) >= 8) luaG_debt(L, (lua_Integer)((n) >> 3)); }
+
 int luaH_next (lua_State *L, Table *t, StkId key) {
   unsigned int asize = luaH_realasize(t);
-  unsigned int i = findindex(L, t, s2v(key), asize);  /* find original key */
+  unsigned int i, from;
+  if (ttislngstring(s2v(key)))  /* catan-engine: compared whole to be found again */
+    luaG_debt(L, luaG_bytecost(tsslen(tsvalue(s2v(key)))));
+  i = from = findindex(L, t, s2v(key), asize);  /* find original key */
   for (; i < asize; i++) {  /* try first array part */
     if (!isempty(&t->array[i])) {  /* a non-empty entry? */
+      chargescan(L, i - from);
       setivalue(s2v(key), i + 1);
       setobj2s(L, key + 1, &t->array[i]);
       return 1;
@@ -359,11 +371,13 @@ int luaH_next (lua_State *L, Table *t, StkId key) {
   for (i -= asize; cast_int(i) < sizenode(t); i++) {  /* hash part */
     if (!isempty(gval(gnode(t, i)))) {  /* a non-empty entry? */
       Node *n = gnode(t, i);
+      chargescan(L, i + asize - from);
       getnodekey(L, s2v(key), n);
       setobj2s(L, key + 1, gval(n));
       return 1;
     }
   }
+  chargescan(L, i + asize - from);
   return 0;  /* no more elements */
 }
 
@@ -550,6 +564,48 @@ static void exchangehashpart (Table *t1, Table *t2) {
 ** nils and reinserts the elements of the old hash back into the new
 ** parts of the table.
 */
+/* catan-engine: the longest chain of keys of one main position (see luaH_newkey) */
+#define MAXCHAIN	8
+
+static l_noret collideerror (lua_State *L) {
+  luaG_runerror(L, "more than %d keys of one table hash alike (keys chosen to collide, "
+                   "such as multiples of 2^k-1?): use other keys (sandbox)", MAXCHAIN);
+}
+
+
+/*
+** catan-engine: whether, in the (empty) hash part 'nt', more than MAXCHAIN of the keys
+** that a resize of 't' puts there (its hash part's, but those going to the array part
+** of size 'asize', and its array part's past 'asize') would share a main position. The
+** count is kept in the nodes' 'next' fields, set back to 0 after.
+*/
+static int overflows (Table *t, Table *nt, unsigned int asize, unsigned int oldasize) {
+  int over = 0, i;
+  unsigned int j;
+  if (isdummy(nt) || sizenode(nt) <= MAXCHAIN)
+    return 0;  /* no chain can be longer than the part */
+  for (i = 0; i < sizenode(t) && !over; i++) {
+    Node *old = gnode(t, i);
+    if (!isempty(gval(old))) {
+      TValue k;
+      getnodekey(cast(lua_State *, NULL), &k, old);
+      if (!(ttisinteger(&k) && l_castS2U(ivalue(&k)) - 1u < asize))
+        over = (++gnext(mainpositionTV(nt, &k)) > MAXCHAIN);
+    }
+  }
+  for (j = asize; j < oldasize && !over; j++) {
+    if (!isempty(&t->array[j])) {
+      TValue k;
+      setivalue(&k, cast(lua_Integer, j) + 1);
+      over = (++gnext(mainpositionTV(nt, &k)) > MAXCHAIN);
+    }
+  }
+  for (i = 0; i < sizenode(nt); i++)
+    gnext(gnode(nt, i)) = 0;
+  return over;
+}
+
+
 void luaH_resize (lua_State *L, Table *t, unsigned int newasize,
                                           unsigned int nhsize) {
   unsigned int i;
@@ -558,6 +614,15 @@ void luaH_resize (lua_State *L, Table *t, unsigned int newasize,
   TValue *newarray;
   /* create new hash part with appropriate size into 'newt' */
   setnodevector(L, &newt, nhsize);
+  /* catan-engine: a size at which no chain is longer than MAXCHAIN (see 'overflows');
+     keys that collide at size after size were chosen to */
+  for (i = 0; l_unlikely(overflows(t, &newt, newasize, oldasize)); i++) {
+    unsigned int bigger = 2 * sizenode(&newt);
+    freehash(L, &newt);
+    if (i == 8)
+      collideerror(L);
+    setnodevector(L, &newt, bigger);
+  }
   if (newasize < oldasize) {  /* will array shrink? */
     t->alimit = newasize;  /* pretend array has new size... */
     exchangehashpart(t, &newt);  /* and new hash */
@@ -663,6 +728,34 @@ static Node *getfreepos (Table *t) {
 ** put new key in its main position; otherwise (colliding node is in its main
 ** position), new key goes to an empty position.
 */
+/*
+** catan-engine: no chain of keys that share a main position holds more than MAXCHAIN,
+** so no lookup walks more nodes than that for one instruction. Keys chosen to collide
+** (integers that are multiples of the hash part's size less one, floats of one hash)
+** made a chain of thousands, walked whole by each lookup of another such key. A key
+** that would lengthen a full chain grows the hash part first (another size spreads
+** such keys), unless the part is already sparse (8 nodes a key): then it is refused.
+** A resize picks a size at which no chain would be longer (see 'overflows').
+*/
+static int chainfull (const Node *mp) {
+  int n = 1;
+  while (gnext(mp) != 0) {
+    if (++n >= MAXCHAIN) return 1;
+    mp += gnext(mp);
+  }
+  return 0;
+}
+
+static void spreadkeys (lua_State *L, Table *t) {
+  int used = 0, i = sizenode(t);
+  while (i--)
+    if (!isempty(gval(gnode(t, i)))) used++;
+  if (sizenode(t) >= 8 * used)
+    collideerror(L);
+  luaH_resize(L, t, luaH_realasize(t), 2 * sizenode(t));
+}
+
+
 static void luaH_newkey (lua_State *L, Table *t, const TValue *key,
                                                  TValue *value) {
   Node *mp;
@@ -706,6 +799,11 @@ static void luaH_newkey (lua_State *L, Table *t, const TValue *key,
       setempty(gval(mp));
     }
     else {  /* colliding node is in its own main position */
+      if (l_unlikely(chainfull(mp))) {  /* catan-engine: see MAXCHAIN */
+        spreadkeys(L, t);
+        luaH_set(L, t, key, value);  /* insert key into grown table */
+        return;
+      }
       /* new node will go into free position */
       if (gnext(mp) != 0)
         gnext(f) = cast_int((mp + gnext(mp)) - f);  /* chain new position */

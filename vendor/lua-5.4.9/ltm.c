@@ -258,6 +258,12 @@ void luaT_adjustvarargs (lua_State *L, int nfixparams, CallInfo *ci,
 void luaT_getvarargs (lua_State *L, CallInfo *ci, StkId where, int wanted) {
   int i;
   int nextra = ci->u.l.nextraargs;
+  int copied = (wanted < 0 || wanted > nextra) ? nextra : wanted;
+  if (copied > 16) {  /* catan-engine: the copy below is one instruction's */
+    ptrdiff_t w = savestack(L, where);
+    luaG_charge(L, copied >> 2);  /* may call the count hook, which may move the stack */
+    where = restorestack(L, w);
+  }
   if (wanted < 0) {
     wanted = nextra;  /* get all extra arguments available */
     checkstackGCp(L, nextra, where);  /* ensure stack space */

@@ -282,6 +282,43 @@ static int floatforloop (StkId ra) {
 
 
 /*
+** catan-engine: the units of looking a key up in a table beyond the instruction: a long
+** string is compared whole with a key it equals (a unit per 16 bytes); others, nothing.
+*/
+#define keycost(k)	(ttislngstring(k) ? luaG_bytecost(tsslen(tsvalue(k))) : 0)
+
+
+/* catan-engine: where 'p' lies in the stack (to be found again after the stack moved),
+   or -1 for a value elsewhere (a constant, a table's slot, a C local) */
+static ptrdiff_t stackplace (lua_State *L, const void *p) {
+  const char *c = cast_charp(p);
+  return (c >= cast_charp(L->stack.p) && c < cast_charp(L->stack_last.p + EXTRA_STACK))
+         ? savestack(L, p) : -1;
+}
+
+#define findagain(L,p,place,t)  { if ((place) >= 0) (p) = cast(t, restorestack(L, place)); }
+
+
+/*
+** catan-engine: charges one link of an '__index' or '__newindex' chain (up to
+** MAXTAGLOOP links are walked for one instruction). The count hook may move the stack:
+** the key, the value written ('val', or NULL) and the result slot ('res', or NULL)
+** are found again where they lie in it.
+*/
+static void chargelink (lua_State *L, TValue **key, TValue **val, StkId *res) {
+  if (L->hookmask & LUA_MASKCOUNT) {
+    ptrdiff_t k = stackplace(L, *key);
+    ptrdiff_t v = (val != NULL) ? stackplace(L, *val) : -1;
+    ptrdiff_t r = (res != NULL) ? stackplace(L, *res) : -1;
+    luaG_charge(L, 1 + keycost(*key));
+    findagain(L, *key, k, TValue *);
+    if (val != NULL) findagain(L, *val, v, TValue *);
+    if (res != NULL) findagain(L, *res, r, StkId);
+  }
+}
+
+
+/*
 ** Finish the table access 'val = t[key]'.
 ** if 'slot' is NULL, 't' is not a table; otherwise, 'slot' points to
 ** t[k] entry (which must be empty).
@@ -312,6 +349,8 @@ void luaV_finishget (lua_State *L, const TValue *t, TValue *key, StkId val,
       return;
     }
     t = tm;  /* else try to access 'tm[key]' */
+    if (loop > 0)  /* catan-engine: a link of a chain, a lookup no instruction covers */
+      chargelink(L, &key, NULL, &val);
     if (luaV_fastget(L, t, key, slot, luaH_get)) {  /* fast track? */
       setobj2s(L, val, slot);  /* done */
       return;
@@ -362,6 +401,8 @@ void luaV_finishset (lua_State *L, const TValue *t, TValue *key,
       return;
     }
     t = tm;  /* else repeat assignment over 'tm' */
+    if (loop > 0)  /* catan-engine: a link of a chain, a lookup no instruction covers */
+      chargelink(L, &key, &val, NULL);
     if (luaV_fastget(L, t, key, slot, luaH_get) && luaV_notfrozen(t)) {
       /* execute 'luaV_finishfastset', but preserving the original 't'
          for the barrier. 't' and 'slot' can point to the same value,
@@ -374,6 +415,40 @@ void luaV_finishset (lua_State *L, const TValue *t, TValue *key,
     /* else 'return luaV_finishset(L, t, key, val, slot)' (loop) */
   }
   luaG_runerror(L, "'__newindex' chain too long; possible loop");
+}
+
+
+/*
+** catan-engine: 'ra = rb[rc]' and 'ra[rb] = rc' (OP_GETTABLE, OP_SETTABLE) with a long
+** string key, compared whole with a key it equals: charged first (see 'keycost'). The
+** count hook may move the stack; the operands are found again.
+*/
+static void longget (lua_State *L, StkId ra, TValue *rb, TValue *rc) {
+  const TValue *slot;
+  ptrdiff_t a = savestack(L, ra), b = stackplace(L, rb), c = stackplace(L, rc);
+  luaG_charge(L, keycost(rc));
+  ra = restorestack(L, a);
+  findagain(L, rb, b, TValue *);
+  findagain(L, rc, c, TValue *);
+  if (luaV_fastget(L, rb, rc, slot, luaH_get)) {
+    setobj2s(L, ra, slot);
+  }
+  else
+    luaV_finishget(L, rb, rc, ra, slot);
+}
+
+static void longset (lua_State *L, StkId ra, TValue *rb, TValue *rc) {
+  const TValue *slot;
+  ptrdiff_t a = savestack(L, ra), b = stackplace(L, rb), c = stackplace(L, rc);
+  luaG_charge(L, keycost(rb));
+  ra = restorestack(L, a);
+  findagain(L, rb, b, TValue *);
+  findagain(L, rc, c, TValue *);
+  if (luaV_fastget(L, s2v(ra), rb, slot, luaH_get) && luaV_notfrozen(s2v(ra))) {
+    luaV_finishfastset(L, s2v(ra), slot, rc);
+  }
+  else
+    luaV_finishset(L, s2v(ra), rb, rc, slot);
 }
 
 
@@ -406,6 +481,23 @@ static int l_strcmp (const TString *ts1, const TString *ts2) {
       s1 += zl1; rl1 -= zl1; s2 += zl2; rl2 -= zl2;
     }
   }
+}
+
+
+/*
+** catan-engine: 'l_strcmp', charged: the same string is equal to itself at once, and
+** two others are read up to the shorter's length (a unit per 16 bytes) before they are
+** compared. The count hook may raise; the strings are not on the stack.
+*/
+static int strorder (lua_State *L, const TString *ts1, const TString *ts2) {
+  size_t l1, l2;
+  if (ts1 == ts2)
+    return 0;
+  l1 = tsslen(ts1);
+  l2 = tsslen(ts2);
+  if (l1 >= 16 && l2 >= 16)
+    luaG_charge(L, luaG_bytecost(l1 < l2 ? l1 : l2));
+  return l_strcmp(ts1, ts2);
 }
 
 
@@ -534,7 +626,7 @@ l_sinline int LEnum (const TValue *l, const TValue *r) {
 static int lessthanothers (lua_State *L, const TValue *l, const TValue *r) {
   lua_assert(!ttisnumber(l) || !ttisnumber(r));
   if (ttisstring(l) && ttisstring(r))  /* both are strings? */
-    return l_strcmp(tsvalue(l), tsvalue(r)) < 0;
+    return strorder(L, tsvalue(l), tsvalue(r)) < 0;
   else
     return luaT_callorderTM(L, l, r, TM_LT);
 }
@@ -556,7 +648,7 @@ int luaV_lessthan (lua_State *L, const TValue *l, const TValue *r) {
 static int lessequalothers (lua_State *L, const TValue *l, const TValue *r) {
   lua_assert(!ttisnumber(l) || !ttisnumber(r));
   if (ttisstring(l) && ttisstring(r))  /* both are strings? */
-    return l_strcmp(tsvalue(l), tsvalue(r)) <= 0;
+    return strorder(L, tsvalue(l), tsvalue(r)) <= 0;
   else
     return luaT_callorderTM(L, l, r, TM_LE);
 }
@@ -569,6 +661,17 @@ int luaV_lessequal (lua_State *L, const TValue *l, const TValue *r) {
   if (ttisnumber(l) && ttisnumber(r))  /* both operands are numbers? */
     return LEnum(l, r);
   else return lessequalothers(L, l, r);
+}
+
+
+/*
+** catan-engine: 'luaS_eqlngstr', charged: two long strings of the same length are
+** compared byte by byte (a unit per 16). Raw equality (no 'L') is charged by its callers.
+*/
+static int eqlngstr (lua_State *L, TString *a, TString *b) {
+  if (L != NULL && a != b && a->u.lnglen == b->u.lnglen)
+    luaG_charge(L, luaG_bytecost(a->u.lnglen));
+  return luaS_eqlngstr(a, b);
 }
 
 
@@ -599,7 +702,7 @@ int luaV_equalobj (lua_State *L, const TValue *t1, const TValue *t2) {
     case LUA_VLIGHTUSERDATA: return pvalue(t1) == pvalue(t2);
     case LUA_VLCF: return fvalue(t1) == fvalue(t2);
     case LUA_VSHRSTR: return eqshrstr(tsvalue(t1), tsvalue(t2));
-    case LUA_VLNGSTR: return luaS_eqlngstr(tsvalue(t1), tsvalue(t2));
+    case LUA_VLNGSTR: return eqlngstr(L, tsvalue(t1), tsvalue(t2));
     case LUA_VUSERDATA: {
       if (uvalue(t1) == uvalue(t2)) return 1;
       else if (L == NULL) return 0;
@@ -1195,6 +1298,19 @@ void luaV_finishOp (lua_State *L) {
   else { miss; } }
 
 
+/*
+** catan-engine: no to-be-closed variables in scripts ('<close>', a generic 'for' loop's
+** fourth value). Their '__close' runs while an error unwinds, and mlua's count hook,
+** raising the budget error, drops stack slots itself: the method would run inside the
+** hook, where no hook stops it. (The C library's own, lauxlib's buffers, stay.)
+*/
+static void notbc (lua_State *L, StkId level) {
+  if (!l_isfalse(s2v(level)))
+    luaG_runerror(L, "to-be-closed variables (<close>, a 'for' loop's closing value) are "
+                     "not available to variant scripts (sandbox)");
+}
+
+
 /* catan-engine: lbaselib.c's iterators, stepped inline by OP_TFORCALL (one translation
    unit: onelua.c) */
 static int ipairsaux (lua_State *L);
@@ -1326,9 +1442,11 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         lua_Unsigned n;
         if (ttisinteger(rc)  /* fast track for integers? */
             ? (cast_void(n = ivalue(rc)), luaV_fastgeti(L, rb, n, slot))
-            : luaV_fastget(L, rb, rc, slot, luaH_get)) {
+            : (!ttislngstring(rc) && luaV_fastget(L, rb, rc, slot, luaH_get))) {
           setobj2s(L, ra, slot);
         }
+        else if (l_unlikely(ttislngstring(rc)))  /* catan-engine: see 'keycost' */
+          Protect(longget(L, ra, rb, rc));
         else
           Protect(luaV_finishget(L, rb, rc, ra, slot));
         vmbreak;
@@ -1380,9 +1498,12 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         lua_Unsigned n;
         if ((ttisinteger(rb)  /* fast track for integers? */
             ? (cast_void(n = ivalue(rb)), luaV_fastgeti(L, s2v(ra), n, slot))
-            : luaV_fastget(L, s2v(ra), rb, slot, luaH_get)) && luaV_notfrozen(s2v(ra))) {
+            : (!ttislngstring(rb) && luaV_fastget(L, s2v(ra), rb, slot, luaH_get)))
+            && luaV_notfrozen(s2v(ra))) {
           luaV_finishfastset(L, s2v(ra), slot, rc);
         }
+        else if (l_unlikely(ttislngstring(rb)))  /* catan-engine: see 'keycost' */
+          Protect(longset(L, ra, rb, rc));
         else
           Protect(luaV_finishset(L, s2v(ra), rb, rc, slot));
         vmbreak;
@@ -1439,7 +1560,13 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         const TValue *slot;
         TValue *rb = vRB(i);
         TValue *rc = RKC(i);
-        TString *key = tsvalue(rc);  /* key must be a string */
+        TString *key;
+        if (l_unlikely(ttislngstring(rc))) {  /* catan-engine: see 'keycost' */
+          Protect(luaG_charge(L, keycost(rc)));
+          updatebase(ci);  /* the count hook may have moved the stack */
+          ra = RA(i); rb = vRB(i); rc = RKC(i);
+        }
+        key = tsvalue(rc);  /* key must be a string */
         setobj2s(L, ra + 1, rb);
         frozenget(L, rb, key, slot, luaH_getstr,
                   setobj2s(L, ra, slot),
@@ -1648,7 +1775,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
       vmcase(OP_TBC) {
         StkId ra = RA(i);
         /* create new to-be-closed upvalue */
-        halfProtect(luaF_newtbcupval(L, ra));
+        halfProtect((notbc(L, ra), luaF_newtbcupval(L, ra)));
         vmbreak;
       }
       vmcase(OP_JMP) {
@@ -1675,7 +1802,11 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         StkId ra = RA(i);
         TValue *rb = KB(i);
         /* basic types do not use '__eq'; we can use raw equality */
-        int cond = luaV_rawequalobj(s2v(ra), rb);
+        int cond;
+        if (l_unlikely(ttislngstring(rb)))  /* catan-engine: charged as '==' is */
+          Protect(cond = luaV_equalobj(L, s2v(ra), rb));  /* no metamethod: 'rb' is a string */
+        else
+          cond = luaV_rawequalobj(s2v(ra), rb);
         docondjump();
         vmbreak;
       }
@@ -1868,7 +1999,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
       vmcase(OP_TFORPREP) {
        StkId ra = RA(i);
         /* create to-be-closed upvalue (if needed) */
-        halfProtect(luaF_newtbcupval(L, ra + 3));
+        halfProtect((notbc(L, ra + 3), luaF_newtbcupval(L, ra + 3)));
         pc += GETARG_Bx(i);
         i = *(pc++);  /* go to next instruction */
         lua_assert(GET_OPCODE(i) == OP_TFORCALL && ra == RA(i));
@@ -1904,6 +2035,13 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
           int more;
           setobjs2s(L, ra + 4, ra + 2);
           Protect(more = luaH_next(L, hvalue(s2v(ra + 1)), ra + 4));  /* may raise: a bad key */
+          /* its scan, recorded as debt (ltable.c), is charged here, as 'next' is charged
+             when it returns */
+          if (l_unlikely(L->hookcount <= 0)) {
+            Protect(luaG_settle(L));
+            updatebase(ci);  /* the count hook may have moved the stack */
+            ra = RA(i);
+          }
           if (more) {
             for (; c > 2; c--) setnilvalue(s2v(ra + 3 + c));
           } else {
