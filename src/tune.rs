@@ -605,8 +605,9 @@ pub fn tune(cfg: &TuneConfig, mut progress: impl FnMut(usize, usize, usize)) -> 
         weights: BTreeMap::new(),
     });
     tuned.made = format!(
-        "catan tune: {done} games of self-play in {} rounds, seed {}, {} positions; fit: log-likelihood {:.3} a position (a coin: {:.3}), winner scored highest in {:.0}%",
+        "catan tune: {done} games of self-play in {} rounds{}, seed {}, {} positions; fit: log-likelihood {:.3} a position (a coin: {:.3}), winner scored highest in {:.0}%",
         reports.len(),
+        cfg.teacher.map_or(String::new(), |k| format!(", distilled from {}'s choices", k.name())),
         cfg.header.seed,
         data.len(),
         ll,
