@@ -16,6 +16,7 @@ mod api_turn;
 mod api_values;
 mod ctx;
 pub mod error;
+mod freeze;
 mod log_format;
 mod names;
 mod sandbox;
@@ -103,6 +104,8 @@ const DISPATCH: &[&str] = &[
     "features",
     "has_filter",
     "metrics",
+    "cached_computations",
+    "options_at",
 ];
 
 fn lua_err(e: mlua::Error) -> ScriptError {
@@ -133,7 +136,9 @@ impl Script {
         let keep_cached = api_fast::keep_cached_fn(&lua).map_err(lua_err)?;
         let engine: Table = lua
             .load(include_str!("prelude.lua"))
-            .set_name("@engine/prelude.lua")
+            // `=`: no variant's file can have this name (theirs are `@` and a path), which
+            // is how freezing tells the engine's functions from the rules' (freeze.rs).
+            .set_name("=engine/prelude.lua")
             // Debug builds check every option a rule's `sample` draws against its listing.
             .call((read_only, fresh_budget, keep_cached, cfg!(debug_assertions)))
             .map_err(lua_err)?;
@@ -147,8 +152,12 @@ impl Script {
         let (spec, files) = spec_load::finish(&lua, &engine)?;
         let spec = Arc::new(spec);
         let g = api::create(&lua)?;
-        engine.get::<Function>("install").and_then(|f| f.call::<()>(g.clone())).map_err(lua_err)?;
+        let rules = engine.get::<Function>("install").and_then(|f| f.call::<Table>(g.clone())).map_err(lua_err)?;
         freeze.call::<()>((g.clone(), engine.clone())).map_err(lua_err)?;
+        // The rules are fixed from here on: their tables frozen, their files' variables
+        // sealed (a budget of its own, as each variant's load has).
+        used.set(0);
+        freeze::freeze_rules(&lua, rules)?;
         let mut calls = rustc_hash::FxHashMap::default();
         for name in DISPATCH {
             calls.insert(*name, engine.get::<Function>(*name).map_err(lua_err)?);
@@ -392,7 +401,7 @@ impl Script {
             let entry = entry.map_err(lua_err)?;
             let name: String = entry.raw_get(1).map_err(lua_err)?;
             let args: mlua::Value = entry.raw_get(2).map_err(lua_err)?;
-            out.push(self.action_from_lua(name, args)?);
+            out.push(self.action_from_lua(name, args).map_err(|e| self.in_options(e, false))?);
         }
         let mut tpl = vec![];
         for name in templates.sequence_values::<String>() {
@@ -446,7 +455,7 @@ impl Script {
         let r = self.ask::<(Option<String>, mlua::Value)>(true, "sample", (self.g.clone(), seat + 1, self.rnd.clone()));
         match r? {
             (Some(name), option) => {
-                let action = self.action_from_lua(name, option)?;
+                let action = self.action_from_lua(name, option).map_err(|e| self.in_options(e, true))?;
                 if let Some(version) = self.version() {
                     *self.drawn.borrow_mut() = Some((version, seat, action.clone()));
                 }
@@ -538,6 +547,12 @@ impl Script {
         Ok(m)
     }
 
+    /// How many values `g:cached` has computed in this Lua state (its misses, a value
+    /// computed again after a change included): for tests and profiling.
+    pub fn cached_computations(&self) -> Result<u64, ScriptError> {
+        self.call::<u64>("cached_computations", ())
+    }
+
     /// An action's arguments as the Lua values its hooks take, passed to `perform` as
     /// trailing arguments: no table to make and unpack for each action.
     fn args_to_lua(&self, action: &Action) -> Result<mlua::Variadic<mlua::Value>, ScriptError> {
@@ -563,6 +578,18 @@ impl Script {
         Ok(out)
     }
 
+    /// An option the rules listed (or `sample` drew, `sampled`) that is not the action's
+    /// arguments: named with the action and the line of the function that gave it
+    /// (`action_from_lua` leaves the action's name in `rule`).
+    fn in_options(&self, mut e: ScriptError, sampled: bool) -> ScriptError {
+        if let Some(name) = e.rule.take() {
+            let at = self.call::<(Option<String>, Option<String>)>("options_at", (name.as_str(), sampled));
+            (e.location, e.variant) = at.unwrap_or_default();
+            e.rule = Some(format!("action '{name}'"));
+        }
+        e
+    }
+
     fn action_from_lua(&self, name: String, args: mlua::Value) -> Result<Action, ScriptError> {
         let spec = self.spec.action(&name).ok_or_else(|| {
             ScriptError::new(ScriptErrorKind::Runtime, format!("legal actions listed unknown action '{name}'"))
@@ -581,18 +608,21 @@ impl Script {
             (_, 1) => vec![args.clone()],
             (mlua::Value::Table(t), n) => (1..=n).map(|i| t.raw_get(i)).collect::<Result<_, _>>().map_err(lua_err)?,
             _ => {
-                return Err(ScriptError::new(
-                    ScriptErrorKind::Runtime,
-                    format!("options of '{name}' must be lists of {} arguments", types.len()),
-                ))
+                return Err(ScriptError {
+                    rule: Some(name.clone()),
+                    ..ScriptError::new(
+                        ScriptErrorKind::Runtime,
+                        format!("options of '{name}' must be lists of {} arguments", types.len()),
+                    )
+                })
             }
         };
         let mut out = Vec::with_capacity(types.len());
         for (t, v) in types.iter().zip(values) {
-            out.push(
-                api::arg_from_lua(*t, &v)
-                    .map_err(|e| ScriptError::new(ScriptErrorKind::Runtime, format!("bad option for '{name}': {e}")))?,
-            );
+            out.push(api::arg_from_lua(*t, &v).map_err(|e| ScriptError {
+                rule: Some(name.clone()),
+                ..ScriptError::new(ScriptErrorKind::Runtime, format!("bad option for '{name}': {e}"))
+            })?);
         }
         Ok(Action { name, args: out })
     }

@@ -254,6 +254,20 @@ end
 -- api.rs), which a hit skips. src/engine.rs tests hold it to the unit.
 local MISS_EXTRA = 40 + 40
 
+-- How many values g:cached computed in this Lua state (`Game::cached_computations`): a
+-- rule cannot count them itself, its variables being fixed once loaded.
+local computations = 0
+function engine.cached_computations() return computations end
+
+-- Where the options of action `name` come from, "file:line", and the variant, for an option the engine
+-- cannot read as the action's arguments: its `sample` when `sampled` and it has one.
+function engine.options_at(name, sampled)
+  local def = R.actions[name]
+  if not def then return nil end
+  local fn = (sampled and def.sample) or def.options
+  return fn and __where_fn(fn), def.variant
+end
+
 local function install_cached(g)
   local READS = { grids = 1, seat_grids = 2, seat_cards = 3, constants = 4 }
   local probe, used = g.__probe, g.__used
@@ -285,6 +299,7 @@ local function install_cached(g)
     local v = probe(self, code, seat, m[2][k], m[3][k])
     if v == true then return m[1][k] end
     local before = used(self)
+    computations = computations + 1
     local r = fn(self, arg)
     local after = used(self)
     -- Kept only if nothing it reads changed meanwhile: a listing may not write, but `fn` might.
@@ -294,6 +309,35 @@ local function install_cached(g)
   -- A hit is answered in C, charged what this function's hit is (its entry, the probe and
   -- the value's cost); anything else (a miss, a bad `reads`) comes here.
   g.cached = keep_cached and keep_cached(cached, memo, NONE) or cached
+end
+
+-- While legal actions are listed nothing may change, so the getters the rules call most
+-- are answered once per listing instead of crossing into Rust each time (the number of
+-- players only when asked). One view table is reused for every listing, so listing
+-- allocates nothing of its own. It holds every method of `g` itself: one found through
+-- `__index` missed first, about twenty times an action. Made once `g` is complete
+-- (engine.install) and frozen with the rules, as `g` is: a rule that wrote to it would
+-- change every later listing.
+local cached = {}
+local VIEW
+local function make_view(g)
+  VIEW = {}
+  for k, v in next, g do VIEW[k] = v end
+  VIEW.phase = function() return cached.phase end
+  VIEW.current = function() return cached.current end
+  VIEW.players = function()
+    local n = cached.players
+    if not n then n = cached.g:players(); cached.players = n end
+    return n
+  end
+  setmetatable(VIEW, { __index = g, __metatable = false, __newindex = function()
+    error("'g' is frozen: a variant changes the rules through hooks and actions, not by changing what the "
+      .. "engine provides (and nothing may change while legal actions are listed)", 2)
+  end })
+end
+local function listing_view(g)
+  cached.g, cached.phase, cached.current, cached.players = g, g:phase(), g:current(), nil
+  return VIEW
 end
 
 function engine.install(g)
@@ -344,41 +388,32 @@ function engine.install(g)
       depth = depth - 1
     end
   end
-end
-
--- While legal actions are listed nothing may change, so the getters the rules call most
--- are answered once per listing instead of crossing into Rust each time (the number of
--- players only when asked). One view table is reused for every listing, so listing
--- allocates nothing of its own. It holds every method of `g` itself: one found through
--- `__index` missed first, about twenty times an action.
-local cached = {}
-local VIEW
-local function listing_view(g)
-  if not VIEW then
-    VIEW = {}
-    for k, v in next, g do VIEW[k] = v end
-    VIEW.phase = function() return cached.phase end
-    VIEW.current = function() return cached.current end
-    VIEW.players = function()
-      local n = cached.players
-      if not n then n = cached.g:players(); cached.players = n end
-      return n
-    end
-    setmetatable(VIEW, { __index = g })
-  end
-  cached.g, cached.phase, cached.current, cached.players = g, g:phase(), g:current(), nil
-  return VIEW
+  make_view(g)
+  -- What the engine freezes with the rules (script/freeze.rs): `g`, its view while
+  -- listing, every hook's function and every action's definition.
+  local rules = { g, VIEW }
+  for _, h in next, R.hooks do rules[#rules + 1] = h.fn end
+  for _, def in next, R.actions do rules[#rules + 1] = def end
+  return rules
 end
 
 -- The one option of an action without arguments: its empty argument list (shared, read only).
 local NO_ARGS = { EMPTY }
 
 -- Listing runs at the top of a call: the action listed is the one rule running.
+-- A list of options that is no list is named with the line of the `options` function
+-- (it failed later, in the engine's Lua, naming no rule, or listed nothing at all).
+local function not_a_list(def, out)
+  error(__where_fn(def.options) .. ": the options of action '" .. def.name .. "' returned "
+    .. (out == nil and "nothing" or "a " .. type(out)) .. ", not a list", 0)
+end
+
 local function options_of(g, def, seat)
   depth, active[1] = 1, def
   local out
   if def.options then
     out = def.options(g, seat)
+    if type(out) ~= "table" then not_a_list(def, out) end
   elseif not def.has_args then
     out = (not def.legal or def.legal(g, seat)) and NO_ARGS or EMPTY
   end -- else a template: the variant cannot list its arguments

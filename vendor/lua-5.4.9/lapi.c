@@ -1299,6 +1299,30 @@ LUA_API void lua_freeze (lua_State *L, int idx) {
 }
 
 
+/* catan-engine: whether the value at 'idx' is a frozen table (see lua_freeze) */
+LUA_API int lua_isfrozen (lua_State *L, int idx) {
+  const TValue *t = index2value(L, idx);
+  return ttistable(t) && isfrozen(hvalue(t)) != 0;
+}
+
+
+/* catan-engine: seals upvalue 'n' of the Lua function at 'funcindex' if it is closed (a
+** variable of a function that has returned, such as a local of a loaded file): from now
+** on assigning it is an error (luaG_sealederror). Returns whether it did. */
+LUA_API int lua_sealupvalue (lua_State *L, int funcindex, int n) {
+  const TValue *fi = index2value(L, funcindex);
+  LClosure *f;
+  UpVal *uv;
+  if (!ttisLclosure(fi)) return 0;
+  f = clLvalue(fi);
+  if (!(cast_uint(n) - 1u < cast_uint(f->p->sizeupvalues))) return 0;
+  uv = f->upvals[n - 1];
+  if (uv == NULL || upisopen(uv)) return 0;
+  uv->sealed = 1;
+  return 1;
+}
+
+
 /* catan-engine: charge 'n' units of work a library function does in C (see luaG_charge) */
 LUA_API void lua_charge (lua_State *L, lua_Integer n) {
   lua_lock(L);

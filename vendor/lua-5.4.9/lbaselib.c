@@ -140,6 +140,9 @@ static int luaB_setmetatable (lua_State *L) {
   luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
   if (l_unlikely(luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL))
     return luaL_error(L, "cannot change a protected metatable");
+  if (l_unlikely(lua_isfrozen(L, 1)))  /* catan-engine */
+    return luaL_error(L, "cannot change the metatable of a frozen table (the rules' tables "
+                         "are frozen once the variants are loaded)");
   lua_settop(L, 2);
   lua_setmetatable(L, 1);
   return 1;
@@ -175,6 +178,10 @@ static int luaB_rawset (lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
   luaL_checkany(L, 2);
   luaL_checkany(L, 3);
+  if (l_unlikely(lua_isfrozen(L, 1)))  /* catan-engine: rawset is a write as any other */
+    return luaL_error(L, "attempt to change a frozen table (the rules' tables are frozen "
+                         "once the variants are loaded: keep what changes in the game "
+                         "state, with g:set)");
   lua_settop(L, 3);
   lua_rawset(L, 1);
   return 1;

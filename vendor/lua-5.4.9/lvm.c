@@ -340,7 +340,9 @@ void luaV_finishset (lua_State *L, const TValue *t, TValue *key,
       tm = fasttm(L, h->metatable, TM_NEWINDEX);  /* get metamethod */
       if (tm == NULL) {  /* no metamethod? */
         if (l_unlikely(isfrozen(h)))  /* catan-engine */
-          luaG_runerror(L, "attempt to write to a frozen table");
+          luaG_frozenerror(L, "attempt to change a frozen table (the rules' tables are "
+                              "frozen once the variants are loaded: keep what changes in "
+                              "the game state, with g:set)");
         sethvalue2s(L, L->top.p, h);  /* anchor 't' */
         L->top.p++;  /* assume EXTRA_STACK */
         luaH_finishset(L, h, key, slot, val);  /* set new value */
@@ -1303,6 +1305,8 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
       vmcase(OP_SETUPVAL) {
         StkId ra = RA(i);
         UpVal *uv = cl->upvals[GETARG_B(i)];
+        if (l_unlikely(uv->sealed))  /* catan-engine: a variable of the rules */
+          halfProtect(luaG_sealederror(L, cl->p, GETARG_B(i)));
         setobj(L, uv->v.p, s2v(ra));
         luaC_barrier(L, uv, s2v(ra));
         vmbreak;
