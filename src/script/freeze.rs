@@ -6,8 +6,8 @@
 //! string metatable) or a file's local and then failed left the change in place, and a
 //! `when` that wrote one made a game depend on how often its legal actions were listed.
 //!
-//! Reached: the globals, the registered hooks and actions and the view of `g` used while
-//! listing (handed over by the prelude's `engine.install`), the string metatable; from
+//! Reached: the globals, the registered hooks and actions, the view of `g` used while
+//! listing and the string metatable (handed over by the prelude's `engine.install`); from
 //! each table its keys, values and metatable; from each of the rules' functions its
 //! upvalues, each sealed (an assignment to it is then an error, `luaG_sealederror` in the
 //! vendored VM). The engine's own functions (chunks named `=engine/...`, a name no file
@@ -15,121 +15,114 @@
 //! followed. Frozen tables refuse every write, `rawset` and `setmetatable` included
 //! (`vendor/README.md`).
 
-use super::{lua_err, ScriptError};
-use mlua::{Function, Lua, Table};
+use super::{lua_err, ScriptError, ScriptErrorKind};
+use mlua::ffi;
+use mlua::{Lua, Table};
+use std::ffi::c_int;
 
 // What the vendored Lua adds to its C API (`vendor/README.md`).
 extern "C-unwind" {
     /// Freezes the table at `idx`: every write to it refused from now on (but the
     /// engine's raw ones).
-    fn lua_freeze(l: *mut mlua::ffi::lua_State, idx: std::ffi::c_int);
+    fn lua_freeze(l: *mut ffi::lua_State, idx: c_int);
     /// Seals upvalue `n` of the Lua function at `funcindex` if it is closed: assigning it
     /// is an error from now on. Returns whether it did.
-    fn lua_sealupvalue(l: *mut mlua::ffi::lua_State, funcindex: std::ffi::c_int, n: std::ffi::c_int)
-        -> std::ffi::c_int;
+    fn lua_sealupvalue(l: *mut ffi::lua_State, funcindex: c_int, n: c_int) -> c_int;
 }
-
-/// The walk, in Lua: it needs a set of what it has seen and a list of what is left, which
-/// are tables. Run once per load, over a few thousand objects for the largest editions.
-const WALK: &str = r#"
-local meta, upvalue, mark, roots = ...
-local next, type = next, type
-local seen, todo, n = {}, {}, 0
-local function push(v)
-  local t = type(v)
-  if (t == "table" or t == "function") and not seen[v] then
-    seen[v] = true
-    n = n + 1
-    todo[n] = v
-  end
-end
-for i = 1, #roots do push(roots[i]) end
-push(meta(""))
-while n > 0 do
-  local v = todo[n]
-  todo[n] = nil
-  n = n - 1
-  if type(v) == "table" then
-    for k, x in next, v do push(k); push(x) end
-    push(meta(v))
-    mark(v)
-  else
-    -- A function of the rules: each upvalue, sealed; of the engine: its functions only.
-    local i = 1
-    while true do
-      local found, x, rules = upvalue(v, i)
-      if not found then break end
-      if rules or type(x) == "function" then push(x) end
-      i = i + 1
-    end
-  end
-end
-"#;
 
 /// Freezes what the rules can reach from `roots` (a list) and the globals, and seals the
 /// variables of the rules' files.
 pub(super) fn freeze_rules(lua: &Lua, roots: Table) -> Result<(), ScriptError> {
     roots.raw_push(lua.globals()).map_err(lua_err)?;
-    let walk: Function = lua.load(WALK).set_name("=engine/freeze.lua").into_function().map_err(lua_err)?;
-    walk.call::<()>((
-        meta_fn(lua).map_err(lua_err)?,
-        upvalue_fn(lua).map_err(lua_err)?,
-        mark_fn(lua).map_err(lua_err)?,
-        roots,
-    ))
-    .map_err(lua_err)
+    // SAFETY: the walk only pushes, reads and pops values of the Lua stack (each push
+    // checked by lua_checkstack) and raises no error; it leaves the stack as it found it.
+    let done = lua.exec_raw_lua(|raw| unsafe {
+        let l = raw.state();
+        let base = ffi::lua_gettop(l);
+        let ok = ffi::lua_checkstack(l, 8) != 0 && raw.push(&roots).is_ok() && walk(l, base + 1);
+        ffi::lua_settop(l, base);
+        ok
+    });
+    if !done {
+        return Err(ScriptError::new(ScriptErrorKind::Memory, "the rules hold more tables than can be frozen"));
+    }
+    Ok(())
 }
 
-/// `meta(v)`: the metatable of `v` as it is, `__metatable` or not; nil without one.
-fn meta_fn(lua: &Lua) -> mlua::Result<Function> {
-    unsafe extern "C-unwind" fn meta(l: *mut mlua::ffi::lua_State) -> std::ffi::c_int {
-        if mlua::ffi::lua_gettop(l) < 1 || mlua::ffi::lua_getmetatable(l, 1) == 0 {
-            return 0;
+/// The walk, depth first, on the Lua stack above `roots` (at `at`): every value still to
+/// visit is kept on the stack (so it stays alive and needs no table of its own), each
+/// pushed once (`seen`, by address). False if the stack cannot grow.
+unsafe fn walk(l: *mut ffi::lua_State, at: c_int) -> bool {
+    let mut seen = rustc_hash::FxHashSet::default();
+    // Keeps the value on the top of the stack to visit, or pops it: tables and functions
+    // not seen yet are kept.
+    let keep = |l: *mut ffi::lua_State, seen: &mut rustc_hash::FxHashSet<usize>| -> bool {
+        let t = ffi::lua_type(l, -1);
+        if (t == ffi::LUA_TTABLE || t == ffi::LUA_TFUNCTION) && seen.insert(ffi::lua_topointer(l, -1) as usize) {
+            return true;
         }
-        1
+        ffi::lua_settop(l, -2);
+        false
+    };
+    // The roots: each entry of the list.
+    let n = ffi::lua_rawlen(l, at) as ffi::lua_Integer;
+    for i in 1..=n {
+        if ffi::lua_checkstack(l, 4) == 0 {
+            return false;
+        }
+        ffi::lua_rawgeti(l, at, i);
+        keep(l, &mut seen);
     }
-    // SAFETY: reads its argument and pushes at most one value.
-    unsafe { lua.create_c_function(meta) }
-}
-
-/// `upvalue(f, i)`: true, the value of the `i`th upvalue of the Lua function `f` and
-/// whether `f` is one of the rules' functions (its chunk a variant's file, `@...`), whose
-/// upvalue is then sealed; nothing past the last upvalue or for a C function.
-fn upvalue_fn(lua: &Lua) -> mlua::Result<Function> {
-    unsafe extern "C-unwind" fn upvalue(l: *mut mlua::ffi::lua_State) -> std::ffi::c_int {
-        use mlua::ffi;
-        if ffi::lua_type(l, 1) != ffi::LUA_TFUNCTION || ffi::lua_iscfunction(l, 1) != 0 {
-            return 0;
+    while ffi::lua_gettop(l) > at {
+        if ffi::lua_checkstack(l, 8) == 0 {
+            return false;
         }
-        let i = ffi::lua_tointeger(l, 2) as std::ffi::c_int;
-        ffi::lua_settop(l, 1);
-        let mut ar: ffi::lua_Debug = std::mem::zeroed();
-        ffi::lua_pushvalue(l, 1);
-        // ">S": the function on the top of the stack, popped; fills `source`.
-        ffi::lua_getinfo(l, c">S".as_ptr(), &mut ar);
-        let rules = !ar.source.is_null() && *ar.source == b'@' as std::ffi::c_char;
-        ffi::lua_pushboolean(l, 1);
-        if ffi::lua_getupvalue(l, 1, i).is_null() {
-            return 0;
+        let v = ffi::lua_gettop(l);
+        if ffi::lua_type(l, v) == ffi::LUA_TTABLE {
+            lua_freeze(l, v);
+            // Each key and value kept below the key `lua_next` goes on from.
+            ffi::lua_pushnil(l);
+            while ffi::lua_next(l, v) != 0 {
+                if ffi::lua_checkstack(l, 4) == 0 {
+                    return false;
+                }
+                if keep(l, &mut seen) {
+                    ffi::lua_rotate(l, -2, 1); // the value below the key
+                }
+                ffi::lua_pushvalue(l, -1);
+                if keep(l, &mut seen) {
+                    ffi::lua_rotate(l, -2, 1); // a copy of the key below it
+                }
+            }
+            if ffi::lua_getmetatable(l, v) != 0 {
+                keep(l, &mut seen);
+            }
+        } else if ffi::lua_iscfunction(l, v) == 0 {
+            // A Lua function: the rules' (a file's chunk, `@...`) have every upvalue
+            // followed and sealed, the engine's their functions only.
+            let mut ar: ffi::lua_Debug = std::mem::zeroed();
+            ffi::lua_pushvalue(l, v);
+            ffi::lua_getinfo(l, c">S".as_ptr(), &mut ar);
+            let rules = !ar.source.is_null() && *ar.source == b'@' as std::ffi::c_char;
+            let mut i = 1;
+            while !ffi::lua_getupvalue(l, v, i).is_null() {
+                if rules {
+                    lua_sealupvalue(l, v, i);
+                    keep(l, &mut seen);
+                } else if ffi::lua_type(l, -1) == ffi::LUA_TFUNCTION {
+                    keep(l, &mut seen);
+                } else {
+                    ffi::lua_settop(l, -2);
+                }
+                if ffi::lua_checkstack(l, 4) == 0 {
+                    return false;
+                }
+                i += 1;
+            }
         }
-        if rules {
-            lua_sealupvalue(l, 1, i);
-        }
-        ffi::lua_pushboolean(l, rules as std::ffi::c_int);
-        3
+        // Visited: taken off, what it keeps moves down into its place.
+        ffi::lua_rotate(l, v, -1);
+        ffi::lua_settop(l, -2);
     }
-    // SAFETY: reads its arguments and pushes at most four values (a C function has twenty).
-    unsafe { lua.create_c_function(upvalue) }
-}
-
-/// `mark(t)`: freezes the table `t` (every write to it refused from now on).
-fn mark_fn(lua: &Lua) -> mlua::Result<Function> {
-    unsafe extern "C-unwind" fn mark(l: *mut mlua::ffi::lua_State) -> std::ffi::c_int {
-        if mlua::ffi::lua_type(l, 1) == mlua::ffi::LUA_TTABLE {
-            lua_freeze(l, 1);
-        }
-        0
-    }
-    // SAFETY: reads one argument and pushes nothing.
-    unsafe { lua.create_c_function(mark) }
+    true
 }

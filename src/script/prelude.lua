@@ -316,8 +316,9 @@ end
 -- players only when asked). One view table is reused for every listing, so listing
 -- allocates nothing of its own. It holds every method of `g` itself: one found through
 -- `__index` missed first, about twenty times an action. Made once `g` is complete
--- (engine.install) and frozen with the rules, as `g` is: a rule that wrote to it would
--- change every later listing.
+-- (engine.install), so it needs no `__index`, and frozen with the rules, as `g` is: a
+-- rule that wrote to it would change every later listing. (Without a metatable the
+-- vendored VM does not cache its reads per instruction, where it would evict `g`'s.)
 local cached = {}
 local VIEW
 local function make_view(g)
@@ -330,10 +331,6 @@ local function make_view(g)
     if not n then n = cached.g:players(); cached.players = n end
     return n
   end
-  setmetatable(VIEW, { __index = g, __metatable = false, __newindex = function()
-    error("'g' is frozen: a variant changes the rules through hooks and actions, not by changing what the "
-      .. "engine provides (and nothing may change while legal actions are listed)", 2)
-  end })
 end
 local function listing_view(g)
   cached.g, cached.phase, cached.current, cached.players = g, g:phase(), g:current(), nil
@@ -390,8 +387,9 @@ function engine.install(g)
   end
   make_view(g)
   -- What the engine freezes with the rules (script/freeze.rs): `g`, its view while
-  -- listing, every hook's function and every action's definition.
-  local rules = { g, VIEW }
+  -- listing, the string metatable (which the sandbox hides next), every hook's function
+  -- and every action's definition.
+  local rules = { g, VIEW, getmetatable("") }
   for _, h in next, R.hooks do rules[#rules + 1] = h.fn end
   for _, def in next, R.actions do rules[#rules + 1] = def end
   return rules
