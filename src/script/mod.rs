@@ -453,7 +453,7 @@ impl Script {
             .map_err(lua_err)?;
         }
         let r = self.ask::<(Option<String>, mlua::Value)>(true, "sample", (self.g.clone(), seat + 1, self.rnd.clone()));
-        match r? {
+        match r.map_err(|e| self.not_a_list(e))? {
             (Some(name), option) => {
                 let action = self.action_from_lua(name, option).map_err(|e| self.in_options(e, true))?;
                 if let Some(version) = self.version() {
@@ -576,6 +576,23 @@ impl Script {
             });
         }
         Ok(out)
+    }
+
+    /// A bot's draw that failed in the engine's own Lua while reading an action's options
+    /// (`#` of a number, say: the draw does not ask their type, see `options_of` in the
+    /// prelude): worded as a listing words it, at the line of `options`.
+    fn not_a_list(&self, mut e: ScriptError) -> ScriptError {
+        let name = e.rule.as_deref().and_then(|r| r.strip_prefix("action '")?.strip_suffix('\'')).map(String::from);
+        let in_engine = e.location.as_deref().is_some_and(|l| l.starts_with("engine/"));
+        let what = e.message.strip_prefix("attempt to get length of a ").and_then(|m| m.split(' ').next());
+        if let (Some(name), true, Some(what)) = (name, in_engine, what) {
+            e.message = format!("the options of action '{name}' returned a {what}, not a list");
+            e.location = self
+                .call::<(Option<String>, Option<String>)>("options_at", (name.as_str(), false))
+                .ok()
+                .and_then(|(at, _)| at);
+        }
+        e
     }
 
     /// An option the rules listed (or `sample` drew, `sampled`) that is not the action's

@@ -98,7 +98,11 @@ pub(super) fn sandbox(lua: &Lua, used: Rc<Cell<u64>>) -> Result<Function, Script
         if n > INSTRUCTION_BUDGET {
             let src = debug.source();
             let at = match (src.source.as_deref(), debug.current_line()) {
-                (Some(file), Some(line)) => Some(format!("{}:{}", file.trim_start_matches('@'), line)),
+                (Some(file), Some(line)) if file.starts_with('@') => Some(format!("{}:{}", &file[1..], line)),
+                // In the engine's own Lua (`=engine/...`): the rule it runs for, if any.
+                (Some(file), Some(line)) if file.starts_with('=') => {
+                    caller(lua).or_else(|| Some(format!("{}:{}", &file[1..], line)))
+                }
                 // Charged inside a library function (lua_charge): name the script's line.
                 _ => caller(lua),
             };

@@ -14,6 +14,7 @@ action {
   options = function(g, p)
     if broken(g, "number") then return 5 end -- OPTIONS NUMBER HERE
     if broken(g, "string") then return "abc" end
+    if broken(g, "map") then return { five = 5 } end
     if broken(g, "entry") then return { 1, "two" } end
     if broken(g, "level") then error("options failed a level up", 2) end
     if broken(g, "assert") then assert(false, { why = "no" }) end -- OPTIONS ASSERT HERE
