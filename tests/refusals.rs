@@ -43,11 +43,12 @@ fn peek(g: &mut Game) -> String {
 }
 
 const PRISTINE: &str =
-    "bonus 1; resources brick,lumber,wool,grain,ore; road brick,lumber; upper ABC; tally 0; catan.x nil; type function";
+    "bonus 1; resources brick,lumber,wool,grain,ore; road brick,lumber; upper ABC; tally 0; catan.x nil; type function; \
+     kept 0";
 
 /// An action that changes a table of the rules (its own definition, an exported helper,
 /// a file's table, the string metatable, a metatable), a variable of a file or its `_ENV`,
-/// and then fails: it is refused at the line of the change, the game is byte for byte as
+/// or a value `g:cached` keeps, and then fails: it is refused at the line of the change, the game is byte for byte as
 /// before, and the rules behave as loaded. On the engine before the rules were frozen,
 /// the bonus became 5, the road's cost `brick,lumber,brick`, `("abc"):upper()` "tampered".
 #[test]
@@ -65,6 +66,7 @@ fn a_refused_action_leaves_the_rules_as_they_were() {
         ("remove_export", "REMOVE HERE", "frozen table"),
         ("move_export", "TABLE MOVE HERE", "frozen table"),
         ("insert_string", "INSERT STRING HERE", "'string' is frozen"),
+        ("kept", "KEPT CHANGED HERE", "frozen table"),
     ] {
         let mut g = game(TABLES);
         let (state, save, messages) = (g.state().clone(), g.save_json(), g.messages().len());
@@ -84,15 +86,19 @@ fn a_refused_action_leaves_the_rules_as_they_were() {
 }
 
 /// A `when` asked while legal actions are listed may not write to `g` (the view the
-/// listing hands it), to a table of the rules or to a variable of its file: the listing
+/// listing hands it), to a table of the rules, to a variable of its file or to a value
+/// `g:cached` keeps: the listing
 /// fails at the write's line, naming the action, and nothing is left behind. On the engine
 /// before, the view kept `g.current` replaced (the player to act changed for every later
 /// listing), and a count of listings survived into the game.
 #[test]
 fn listing_legal_actions_cannot_write_to_the_rules() {
-    for (how, marker) in
-        [("g", "G WRITTEN HERE"), ("table", "TABLE WRITTEN HERE"), ("variable", "VARIABLE WRITTEN HERE")]
-    {
+    for (how, marker) in [
+        ("g", "G WRITTEN HERE"),
+        ("table", "TABLE WRITTEN HERE"),
+        ("variable", "VARIABLE WRITTEN HERE"),
+        ("kept", "KEPT WRITTEN HERE"),
+    ] {
         let mut g = game(TABLES);
         g.act(0, &format!("arm {how}")).unwrap();
         for _ in 0..3 {
@@ -118,7 +124,7 @@ fn listing_legal_actions_cannot_write_to_the_rules() {
 fn a_game_and_its_replay_agree_however_often_actions_were_listed() {
     let play = |listings: usize| {
         let mut g = game(TABLES);
-        for line in ["arm table", "roll", "drift", "arm variable", "drift", "arm g", "drift"] {
+        for line in ["arm table", "roll", "drift", "arm variable", "drift", "arm kept", "drift", "arm g", "drift"] {
             for _ in 0..listings {
                 let _ = g.legal_actions(0);
                 let _ = RandomBot::new(3).choose(&g, 0);

@@ -140,7 +140,13 @@ impl Script {
             // is how freezing tells the engine's functions from the rules' (freeze.rs).
             .set_name("=engine/prelude.lua")
             // Debug builds check every option a rule's `sample` draws against its listing.
-            .call((read_only, fresh_budget, keep_cached, cfg!(debug_assertions)))
+            .call((
+                read_only,
+                fresh_budget,
+                keep_cached,
+                cfg!(debug_assertions),
+                freeze::freeze_value_fn(&lua).map_err(lua_err)?,
+            ))
             .map_err(lua_err)?;
         lua.globals().set("__engine", engine.clone()).map_err(lua_err)?;
         spec_load::install(&lua, built_in)?;

@@ -4,9 +4,10 @@
 
 -- The chunk's arguments, from the engine alone: one makes the state read-only for the
 -- rest of the current call (perform asks who acts next so), one gives the call a fresh
--- instruction budget (perform's checks and its action are each given the whole), and one
--- answers g:cached's hits in C (install_cached below).
-local set_read_only, fresh_budget, keep_cached, check_samples = ...
+-- instruction budget (perform's checks and its action are each given the whole), one
+-- answers g:cached's hits in C (install_cached below), and one freezes a value g:cached
+-- keeps, as the rules are frozen once loaded (script/freeze.rs).
+local set_read_only, fresh_budget, keep_cached, check_samples, freeze_kept = ...
 
 local R = { hooks = {}, by_point = nil, actions = {}, order = {}, seq = 0 }
 local engine = {}
@@ -303,7 +304,11 @@ local function install_cached(g)
     local r = fn(self, arg)
     local after = used(self)
     -- Kept only if nothing it reads changed meanwhile: a listing may not write, but `fn` might.
-    if probe(self, code, seat) == v then m[1][k], m[2][k], m[3][k] = r, v, after - before + MISS_EXTRA end
+    -- Frozen when kept: it is handed out again, and a rule that changed it would change
+    -- what later calls get (a game would depend on how often its actions were listed).
+    if probe(self, code, seat) == v and freeze_kept(r) then
+      m[1][k], m[2][k], m[3][k] = r, v, after - before + MISS_EXTRA
+    end
     return r
   end
   -- A hit is answered in C, charged what this function's hit is (its entry, the probe and

@@ -54,15 +54,28 @@ fails("sort_export", function() table.sort(catan.RESOURCES, function(a, b) retur
 fails("remove_export", function() table.remove(catan.RESOURCES) end) -- REMOVE HERE
 fails("move_export", function() table.move({ "x" }, 1, 1, 1, catan.RESOURCES) end) -- TABLE MOVE HERE
 fails("insert_string", function() table.insert(string, "x") end) -- INSERT STRING HERE
+-- A value g:cached keeps is handed out again: a box kept for the rules' whole life.
+local function make_box() return { n = 0 } end
+local function box(g) return g:cached(make_box, nil, "constants") end
+action {
+  name = "kept",
+  syntax = "kept",
+  apply = function(g, p)
+    touch(g, p)
+    local b = box(g)
+    b.n = b.n + 1 -- KEPT CHANGED HERE
+    error("refused after changing a kept value")
+  end,
+}
 
 -- What the rules look like now.
 action {
   name = "peek",
   syntax = "peek",
   apply = function(g)
-    g:log("bonus %d; resources %s; road %s; upper %s; tally %d; catan.x %s; type %s", bonus.amount,
+    g:log("bonus %d; resources %s; road %s; upper %s; tally %d; catan.x %s; type %s; kept %d", bonus.amount,
       table.concat(catan.RESOURCES, ","), table.concat(COSTS.road, ","), ("abc"):upper(), tally,
-      tostring(catan.x), type(error))
+      tostring(catan.x), type(error), box(g).n)
   end,
 }
 
@@ -78,6 +91,7 @@ action {
     if how == "g" then g.current = function() return 3 end end -- G WRITTEN HERE
     if how == "table" then LISTED.n = (LISTED.n or 0) + 1 end -- TABLE WRITTEN HERE
     if how == "variable" then listed = listed + 1 end -- VARIABLE WRITTEN HERE
+    if how == "kept" then local b = box(g); b.n = b.n + 1 end -- KEPT WRITTEN HERE
     return false
   end,
   apply = function() end,
@@ -92,8 +106,8 @@ action {
   name = "drift",
   syntax = "drift",
   apply = function(g)
-    g:set("drift", (LISTED.n or 0) + listed)
-    g:log("drift %d", (LISTED.n or 0) + listed)
+    g:set("drift", (LISTED.n or 0) + listed + box(g).n)
+    g:log("drift %d", (LISTED.n or 0) + listed + box(g).n)
   end,
 }
 

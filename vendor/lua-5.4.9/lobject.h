@@ -734,6 +734,11 @@ typedef union Node {
 /* catan-engine: a frozen table refuses every write but raw ones (see luaV_finishset) */
 #define BITFROZEN	(1 << 6)
 #define isfrozen(t)	((t)->flags & BITFROZEN)
+/* catan-engine: a frozen table of the engine's own ('g', the globals, the libraries),
+   whose reads are cached per instruction (frozenget in lvm.c): a bit of 'marked' the
+   collector never touches (stock Lua's TESTBIT, used by its test build alone) */
+#define FROZENICMASK	(1 << 7)
+#define isfrozenic(t)	((t)->marked & FROZENICMASK)
 #define isrealasize(t)		(!((t)->flags & BITRAS))
 #define setrealasize(t)		((t)->flags &= cast_byte(~BITRAS))
 #define setnorealasize(t)	((t)->flags |= BITRAS)

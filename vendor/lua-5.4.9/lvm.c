@@ -1184,13 +1184,13 @@ void luaV_finishOp (lua_State *L) {
 ** so the value is the one the table holds, found without touching the table: reading
 ** the rules' methods ('g:count') and globals was a tenth of the interpreter's time,
 ** mostly waiting for the table's memory. 'fget' is the table's fast read of 'tv'.
-** Only the engine's frozen tables are served so: they carry a metatable (its
-** '__newindex' names them). The rules' own tables, frozen once loaded, mostly have none,
-** and many of them are read by one instruction (the dispatch reading every action's
-** definition), which would only evict the entries that pay.
+** Only the engine's frozen tables are served so (lua_freeze, not lua_freezerules): the
+** rules' own tables, frozen once loaded, are many, and one instruction reads many of
+** them (the dispatch reading every action's definition), which would only evict the
+** entries that pay.
 */
 #define frozenget(L,tv,key,slot,fget,hit,miss) { \
-  if (ttistable(tv) && isfrozen(hvalue(tv)) && hvalue(tv)->metatable != NULL) { \
+  if (ttistable(tv) && isfrozenic(hvalue(tv))) { \
     struct FrozenIC *e_ = &G(L)->frozenic[(point2uint(pc) / sizeof(Instruction)) % FROZENIC_N]; \
     if (e_->pc == pc && e_->t == hvalue(tv)) { slot = &e_->v; hit; } \
     else if (!isempty(slot = fget(hvalue(tv), key))) { \
