@@ -1300,41 +1300,10 @@ LUA_API void lua_freeze (lua_State *L, int idx) {
 }
 
 
-/* catan-engine: freeze the table at 'idx' as lua_freeze does, without caching its reads
-** per instruction: for the rules' own tables, frozen once they are loaded, many of which
-** one instruction reads (a loop over every action's definition), which would only evict
-** the entries that pay (see frozenget in lvm.c) */
-LUA_API void lua_freezerules (lua_State *L, int idx) {
-  const TValue *t;
-  lua_lock(L);
-  t = index2value(L, idx);
-  api_check(L, ttistable(t), "table expected");
-  hvalue(t)->flags |= BITFROZEN;
-  lua_unlock(L);
-}
-
-
 /* catan-engine: whether the value at 'idx' is a frozen table (see lua_freeze) */
 LUA_API int lua_isfrozen (lua_State *L, int idx) {
   const TValue *t = index2value(L, idx);
   return ttistable(t) && isfrozen(hvalue(t)) != 0;
-}
-
-
-/* catan-engine: seals upvalue 'n' of the Lua function at 'funcindex' if it is closed (a
-** variable of a function that has returned, such as a local of a loaded file): from now
-** on assigning it is an error (luaG_sealederror). Returns whether it did. */
-LUA_API int lua_sealupvalue (lua_State *L, int funcindex, int n) {
-  const TValue *fi = index2value(L, funcindex);
-  LClosure *f;
-  UpVal *uv;
-  if (!ttisLclosure(fi)) return 0;
-  f = clLvalue(fi);
-  if (!(cast_uint(n) - 1u < cast_uint(f->p->sizeupvalues))) return 0;
-  uv = f->upvals[n - 1];
-  if (uv == NULL || upisopen(uv)) return 0;
-  uv->sealed = 1;
-  return 1;
 }
 
 
@@ -1394,9 +1363,10 @@ static void fw_pushkey (FreezeWalk *w, Node *n) {
 
 /* catan-engine: freezes every table reachable from the value at 'idx' (that one visited
 ** even if it is frozen already, the rest only if not: what a frozen table reaches is
-** frozen), as lua_freezerules does: their entries, keys and metatables, and the upvalues
+** frozen), without the per-instruction cache of reads lua_freeze gives (see frozenget
+** in lvm.c): their entries, keys and metatables, and the upvalues
 ** of Lua functions. A function of the rules (its chunk named '@...', a file) has every
-** upvalue followed and, if closed, sealed (lua_sealupvalue); one of the engine's (any
+** upvalue followed and, if closed, sealed (see OP_SETUPVAL); one of the engine's (any
 ** other chunk name) has only the functions among its upvalues followed. Raises only
 ** memory errors. */
 LUA_API void lua_freezeall (lua_State *L, int idx) {

@@ -902,7 +902,7 @@ l_noret luaG_frozenerror (lua_State *L, const char *msg) {
 
 /*
 ** catan-engine: an assignment to a sealed upvalue: a variable of the rules' files, which
-** the engine seals once the variants are loaded (lua_sealupvalue), so that what changes
+** the engine seals once the variants are loaded (lua_freezeall), so that what changes
 ** in a game lives in its state alone.
 */
 l_noret luaG_sealederror (lua_State *L, const Proto *p, int uv) {

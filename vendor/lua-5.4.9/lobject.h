@@ -626,7 +626,8 @@ typedef struct Proto {
 */
 typedef struct UpVal {
   CommonHeader;
-  lu_byte sealed;  /* catan-engine: a variable of the rules, fixed once they are loaded */
+  lu_byte sealed;  /* catan-engine: a variable of the rules, fixed once they are loaded
+                      (lua_freezeall) */
   union {
     TValue *p;  /* points to stack or to its own value */
     ptrdiff_t offset;  /* used while the stack is being reallocated */

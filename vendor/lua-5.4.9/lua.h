@@ -355,9 +355,7 @@ LUA_API void  (lua_charge) (lua_State *L, lua_Integer n);
 LUA_API lua_Integer (lua_codesize) (lua_State *L, int idx);
 /* catan-engine: frozen tables and sealed upvalues: the rules, fixed once loaded */
 LUA_API int   (lua_isfrozen) (lua_State *L, int idx);
-LUA_API void  (lua_freezerules) (lua_State *L, int idx);
 LUA_API void  (lua_freezeall) (lua_State *L, int idx);
-LUA_API int   (lua_sealupvalue) (lua_State *L, int funcindex, int n);
 
 LUA_API int   (lua_next) (lua_State *L, int idx);
 

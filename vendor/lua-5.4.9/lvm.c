@@ -1184,7 +1184,7 @@ void luaV_finishOp (lua_State *L) {
 ** so the value is the one the table holds, found without touching the table: reading
 ** the rules' methods ('g:count') and globals was a tenth of the interpreter's time,
 ** mostly waiting for the table's memory. 'fget' is the table's fast read of 'tv'.
-** Only the engine's frozen tables are served so (lua_freeze, not lua_freezerules): the
+** Only the engine's frozen tables are served so (lua_freeze, not lua_freezeall): the
 ** rules' own tables, frozen once loaded, are many, and one instruction reads many of
 ** them (the dispatch reading every action's definition), which would only evict the
 ** entries that pay.
