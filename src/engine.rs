@@ -752,6 +752,13 @@ impl Game {
     pub fn metrics(&self) -> Result<std::collections::BTreeMap<String, f64>, GameError> {
         Ok(self.script.metrics()?)
     }
+
+    /// How many values `g:cached` has computed on this game's loaded rules (each miss,
+    /// replays to undo a failed action included): what tests of the cache count, since a
+    /// rule cannot keep a count of its own.
+    pub fn cached_computations(&self) -> Result<u64, GameError> {
+        Ok(self.script.cached_computations()?)
+    }
 }
 
 /// A stack's tuned evaluation, if it has one, and the warning about it, if any.
@@ -815,13 +822,9 @@ mod tests {
             warm.act(0, "note").expect("note");
             let miss = cost_of(&mut cold, &look);
             let hit = cost_of(&mut warm, &look);
-            // The fixture logs how many times it computed the value (a count outside the state).
-            let computed = |g: &Game| {
-                g.script
-                    .with_output(|c| c.messages.iter().find_map(|m| m.text.strip_prefix("computed ").map(String::from)))
-            };
-            assert_eq!(computed(&cold).as_deref(), Some("1"), "{reads}: cold computed it");
-            assert_eq!(computed(&warm).as_deref(), Some("1"), "{reads}: warm kept it from its first look");
+            let computed = |g: &Game| g.cached_computations().expect("a count");
+            assert_eq!(computed(&cold), 1, "{reads}: cold computed it");
+            assert_eq!(computed(&warm), 1, "{reads}: warm kept it from its first look");
             assert!(miss > 500, "{reads}: the fixture's computation is not trivial: {miss}");
             assert_eq!(hit, miss, "{reads}: a kept value charges what computing it did");
         }

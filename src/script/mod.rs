@@ -16,6 +16,7 @@ mod api_turn;
 mod api_values;
 mod ctx;
 pub mod error;
+mod freeze;
 mod log_format;
 mod names;
 mod sandbox;
@@ -103,6 +104,8 @@ const DISPATCH: &[&str] = &[
     "features",
     "has_filter",
     "metrics",
+    "cached_computations",
+    "options_at",
 ];
 
 /// The registry name of the prelude's table of entry points (`engine` in prelude.lua).
@@ -136,9 +139,17 @@ impl Script {
         let keep_cached = api_fast::keep_cached_fn(&lua).map_err(lua_err)?;
         let engine: Table = lua
             .load(include_str!("prelude.lua"))
-            .set_name("@engine/prelude.lua")
+            // `=`: no variant's file can have this name (theirs are `@` and a path), which
+            // is how freezing tells the engine's functions from the rules' (freeze.rs).
+            .set_name("=engine/prelude.lua")
             // Debug builds check every option a rule's `sample` draws against its listing.
-            .call((read_only, fresh_budget, keep_cached, cfg!(debug_assertions)))
+            .call((
+                read_only,
+                fresh_budget,
+                keep_cached,
+                cfg!(debug_assertions),
+                freeze::freeze_value_fn(&lua).map_err(lua_err)?,
+            ))
             .map_err(lua_err)?;
         // Out of the scripts' reach (no global names it): the engine's entry points are
         // the engine's to call, one budget per call.
@@ -152,8 +163,12 @@ impl Script {
         let (spec, files) = spec_load::finish(&lua, &engine)?;
         let spec = Arc::new(spec);
         let g = api::create(&lua)?;
-        engine.get::<Function>("install").and_then(|f| f.call::<()>(g.clone())).map_err(lua_err)?;
+        let rules = engine.get::<Function>("install").and_then(|f| f.call::<Table>(g.clone())).map_err(lua_err)?;
         freeze.call::<()>((g.clone(), engine.clone())).map_err(lua_err)?;
+        // The rules are fixed from here on: their tables frozen, their files' variables
+        // sealed (a budget of its own, as each variant's load has).
+        budget.used.set(0);
+        freeze::freeze_rules(&lua, rules)?;
         let mut calls = rustc_hash::FxHashMap::default();
         for name in DISPATCH {
             calls.insert(*name, engine.get::<Function>(*name).map_err(lua_err)?);
@@ -407,7 +422,7 @@ impl Script {
             let entry = entry.map_err(lua_err)?;
             let name: String = entry.raw_get(1).map_err(lua_err)?;
             let args: mlua::Value = entry.raw_get(2).map_err(lua_err)?;
-            out.push(self.action_from_lua(name, args)?);
+            out.push(self.action_from_lua(name, args).map_err(|e| self.in_options(e, false))?);
         }
         let mut tpl = vec![];
         for name in templates.sequence_values::<String>() {
@@ -459,9 +474,9 @@ impl Script {
             .map_err(lua_err)?;
         }
         let r = self.ask::<(Option<String>, mlua::Value)>(true, "sample", (self.g.clone(), seat + 1, self.rnd.clone()));
-        match r? {
+        match r.map_err(|e| self.not_a_list(e))? {
             (Some(name), option) => {
-                let action = self.action_from_lua(name, option)?;
+                let action = self.action_from_lua(name, option).map_err(|e| self.in_options(e, true))?;
                 if let Some(version) = self.version() {
                     *self.drawn.borrow_mut() = Some((version, seat, action.clone()));
                 }
@@ -553,6 +568,12 @@ impl Script {
         Ok(m)
     }
 
+    /// How many values `g:cached` has computed in this Lua state (its misses, a value
+    /// computed again after a change included): for tests and profiling.
+    pub fn cached_computations(&self) -> Result<u64, ScriptError> {
+        self.call::<u64>("cached_computations", ())
+    }
+
     /// An action's arguments as the Lua values its hooks take, passed to `perform` as
     /// trailing arguments: no table to make and unpack for each action.
     fn args_to_lua(&self, action: &Action) -> Result<mlua::Variadic<mlua::Value>, ScriptError> {
@@ -578,6 +599,35 @@ impl Script {
         Ok(out)
     }
 
+    /// A bot's draw that failed in the engine's own Lua while reading an action's options
+    /// (`#` of a number, say: the draw does not ask their type, see `options_of` in the
+    /// prelude): worded as a listing words it, at the line of `options`.
+    fn not_a_list(&self, mut e: ScriptError) -> ScriptError {
+        let name = e.rule.as_deref().and_then(|r| r.strip_prefix("action '")?.strip_suffix('\'')).map(String::from);
+        let in_engine = e.location.as_deref().is_some_and(|l| l.starts_with("engine/"));
+        let what = e.message.strip_prefix("attempt to get length of a ").and_then(|m| m.split(' ').next());
+        if let (Some(name), true, Some(what)) = (name, in_engine, what) {
+            e.message = format!("the options of action '{name}' returned a {what}, not a list");
+            e.location = self
+                .call::<(Option<String>, Option<String>)>("options_at", (name.as_str(), false))
+                .ok()
+                .and_then(|(at, _)| at);
+        }
+        e
+    }
+
+    /// An option the rules listed (or `sample` drew, `sampled`) that is not the action's
+    /// arguments: named with the action and the line of the function that gave it
+    /// (`action_from_lua` leaves the action's name in `rule`).
+    fn in_options(&self, mut e: ScriptError, sampled: bool) -> ScriptError {
+        if let Some(name) = e.rule.take() {
+            let at = self.call::<(Option<String>, Option<String>)>("options_at", (name.as_str(), sampled));
+            (e.location, e.variant) = at.unwrap_or_default();
+            e.rule = Some(format!("action '{name}'"));
+        }
+        e
+    }
+
     fn action_from_lua(&self, name: String, args: mlua::Value) -> Result<Action, ScriptError> {
         let spec = self.spec.action(&name).ok_or_else(|| {
             ScriptError::new(ScriptErrorKind::Runtime, format!("legal actions listed unknown action '{name}'"))
@@ -596,18 +646,21 @@ impl Script {
             (_, 1) => vec![args.clone()],
             (mlua::Value::Table(t), n) => (1..=n).map(|i| t.raw_get(i)).collect::<Result<_, _>>().map_err(lua_err)?,
             _ => {
-                return Err(ScriptError::new(
-                    ScriptErrorKind::Runtime,
-                    format!("options of '{name}' must be lists of {} arguments", types.len()),
-                ))
+                return Err(ScriptError {
+                    rule: Some(name.clone()),
+                    ..ScriptError::new(
+                        ScriptErrorKind::Runtime,
+                        format!("options of '{name}' must be lists of {} arguments", types.len()),
+                    )
+                })
             }
         };
         let mut out = Vec::with_capacity(types.len());
         for (t, v) in types.iter().zip(values) {
-            out.push(
-                api::arg_from_lua(*t, &v)
-                    .map_err(|e| ScriptError::new(ScriptErrorKind::Runtime, format!("bad option for '{name}': {e}")))?,
-            );
+            out.push(api::arg_from_lua(*t, &v).map_err(|e| ScriptError {
+                rule: Some(name.clone()),
+                ..ScriptError::new(ScriptErrorKind::Runtime, format!("bad option for '{name}': {e}"))
+            })?);
         }
         Ok(Action { name, args: out })
     }

@@ -4,9 +4,10 @@
 
 -- The chunk's arguments, from the engine alone: one makes the state read-only for the
 -- rest of the current call (perform asks who acts next so), one gives the call a fresh
--- instruction budget (perform's checks and its action are each given the whole), and one
--- answers g:cached's hits in C (install_cached below).
-local set_read_only, fresh_budget, keep_cached, check_samples = ...
+-- instruction budget (perform's checks and its action are each given the whole), one
+-- answers g:cached's hits in C (install_cached below), and one freezes a value g:cached
+-- keeps, as the rules are frozen once loaded (script/freeze.rs).
+local set_read_only, fresh_budget, keep_cached, check_samples, freeze_kept = ...
 
 local R = { hooks = {}, by_point = nil, actions = {}, order = {}, seq = 0 }
 local engine = {}
@@ -254,6 +255,20 @@ end
 -- api.rs), which a hit skips. src/engine.rs tests hold it to the unit.
 local MISS_EXTRA = 40 + 40
 
+-- How many values g:cached computed in this Lua state (`Game::cached_computations`): a
+-- rule cannot count them itself, its variables being fixed once loaded.
+local computations = 0
+function engine.cached_computations() return computations end
+
+-- Where the options of action `name` come from, "file:line", and the variant, for an option the engine
+-- cannot read as the action's arguments: its `sample` when `sampled` and it has one.
+function engine.options_at(name, sampled)
+  local def = R.actions[name]
+  if not def then return nil end
+  local fn = (sampled and def.sample) or def.options
+  return fn and __where_fn(fn), def.variant
+end
+
 local function install_cached(g)
   local READS = { grids = 1, seat_grids = 2, seat_cards = 3, constants = 4 }
   local probe, used = g.__probe, g.__used
@@ -285,15 +300,46 @@ local function install_cached(g)
     local v = probe(self, code, seat, m[2][k], m[3][k])
     if v == true then return m[1][k] end
     local before = used(self)
+    computations = computations + 1
     local r = fn(self, arg)
     local after = used(self)
     -- Kept only if nothing it reads changed meanwhile: a listing may not write, but `fn` might.
-    if probe(self, code, seat) == v then m[1][k], m[2][k], m[3][k] = r, v, after - before + MISS_EXTRA end
+    -- Frozen when kept: it is handed out again, and a rule that changed it would change
+    -- what later calls get (a game would depend on how often its actions were listed).
+    if probe(self, code, seat) == v and freeze_kept(r) then
+      m[1][k], m[2][k], m[3][k] = r, v, after - before + MISS_EXTRA
+    end
     return r
   end
   -- A hit is answered in C, charged what this function's hit is (its entry, the probe and
   -- the value's cost); anything else (a miss, a bad `reads`) comes here.
   g.cached = keep_cached and keep_cached(cached, memo, NONE) or cached
+end
+
+-- While legal actions are listed nothing may change, so the getters the rules call most
+-- are answered once per listing instead of crossing into Rust each time (the number of
+-- players only when asked). One view table is reused for every listing, so listing
+-- allocates nothing of its own. It holds every method of `g` itself: one found through
+-- `__index` missed first, about twenty times an action. Made once `g` is complete
+-- (engine.install), so it needs no `__index`, and frozen with the rules, as `g` is: a
+-- rule that wrote to it would change every later listing. (Without a metatable the
+-- vendored VM does not cache its reads per instruction, where it would evict `g`'s.)
+local cached = {}
+local VIEW
+local function make_view(g)
+  VIEW = {}
+  for k, v in next, g do VIEW[k] = v end
+  VIEW.phase = function() return cached.phase end
+  VIEW.current = function() return cached.current end
+  VIEW.players = function()
+    local n = cached.players
+    if not n then n = cached.g:players(); cached.players = n end
+    return n
+  end
+end
+local function listing_view(g)
+  cached.g, cached.phase, cached.current, cached.players = g, g:phase(), g:current(), nil
+  return VIEW
 end
 
 function engine.install(g)
@@ -344,45 +390,46 @@ function engine.install(g)
       depth = depth - 1
     end
   end
-end
-
--- While legal actions are listed nothing may change, so the getters the rules call most
--- are answered once per listing instead of crossing into Rust each time (the number of
--- players only when asked). One view table is reused for every listing, so listing
--- allocates nothing of its own. It holds every method of `g` itself: one found through
--- `__index` missed first, about twenty times an action.
-local cached = {}
-local VIEW
-local function listing_view(g)
-  if not VIEW then
-    VIEW = {}
-    for k, v in next, g do VIEW[k] = v end
-    VIEW.phase = function() return cached.phase end
-    VIEW.current = function() return cached.current end
-    VIEW.players = function()
-      local n = cached.players
-      if not n then n = cached.g:players(); cached.players = n end
-      return n
-    end
-    setmetatable(VIEW, { __index = g })
-  end
-  cached.g, cached.phase, cached.current, cached.players = g, g:phase(), g:current(), nil
-  return VIEW
+  make_view(g)
+  -- What the engine freezes with the rules (script/freeze.rs): `g`, its view while
+  -- listing, the string metatable (which the sandbox hides next), every hook's function
+  -- and every action's definition.
+  local rules = { g, VIEW, getmetatable("") }
+  for _, h in next, R.hooks do rules[#rules + 1] = h.fn end
+  for _, def in next, R.actions do rules[#rules + 1] = def end
+  return rules
 end
 
 -- The one option of an action without arguments: its empty argument list (shared, read only).
 local NO_ARGS = { EMPTY }
 
 -- Listing runs at the top of a call: the action listed is the one rule running.
+-- A list of options that is no list is named with the line of the `options` function
+-- (it failed later, in the engine's Lua, naming no rule, or listed nothing at all).
+local function not_a_list(def, out)
+  depth, active[1] = 1, def
+  local what = out == nil and "nothing" or "a " .. type(out)
+  if type(out) == "table" then what = "a table of named fields" end
+  error(__where_fn(def.options) .. ": the options of action '" .. def.name .. "' returned "
+    .. what .. ", not a list", 0)
+end
+
+-- The options of an action, nil for a template. Only `nil` is refused here: asking the
+-- type of every list (a C call) was 0.4% of a simulated game. A listing checks the rest;
+-- a bot's draw fails at `#` on anything but a table or a string, still naming the action
+-- (`Script::sample` words it), and a string's entries are not the action's arguments.
+-- Leaves `depth` at 1: see the end.
 local function options_of(g, def, seat)
   depth, active[1] = 1, def
   local out
   if def.options then
     out = def.options(g, seat)
+    if out == nil then not_a_list(def, out) end
   elseif not def.has_args then
     out = (not def.legal or def.legal(g, seat)) and NO_ARGS or EMPTY
   end -- else a template: the variant cannot list its arguments
-  depth = 0
+  -- The action stays the rule running (`depth` 1) until the caller has read the list, so
+  -- that a list that is none fails naming it; the caller sets `depth = 0`.
   return out
 end
 
@@ -427,8 +474,11 @@ function engine.legal_actions(g, seat)
       local name = def.name
       local opts = options_of(g, def, seat)
       if opts then
+        if type(opts) ~= "table" or (opts[1] == nil and next(opts) ~= nil) then not_a_list(def, opts) end
+        depth = 0
         for i = 1, #opts do out[#out + 1] = { name, opts[i] } end
       else
+        depth = 0
         templates[#templates + 1] = name
       end
     end
@@ -461,6 +511,7 @@ end
 local function check_sample(g, def, seat, r, o)
   local opts = options_of(g, def, seat) or EMPTY
   local want = opts[(r * #opts) // 1 + 1]
+  depth = 0
   if not same_option(o, want) then
     error(string.format("action '%s': its sample at %s gave an option other than the one its options list there (%d listed)",
       def.name, r, #opts), 0)
@@ -508,10 +559,12 @@ function engine.sample(g, seat, rnd)
       else
         local opts = options_of(g, def, seat)
         if opts and #opts > 0 then
+          depth = 0
           if not r2 then return nil, "more" end
           if not def.has_args then return def.name end
           return def.name, opts[(r2 * #opts) // 1 + 1]
         end
+        depth = 0
       end
     end
     -- Dropped: the last kind not drawn takes its place.

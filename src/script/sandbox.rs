@@ -144,10 +144,15 @@ pub(super) fn sandbox(lua: &Lua, budget: Rc<Budget>) -> Result<Function, ScriptE
         budget.used.set(n);
         if n > budget.limit.get() {
             let src = debug.source();
-            let at = match (src.source.as_deref().and_then(|s| s.strip_prefix('@')), debug.current_line()) {
-                (Some(file), Some(line)) if !file.starts_with("engine/") => Some(format!("{file}:{line}")),
-                // Charged inside a library function (lua_charge) or the engine's own Lua:
-                // name the rule's line.
+            let at = match (src.source.as_deref(), debug.current_line()) {
+                (Some(file), Some(line)) if file.starts_with('@') && !file[1..].starts_with("engine/") => {
+                    Some(format!("{}:{}", &file[1..], line))
+                }
+                // Charged inside a library function (lua_charge) or in the engine's own Lua
+                // (`=engine/...`): name the rule's line, else the engine's.
+                (Some(file), Some(line)) if file.starts_with('=') => {
+                    rule_frame(lua).or_else(|| Some(format!("{}:{}", &file[1..], line)))
+                }
                 _ => rule_frame(lua),
             };
             return Err(mlua::Error::external(over_budget(budget.limit.get(), at)));
@@ -176,7 +181,7 @@ pub(super) fn sandbox(lua: &Lua, budget: Rc<Budget>) -> Result<Function, ScriptE
         end
     "##,
     )
-    .set_name("@engine/sandbox.lua")
+    .set_name("=engine/sandbox.lua")
     .exec()
     .map_err(lua_err)?;
     let freeze: Function = lua
@@ -185,8 +190,8 @@ pub(super) fn sandbox(lua: &Lua, budget: Rc<Budget>) -> Result<Function, ScriptE
         math.random = function() error("math.random is not available: use g:random(n), which is seeded", 2) end
         math.randomseed = math.random
         local type, getmetatable, setmetatable, select = type, getmetatable, setmetatable, select
-        local rawnext, raw_rawset, raw_tostring, raw_error = next, rawset, tostring, error
-        local sort, concat, mtype = table.sort, table.concat, math.type
+        local rawnext, raw_tostring, raw_error = next, tostring, error
+        local sort, concat, mtype, rawget = table.sort, table.concat, math.type, rawget
         local mark, collect_keys = ...
 
         -- tostring never shows an address: what a script can observe is the same in every
@@ -205,28 +210,78 @@ pub(super) fn sandbox(lua: &Lua, budget: Rc<Budget>) -> Result<Function, ScriptE
         end
         local tostring = tostring
 
-        -- error(x) with x not a string (a table, nil) would lose the file:line Lua adds to
-        -- string messages: turn it into a string first.
-        function error(msg, level)
-          if type(msg) ~= "string" then
-            if msg == nil then msg = "error() was called without a message"
-            elseif type(msg) == "number" then msg = tostring(msg)
-            else msg = "error() was called with a " .. type(msg) .. " (" .. tostring(msg) .. "), not a message" end
-          end
-          if mtype(level) ~= "integer" then level = 1 end
-          if level > 0 then level = level + 1 end
-          raw_error(msg, level)
-        end
-        local error = error
-
-        -- pairs walks keys in sorted order, so every run of a seed iterates the same way.
-        -- Keys with no fixed order (tables, functions) are refused (`collect_keys`).
+        -- The order of sorted `pairs`: by type name, then by value.
         local function before(a, b)
           local ta, tb = type(a), type(b)
           if ta ~= tb then return ta < tb end
           if ta == "boolean" then return not a and b end
           return a < b
         end
+        -- error(x) with x not a string (a table, nil) would lose the file:line Lua adds to
+        -- string messages, and print an address: turn it into a string first. A table is
+        -- shown by its `__tostring`, or by its fields when it has a few.
+        local function brief(v)
+          local t = type(v)
+          if t == "string" then
+            if #v > 40 then v = v:sub(1, 37) .. "..." end
+            return string.format("%q", v)
+          elseif t == "number" or t == "boolean" then
+            return raw_tostring(v)
+          end
+          return t
+        end
+        local function shown(msg)
+          local t = type(msg)
+          if t ~= "table" then return "a " .. t end
+          local mt = getmetatable(msg)
+          if type(mt) == "table" and mt.__tostring ~= nil then return "a table (" .. tostring(msg) .. ")" end
+          -- At most 8 fields, sorted: counting stops at the ninth, so what is shown never
+          -- depends on the order `next` happens to walk a table in.
+          local keys, n = {}, 0
+          for k in rawnext, msg do
+            n = n + 1
+            if n > 8 then return "a table of more than 8 fields" end
+            local tk = type(k)
+            if tk ~= "string" and tk ~= "number" and tk ~= "boolean" then return "a table" end
+            keys[n] = k
+          end
+          sort(keys, before)
+          for i = 1, n do
+            local k = keys[i]
+            local name = (type(k) == "string" and k:match("^[%a_][%w_]*$")) and k or "[" .. brief(k) .. "]"
+            keys[i] = name .. " = " .. brief(rawget(msg, k))
+          end
+          return "a table {" .. concat(keys, ", ") .. "}"
+        end
+        function error(msg, level)
+          if type(msg) ~= "string" then
+            if msg == nil then msg = "error() was called without a message"
+            elseif type(msg) == "number" then msg = tostring(msg)
+            else msg = "error() was called with " .. shown(msg) .. ", not a message (error values should be strings)" end
+          end
+          if mtype(level) ~= "integer" then level = 1 end
+          -- A rule's `error(msg, 2)` whose caller is the engine (a hook, `options`, a
+          -- `to_act` filter) would name the engine's line: the rule's own is named.
+          if level > 1 and level < 100 and __where then
+            local at, own = __where(level + 1), __where(2)
+            if at and at:sub(1, 8) == "=engine/" and own and own:sub(1, 1) ~= "=" then level = 1 end
+          end
+          if level > 0 then level = level + 1 end
+          raw_error(msg, level)
+        end
+        local error = error
+        -- assert(false, x) raises x as it is: no file:line for a string, an address for a
+        -- table. It raises as error does, at the line that asserted.
+        function assert(v, msg, ...)
+          if v then return v, msg, ... end
+          if msg == nil then raw_error("assertion failed!", 2) end
+          if type(msg) == "string" then raw_error(msg, 2) end
+          if type(msg) == "number" then raw_error(tostring(msg), 2) end
+          raw_error("assert() failed with " .. shown(msg) .. ", not a message (error values should be strings)", 2)
+        end
+
+        -- pairs walks keys in sorted order, so every run of a seed iterates the same way.
+        -- Keys with no fixed order (tables, functions) are refused (`collect_keys`).
         function pairs(t)
           local mt = getmetatable(t)
           if type(mt) == "table" and mt.__pairs then return mt.__pairs(t) end
@@ -261,15 +316,8 @@ pub(super) fn sandbox(lua: &Lua, budget: Rc<Budget>) -> Result<Function, ScriptE
         -- write to a frozen table, to a new key or an old one, to `__newindex` (`mark`,
         -- `lua_freeze`); reads stay as fast as any table's, which matters for `g:` and
         -- globals, read a few hundred times an action.
-        -- (Strong keys: there are no weak tables, and what is frozen lives as long as the
-        -- state.)
-        local frozen = {}
-        function rawset(t, k, v)
-          if frozen[t] then error("this table is frozen (sandbox)", 2) end
-          return raw_rawset(t, k, v)
-        end
+        -- `rawset` and `setmetatable` refuse a frozen table themselves (vendored lbaselib.c).
         local function freeze(t, name)
-          frozen[t] = true
           local msg = "'" .. name .. "' is frozen: a variant changes the rules through hooks and actions, "
             .. "not by changing what the engine provides"
           setmetatable(t, { __newindex = function() error(msg, 2) end, __metatable = false })
@@ -285,7 +333,7 @@ pub(super) fn sandbox(lua: &Lua, budget: Rc<Budget>) -> Result<Function, ScriptE
         end
     "##,
         )
-        .set_name("@engine/sandbox.lua")
+        .set_name("=engine/sandbox.lua")
         .call((mark_frozen(lua).map_err(lua_err)?, collect_keys_fn(lua).map_err(lua_err)?))
         .map_err(lua_err)?;
     bound_string_library(lua).map_err(lua_err)?;

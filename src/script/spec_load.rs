@@ -20,10 +20,16 @@ struct Loading {
     built_in: bool,
     /// Where each active variant's parts are (`part "x.lua"`).
     homes: Vec<PartsHome>,
+    /// The parts running now, outermost first (their chunk names): one that runs itself
+    /// again, directly or through others, is refused with the cycle.
+    running_parts: Vec<String>,
     /// Every file loaded, parts included, in the order they finished running: (chunk name,
     /// source), for `catan check` and its lints.
     files: Vec<(String, String)>,
 }
+
+/// How deep parts may run parts: each level is a few C calls, and Lua allows 200 in all.
+const MAX_PART_DEPTH: usize = 32;
 
 fn load_err(msg: impl Into<String>) -> mlua::Error {
     mlua::Error::external(ScriptError::new(ScriptErrorKind::Load, msg))
@@ -88,15 +94,44 @@ pub(super) fn install(lua: &Lua, built_in: bool) -> Result<(), ScriptError> {
                 )
             })?;
             let (chunk, source) = find_part(&home, &file).map_err(|m| super::api::locate(lua, load_err(m)))?;
-            let again = lua.app_data_ref::<Loading>().is_some_and(|l| l.files.iter().any(|(c, _)| *c == chunk));
+            let (again, cycle) = match lua.app_data_ref::<Loading>() {
+                Some(l) => {
+                    let at = l.running_parts.iter().position(|c| *c == chunk);
+                    let cycle = at.map(|i| {
+                        let mut names: Vec<&str> = l.running_parts[i..].iter().map(String::as_str).collect();
+                        names.push(&chunk);
+                        names.join(" -> ")
+                    });
+                    (l.files.iter().any(|(c, _)| *c == chunk), cycle)
+                }
+                None => (false, None),
+            };
+            // A part that runs itself, directly or through others, would recurse until the C
+            // stack overflows: it is a part run twice, refused before it runs again.
+            if let Some(cycle) = cycle {
+                return Err(super::api::locate(
+                    lua,
+                    load_err(format!("part \"{file}\": a cycle of parts ({cycle}); a part runs once")),
+                ));
+            }
             if again {
                 return Err(super::api::locate(
                     lua,
                     load_err(format!("part \"{file}\": {chunk} is already loaded (a part runs once)")),
                 ));
             }
+            if lua.app_data_ref::<Loading>().is_some_and(|l| l.running_parts.len() >= MAX_PART_DEPTH) {
+                return Err(super::api::locate(
+                    lua,
+                    load_err(format!("part \"{file}\": parts run parts more than {MAX_PART_DEPTH} deep")),
+                ));
+            }
+            if let Some(mut l) = lua.app_data_mut::<Loading>() {
+                l.running_parts.push(chunk.clone());
+            }
             let result = lua.load(source.as_str()).set_name(format!("@{chunk}")).call::<mlua::MultiValue>(args);
             if let Some(mut l) = lua.app_data_mut::<Loading>() {
+                l.running_parts.pop();
                 l.files.push((chunk, source));
             }
             result

@@ -72,17 +72,18 @@ action {
 }
 
 -- Refused with a reason worded by a function, `deny(fn, ...)`: called only when a player is
--- refused, never while legal actions are listed or drawn (the count in the reason shows it).
-local worded = 0
-local function word(a, b)
-  worded = worded + 1
+-- refused, never while legal actions are listed or drawn (where its write would fail; the
+-- count in the reason shows it ran once).
+local function word(g, a, b)
+  local worded = (g:get("worded") or 0) + 1
+  g:set("worded", worded)
   return a .. " and " .. b .. " (" .. worded .. ")"
 end
 action {
   name = "wordy",
   syntax = "wordy",
   legal = function(g, p)
-    return deny(word, "this", "that") -- WORDY DENIES HERE
+    return deny(word, g, "this", "that") -- WORDY DENIES HERE
   end,
   apply = function(g, p) end,
 }

@@ -638,7 +638,7 @@ function G:filter(point, value, ...) end
 ---@param ... any
 function G:run(point, ...) end
 
----fn(g, arg), computed once while what it reads is unchanged, then the same value (the same table) again; reads: nil (it may read anything: any change of the state recomputes it), "grids" (only the slot grids), "seat_grids" (only seat arg's grids), "seat_cards" (only which cards lie where on seat arg's grids, not their stores), "constants" (nothing of the state: only arg and the variant's own constants, such as a card's text; kept for as long as the rules are loaded). Treat the value as read-only
+---fn(g, arg), computed once while what it reads is unchanged, then the same value (the same table) again; reads: nil (it may read anything: any change of the state recomputes it), "grids" (only the slot grids), "seat_grids" (only seat arg's grids), "seat_cards" (only which cards lie where on seat arg's grids, not their stores), "constants" (nothing of the state: only arg and the variant's own constants, such as a card's text; kept for as long as the rules are loaded). The value is frozen when it is kept, as the rules' tables are: a rule that changes it fails at that line
 ---Returns: what fn returns
 ---@param fn string
 ---@param arg string

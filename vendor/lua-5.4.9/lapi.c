@@ -1315,7 +1315,125 @@ LUA_API void lua_freeze (lua_State *L, int idx) {
   t = index2value(L, idx);
   api_check(L, ttistable(t), "table expected");
   hvalue(t)->flags |= BITFROZEN;
+  hvalue(t)->marked |= FROZENICMASK;
   lua_unlock(L);
+}
+
+
+/* catan-engine: whether the value at 'idx' is a frozen table (see lua_freeze) */
+LUA_API int lua_isfrozen (lua_State *L, int idx) {
+  const TValue *t = index2value(L, idx);
+  return ttistable(t) && isfrozen(hvalue(t)) != 0;
+}
+
+
+/*
+** catan-engine: freezing what the rules can reach (lua_freezeall). The walk keeps the
+** objects still to visit in a buffer that is a full userdata on the stack (freed by the
+** collector, also when an allocation fails), grown before a table or a closure is
+** scanned so that scanning allocates nothing (no collection, no finalizer, runs while
+** an object is read). Every object in it is reachable from the value walked from.
+*/
+typedef struct FreezeWalk {
+  GCObject **a;
+  size_t n, size;
+  int slot;  /* the buffer's stack index */
+} FreezeWalk;
+
+static void fw_reserve (lua_State *L, FreezeWalk *w, size_t more) {
+  if (w->n + more > w->size) {
+    size_t newsize = (w->size + more) * 2;
+    GCObject **a;
+    if (newsize > MAX_SIZET / sizeof(GCObject *) / 2) luaM_toobig(L);
+    a = (GCObject **)lua_newuserdatauv(L, newsize * sizeof(GCObject *), 0);
+    if (w->n > 0) memcpy(a, w->a, w->n * sizeof(GCObject *));
+    lua_replace(L, w->slot);
+    w->a = a;
+    w->size = newsize;
+  }
+}
+
+/* a table not frozen yet, or a Lua closure not visited yet, joins the walk */
+static void fw_push (FreezeWalk *w, const TValue *o) {
+  if (ttistable(o)) {
+    if (!isfrozen(hvalue(o))) {
+      hvalue(o)->flags |= BITFROZEN;  /* frozen as it joins: never pushed twice */
+      w->a[w->n++] = gcvalue(o);
+    }
+  }
+  else if (ttisLclosure(o)) {
+    GCObject *f = gcvalue(o);
+    if (!(f->marked & FROZENICMASK)) {  /* on a closure: visited */
+      f->marked |= FROZENICMASK;
+      w->a[w->n++] = f;
+    }
+  }
+}
+
+static void fw_pushkey (FreezeWalk *w, Node *n) {
+  if (keytt(n) == ctb(LUA_VTABLE)) {
+    Table *t = gco2t(gckey(n));
+    if (!isfrozen(t)) { t->flags |= BITFROZEN; w->a[w->n++] = obj2gco(t); }
+  }
+  else if (keytt(n) == ctb(LUA_VLCL)) {
+    GCObject *f = gckey(n);
+    if (!(f->marked & FROZENICMASK)) { f->marked |= FROZENICMASK; w->a[w->n++] = f; }
+  }
+}
+
+/* catan-engine: freezes every table reachable from the value at 'idx' (that one visited
+** even if it is frozen already, the rest only if not: what a frozen table reaches is
+** frozen), without the per-instruction cache of reads lua_freeze gives (see frozenget
+** in lvm.c): their entries, keys and metatables, and the upvalues
+** of Lua functions. A function of the rules (its chunk named '@...', a file) has every
+** upvalue followed and, if closed, sealed (see OP_SETUPVAL); one of the engine's (any
+** other chunk name) has only the functions among its upvalues followed. Raises only
+** memory errors. */
+LUA_API void lua_freezeall (lua_State *L, int idx) {
+  FreezeWalk w;
+  const TValue *o;
+  idx = lua_absindex(L, idx);
+  lua_pushnil(L);
+  w.slot = lua_gettop(L);
+  w.a = NULL; w.n = 0; w.size = 0;
+  fw_reserve(L, &w, 16);
+  o = index2value(L, idx);
+  if (ttistable(o)) { hvalue(o)->flags |= BITFROZEN; w.a[w.n++] = gcvalue(o); }
+  else fw_push(&w, o);
+  while (w.n > 0) {
+    GCObject *g = w.a[--w.n];
+    if (g->tt == LUA_VTABLE) {
+      Table *t = gco2t(g);
+      unsigned int i, asize = luaH_realasize(t);
+      size_t nsize = allocsizenode(t);
+      fw_reserve(L, &w, asize + 2 * nsize + 1);
+      for (i = 0; i < asize; i++) fw_push(&w, &t->array[i]);
+      for (i = 0; i < nsize; i++) {
+        Node *n = gnode(t, i);
+        if (!isempty(gval(n))) { fw_pushkey(&w, n); fw_push(&w, gval(n)); }
+      }
+      if (t->metatable != NULL) {
+        TValue mt;
+        sethvalue(L, &mt, t->metatable);
+        fw_push(&w, &mt);
+      }
+    }
+    else {  /* a Lua closure */
+      LClosure *cl = gco2lcl(g);
+      int k, rules = cl->p->source != NULL && getstr(cl->p->source)[0] == '@';
+      fw_reserve(L, &w, cl->nupvalues);
+      for (k = 0; k < cl->nupvalues; k++) {
+        UpVal *uv = cl->upvals[k];
+        if (uv == NULL) continue;
+        if (rules) {
+          if (!upisopen(uv)) uv->sealed = 1;
+          fw_push(&w, uv->v.p);
+        }
+        else if (ttisLclosure(uv->v.p)) fw_push(&w, uv->v.p);
+      }
+    }
+  }
+  lua_settop(L, w.slot - 1);
 }
 
 

@@ -216,12 +216,17 @@ static void tag_error (lua_State *L, int arg, int tag) {
 */
 LUALIB_API void luaL_where (lua_State *L, int level) {
   lua_Debug ar;
-  if (lua_getstack(L, level, &ar)) {  /* check function at level */
+  /* catan-engine: a C function (a library function that called the one raising, such as
+     'table.insert' writing to a frozen table) has no line: name the Lua code that called
+     it, the line a script's author can fix */
+  while (lua_getstack(L, level, &ar)) {  /* check function at level */
     lua_getinfo(L, "Sl", &ar);  /* get info about it */
     if (ar.currentline > 0) {  /* is there info? */
       lua_pushfstring(L, "%s:%d: ", ar.short_src, ar.currentline);
       return;
     }
+    if (*ar.what != 'C') break;
+    level++;
   }
   lua_pushfstring(L, "");  /* else, no information available... */
 }

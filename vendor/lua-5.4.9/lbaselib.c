@@ -143,6 +143,9 @@ static int luaB_setmetatable (lua_State *L) {
   luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
   if (l_unlikely(luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL))
     return luaL_error(L, "cannot change a protected metatable");
+  if (l_unlikely(lua_isfrozen(L, 1)))  /* catan-engine */
+    return luaL_error(L, "cannot change the metatable of a frozen table (the rules' tables "
+                         "are frozen once the variants are loaded)");
   /* catan-engine: no finalizers and no weak tables. A finalizer runs whenever the
      collector gets to it (its work unmetered, its writes to the game depending on how
      much garbage earlier calls left) and setting one walks the collector's list of
@@ -193,6 +196,10 @@ static int luaB_rawset (lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
   luaL_checkany(L, 2);
   luaL_checkany(L, 3);
+  if (l_unlikely(lua_isfrozen(L, 1)))  /* catan-engine: rawset is a write as any other */
+    return luaL_error(L, "attempt to change a frozen table (the rules' tables are frozen "
+                         "once the variants are loaded: keep what changes in the game "
+                         "state, with g:set)");
   lua_settop(L, 3);
   lua_rawset(L, 1);
   return 1;

@@ -893,6 +893,40 @@ l_noret luaG_runerror (lua_State *L, const char *fmt, ...) {
 
 
 /*
+** catan-engine: a refused write to a frozen table, located at the innermost Lua function
+** on the stack: a write made by a library function ('table.insert', 'table.sort') has no
+** line of its own, and the script's line is the one to fix.
+*/
+l_noret luaG_frozenerror (lua_State *L, const char *msg) {
+  CallInfo *ci;
+  luaC_checkGC(L);  /* error message uses memory */
+  luaO_pushfstring(L, "%s", msg);
+  for (ci = L->ci; ci != &L->base_ci; ci = ci->previous) {
+    if (isLua(ci)) {
+      luaG_addinfo(L, getstr(tsvalue(s2v(L->top.p - 1))), ci_func(ci)->p->source,
+                   getcurrentline(ci));
+      setobjs2s(L, L->top.p - 2, L->top.p - 1);  /* remove 'msg' */
+      L->top.p--;
+      break;
+    }
+  }
+  luaG_errormsg(L);
+}
+
+
+/*
+** catan-engine: an assignment to a sealed upvalue: a variable of the rules' files, which
+** the engine seals once the variants are loaded (lua_freezeall), so that what changes
+** in a game lives in its state alone.
+*/
+l_noret luaG_sealederror (lua_State *L, const Proto *p, int uv) {
+  luaG_runerror(L, "attempt to change '%s', a variable of the rules (the rules' variables "
+                   "are fixed once the variants are loaded: keep what changes in the game "
+                   "state, with g:set)", upvalname(p, uv));
+}
+
+
+/*
 ** Check whether new instruction 'newpc' is in a different line from
 ** previous instruction 'oldpc'. More often than not, 'newpc' is only
 ** one or a few instructions after 'oldpc' (it must be after, see

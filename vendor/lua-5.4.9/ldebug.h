@@ -54,6 +54,9 @@ LUAI_FUNC l_noret luaG_tointerror (lua_State *L, const TValue *p1,
 LUAI_FUNC l_noret luaG_ordererror (lua_State *L, const TValue *p1,
                                                  const TValue *p2);
 LUAI_FUNC l_noret luaG_runerror (lua_State *L, const char *fmt, ...);
+/* catan-engine: refused writes to what the rules may not change once loaded */
+LUAI_FUNC l_noret luaG_frozenerror (lua_State *L, const char *msg);
+LUAI_FUNC l_noret luaG_sealederror (lua_State *L, const Proto *p, int uv);
 LUAI_FUNC const char *luaG_addinfo (lua_State *L, const char *msg,
                                                   TString *src, int line);
 LUAI_FUNC l_noret luaG_errormsg (lua_State *L);

@@ -626,6 +626,8 @@ typedef struct Proto {
 */
 typedef struct UpVal {
   CommonHeader;
+  lu_byte sealed;  /* catan-engine: a variable of the rules, fixed once they are loaded
+                      (lua_freezeall) */
   union {
     TValue *p;  /* points to stack or to its own value */
     ptrdiff_t offset;  /* used while the stack is being reallocated */
@@ -733,6 +735,11 @@ typedef union Node {
 /* catan-engine: a frozen table refuses every write but raw ones (see luaV_finishset) */
 #define BITFROZEN	(1 << 6)
 #define isfrozen(t)	((t)->flags & BITFROZEN)
+/* catan-engine: a frozen table of the engine's own ('g', the globals, the libraries),
+   whose reads are cached per instruction (frozenget in lvm.c): a bit of 'marked' the
+   collector never touches (stock Lua's TESTBIT, used by its test build alone) */
+#define FROZENICMASK	(1 << 7)
+#define isfrozenic(t)	((t)->marked & FROZENICMASK)
 #define isrealasize(t)		(!((t)->flags & BITRAS))
 #define setrealasize(t)		((t)->flags &= cast_byte(~BITRAS))
 #define setnorealasize(t)	((t)->flags |= BITRAS)

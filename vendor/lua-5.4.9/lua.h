@@ -353,6 +353,9 @@ LUA_API void  (lua_freeze) (lua_State *L, int idx);
 /* catan-engine: charge work done in C to the count hook (see luaG_charge) */
 LUA_API void  (lua_charge) (lua_State *L, lua_Integer n);
 LUA_API lua_Integer (lua_codesize) (lua_State *L, int idx);
+/* catan-engine: frozen tables and sealed upvalues: the rules, fixed once loaded */
+LUA_API int   (lua_isfrozen) (lua_State *L, int idx);
+LUA_API void  (lua_freezeall) (lua_State *L, int idx);
 
 LUA_API int   (lua_next) (lua_State *L, int idx);
 

@@ -379,7 +379,9 @@ void luaV_finishset (lua_State *L, const TValue *t, TValue *key,
       tm = fasttm(L, h->metatable, TM_NEWINDEX);  /* get metamethod */
       if (tm == NULL) {  /* no metamethod? */
         if (l_unlikely(isfrozen(h)))  /* catan-engine */
-          luaG_runerror(L, "attempt to write to a frozen table");
+          luaG_frozenerror(L, "attempt to change a frozen table (the rules' tables are "
+                              "frozen once the variants are loaded: keep what changes in "
+                              "the game state, with g:set)");
         sethvalue2s(L, L->top.p, h);  /* anchor 't' */
         L->top.p++;  /* assume EXTRA_STACK */
         luaH_finishset(L, h, key, slot, val);  /* set new value */
@@ -1285,9 +1287,13 @@ void luaV_finishOp (lua_State *L) {
 ** so the value is the one the table holds, found without touching the table: reading
 ** the rules' methods ('g:count') and globals was a tenth of the interpreter's time,
 ** mostly waiting for the table's memory. 'fget' is the table's fast read of 'tv'.
+** Only the engine's frozen tables are served so (lua_freeze, not lua_freezeall): the
+** rules' own tables, frozen once loaded, are many, and one instruction reads many of
+** them (the dispatch reading every action's definition), which would only evict the
+** entries that pay.
 */
 #define frozenget(L,tv,key,slot,fget,hit,miss) { \
-  if (ttistable(tv) && isfrozen(hvalue(tv))) { \
+  if (ttistable(tv) && isfrozenic(hvalue(tv))) { \
     struct FrozenIC *e_ = &G(L)->frozenic[(point2uint(pc) / sizeof(Instruction)) % FROZENIC_N]; \
     if (e_->pc == pc && e_->t == hvalue(tv)) { slot = &e_->v; hit; } \
     else if (!isempty(slot = fget(hvalue(tv), key))) { \
@@ -1419,6 +1425,8 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
       vmcase(OP_SETUPVAL) {
         StkId ra = RA(i);
         UpVal *uv = cl->upvals[GETARG_B(i)];
+        if (l_unlikely(uv->sealed))  /* catan-engine: a variable of the rules */
+          halfProtect(luaG_sealederror(L, cl->p, GETARG_B(i)));
         setobj(L, uv->v.p, s2v(ra));
         luaC_barrier(L, uv, s2v(ra));
         vmbreak;

@@ -1,0 +1,2 @@
+-- Runs second.lua, which runs this part again.
+part("second.lua")

@@ -1,0 +1,2 @@
+-- Runs first.lua, which is still running: the cycle is refused here.
+part("first.lua") -- CYCLE PART HERE

@@ -1,0 +1,2 @@
+-- Runs itself: refused.
+part("again.lua") -- SELF PART HERE
