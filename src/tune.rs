@@ -242,6 +242,24 @@ fn judge(data: &[Position], w: &[f64]) -> (f64, f64) {
     (ll / data.len() as f64, top as f64 / data.len() as f64)
 }
 
+/// The standard deviation of each of `ncols` columns over `rows`: the fits' unit per column.
+fn spread<'a>(rows: impl Iterator<Item = &'a Vec<f64>>, ncols: usize) -> Vec<f64> {
+    let (mut mean, mut sq, mut n) = (vec![0.0; ncols], vec![0.0; ncols], 0.0f64);
+    for row in rows {
+        for c in 0..ncols {
+            mean[c] += row[c];
+            sq[c] += row[c] * row[c];
+        }
+        n += 1.0;
+    }
+    (0..ncols)
+        .map(|c| {
+            let m = mean[c] / n.max(1.0);
+            (sq[c] / n.max(1.0) - m * m).max(0.0).sqrt()
+        })
+        .collect()
+}
+
 /// Maximum likelihood of the winners under a softmax of the seats' scores (the bots' own
 /// win chances), with a ridge, by gradient steps (Adam) on standardized columns; returns
 /// the weights in the columns' own units (victory points per unit of the feature).
@@ -251,24 +269,7 @@ fn fit(data: &[Position], ncols: usize, start: &[f64]) -> Vec<f64> {
     }
     // Scale of each column: its spread over every seat of every position. Softmax ignores
     // what all seats share, so only the spread matters.
-    let mut mean = vec![0.0; ncols];
-    let mut sq = vec![0.0; ncols];
-    let mut n = 0.0;
-    for p in data {
-        for row in &p.seats {
-            for c in 0..ncols {
-                mean[c] += row[c];
-                sq[c] += row[c] * row[c];
-            }
-            n += 1.0;
-        }
-    }
-    let sd: Vec<f64> = (0..ncols)
-        .map(|c| {
-            let m = mean[c] / n;
-            (sq[c] / n - m * m).max(0.0).sqrt()
-        })
-        .collect();
+    let sd = spread(data.iter().flat_map(|p| &p.seats), ncols);
     let live: Vec<bool> = sd.iter().map(|&s| s > 1e-9).collect();
     // θ in standardized units: w = θ / sd (the temperature is applied in `scores`).
     let mut theta: Vec<f64> = (0..ncols).map(|c| if live[c] { start[c] * sd[c] } else { 0.0 }).collect();
@@ -341,22 +342,8 @@ fn fit_choices(choices: &[Choice], positions: &[Position], ncols: usize, start: 
     if choices.is_empty() {
         return start.to_vec();
     }
-    let (mut mean, mut sq, mut n) = (vec![0.0; ncols], vec![0.0; ncols], 0.0);
-    for ch in choices {
-        for row in &ch.actions {
-            for c in 0..ncols {
-                mean[c] += row[c];
-                sq[c] += row[c] * row[c];
-            }
-            n += 1.0;
-        }
-    }
-    let sd: Vec<f64> = (0..ncols)
-        .map(|c| {
-            let m = mean[c] / n;
-            (sq[c] / n - m * m).max(0.0).sqrt()
-        })
-        .collect();
+    // Scale of each column: its spread over every action of every decision.
+    let sd = spread(choices.iter().flat_map(|ch| &ch.actions), ncols);
     let live: Vec<bool> = sd.iter().map(|&s| s > 1e-9).collect();
     // θ in standardized units, the last entry the log of the sharpness of the choices.
     let mut theta: Vec<f64> = (0..ncols).map(|c| if live[c] { start[c] * sd[c] } else { 0.0 }).collect();
