@@ -53,6 +53,21 @@ local function covered(hand, price)
   return need > 0 and have / need or 0
 end
 
+-- The sites where p may build a settlement now (none once its settlements are all out).
+local function open_sites(g, p)
+  return g:supply(p, "settlement") > 0 and g:open_intersections(2, p) or {}
+end
+
+-- What p has the pieces and the room to build, whatever its hand.
+local function buildable(g, p, spots)
+  return {
+    city = g:supply(p, "city") > 0 and g:piece_count(p, "settlement") > 0,
+    settlement = #spots > 0,
+    development = g:count(nil, "deck") > 0,
+    road = g:supply(p, "road") > 0,
+  }
+end
+
 local BUILDS = { { "city", 0.6 }, { "settlement", 0.6 }, { "development", 0.3 }, { "road", 0.15 } }
 
 filter("evaluate", "base.evaluate", function(g, v, p, scratch)
@@ -87,13 +102,8 @@ filter("evaluate", "base.evaluate", function(g, v, p, scratch)
   -- risk on a 7.
   local hand = g:cards(p, "hand")
   local n = total(hand)
-  local spots = g:supply(p, "settlement") > 0 and g:open_intersections(2, p) or {}
-  local can = {
-    city = g:supply(p, "city") > 0 and g:piece_count(p, "settlement") > 0,
-    settlement = #spots > 0,
-    development = g:count(nil, "deck") > 0,
-    road = g:supply(p, "road") > 0,
-  }
+  local spots = open_sites(g, p)
+  local can = buildable(g, p, spots)
   local best = 0
   if n > 0 then
     for _, b in ipairs(BUILDS) do
@@ -120,12 +130,7 @@ end)
 filter("features", "base.features", function(g, t, p)
   local hand = g:cards(p, "hand")
   local n = total(hand)
-  local can = {
-    city = g:supply(p, "city") > 0 and g:piece_count(p, "settlement") > 0,
-    settlement = g:supply(p, "settlement") > 0 and #g:open_intersections(2, p) > 0,
-    development = g:count(nil, "deck") > 0,
-    road = g:supply(p, "road") > 0,
-  }
+  local can = buildable(g, p, open_sites(g, p))
   for _, b in ipairs(BUILDS) do
     local what = b[1]
     t["near." .. what] = (n > 0 and can[what]) and covered(hand, cost(g, what, p)) ^ 2 or 0
