@@ -4,7 +4,7 @@
 
 use crate::action::{Action, ParseError};
 use crate::board::Label;
-use crate::script::{Message, Script, ScriptError, ScriptErrorKind, GAME_MESSAGES_CAP};
+use crate::script::{Message, Script, ScriptError, ScriptErrorKind, GAME_MESSAGES_CAP, MEMORY_CAP};
 use crate::spec::{SiteKind, Spec};
 use crate::state::{GameState, Piece};
 use crate::value::Value;
@@ -182,6 +182,10 @@ pub struct Game {
 /// Actions between two copies of the state (`Game::checkpoint`): undoing a failed action
 /// performs at most this many again.
 const CHECKPOINT_EVERY: usize = 16;
+/// What the Lua memory cap is raised by while logged actions are replayed (a load, an
+/// undo, the rebuild after a failed action): each fitted once, and the engine's own
+/// tables (its references, the string table, call stacks) may hold a little more now.
+pub const REPLAY_HEADROOM: usize = 4 << 20;
 
 impl Game {
     pub fn new(header: Header) -> Result<Game, GameError> {
@@ -335,6 +339,22 @@ impl Game {
     /// Runs one action through the pipeline; on any refusal or failure the state is
     /// exactly as before.
     pub fn perform(&mut self, seat: usize, action: &Action) -> Result<Outcome, GameError> {
+        match self.perform_once(seat, action) {
+            // The Lua heap holds, besides what the rules and this action need, whatever
+            // `g:cached` kept for earlier listings, forks and searches, which differ
+            // between a game and the replay of its save. So an action that ran out of
+            // Lua memory is tried once more with none of it kept: whether it fits depends
+            // on the game alone (and a replay, which knows it fitted, has headroom for
+            // the engine's own small tables: REPLAY_HEADROOM).
+            Err(GameError::Script(e)) if e.kind == ScriptErrorKind::Memory => {
+                self.script.forget_kept()?;
+                self.perform_once(seat, action)
+            }
+            other => other,
+        }
+    }
+
+    fn perform_once(&mut self, seat: usize, action: &Action) -> Result<Outcome, GameError> {
         self.seat_exists(seat)?;
         let at = self.log.len();
         match &mut self.checkpoint {
@@ -399,6 +419,9 @@ impl Game {
             return Err(GameError::Setup("no copy of the state to put back".into()));
         };
         self.script.with_ctx(|c| c.state.clone_from(&copy));
+        // These actions fitted once: the headroom keeps the engine's own tables (which
+        // may have grown since) from refusing them now.
+        let cap = self.script.set_memory_cap(MEMORY_CAP + REPLAY_HEADROOM)?;
         let mut result = Ok(());
         for entry in self.log.get(from..).unwrap_or_default() {
             let again = {
@@ -418,6 +441,7 @@ impl Game {
             }
         }
         self.checkpoint = Some((copy, from));
+        self.script.set_memory_cap(cap)?;
         #[cfg(debug_assertions)]
         if result.is_ok() {
             if let Some(before) = &self.before {
@@ -613,6 +637,17 @@ impl Game {
             )));
         }
         let mut game = Game::new(file.header.clone())?;
+        // Every logged action fitted in the Lua memory cap once, with no value `g:cached`
+        // kept if it needed the room (`perform`); the headroom covers what the engine's
+        // own tables may hold more here than they did then.
+        game.script.set_memory_cap(MEMORY_CAP + REPLAY_HEADROOM)?;
+        let result = game.replay_log(file);
+        game.script.set_memory_cap(MEMORY_CAP)?;
+        Ok((game, result?))
+    }
+
+    fn replay_log(&mut self, file: &SaveFile) -> Result<Option<Divergence>, GameError> {
+        let game = self;
         for (i, entry) in file.log.iter().enumerate() {
             let result = if entry.sandbox {
                 game.sandbox(entry.seat, &entry.command)
@@ -620,19 +655,16 @@ impl Game {
                 game.act(entry.seat, &entry.command)
             };
             if let Err(e) = result {
-                return Ok((
-                    game,
-                    Some(Divergence { index: i, command: entry.command.clone(), reason: e.to_string() }),
-                ));
+                return Ok(Some(Divergence { index: i, command: entry.command.clone(), reason: e.to_string() }));
             }
             let got = &game.log[game.log.len() - 1].draws;
             if !entry.sandbox && got != &entry.draws {
                 let reason = format!("random draws differ (logged {:?}, replayed {:?})", entry.draws, got);
                 game.undo(1)?;
-                return Ok((game, Some(Divergence { index: i, command: entry.command.clone(), reason })));
+                return Ok(Some(Divergence { index: i, command: entry.command.clone(), reason }));
             }
         }
-        Ok((game, None))
+        Ok(None)
     }
 
     pub fn load_json(text: &str) -> Result<(Game, Option<Divergence>), GameError> {

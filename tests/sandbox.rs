@@ -214,6 +214,8 @@ fn huge_table_in_apply_is_stopped_by_the_memory_cap() {
             let e = script_error("hog", g.act(0, "hog"));
             assert_eq!(e.kind, ScriptErrorKind::Memory, "round {round}: {e:?}");
             assert!(e.message.contains("memory"), "message: {}", e.message);
+            // Issue 30: a memory error names the line that asked for the room.
+            assert_eq!(e.location.as_deref(), Some(line_of(HOSTILE, "t[i] = chunk .. i").as_str()), "{e:?}");
             assert_untouched("hog", &g, &before);
         }
         assert_goes_on("hog", &mut g);
@@ -785,5 +787,25 @@ fn sim_counts_games_stopped_by_a_script_error() {
         for f in &r.failed {
             assert!(f.error.contains("rolled_error.eights") && f.error.contains("rolled_error.lua:"), "{f:?}");
         }
+    });
+}
+
+/// DESIGN §5, "a replay gives the same game": what `g:cached` kept while the legal
+/// actions were listed (48 MiB here) must not refuse an action that fits without it
+/// (which needs twice as much for a moment), or the same commands would give a different game depending on how
+/// often `legal` was asked, and the save's replay, which lists nothing, could differ.
+#[test]
+fn values_kept_while_listing_do_not_decide_whether_an_action_fits_in_memory() {
+    within(120, "kept memory", || {
+        let variant = "tests/variants/kept_memory.lua";
+        let mut quiet = Game::new(header(variant)).unwrap();
+        quiet.act(0, "grab").unwrap();
+        let mut listed = Game::new(header(variant)).unwrap();
+        assert!(listed.legal_actions(0).unwrap().iter().any(|a| a.name == "peek"));
+        listed.act(0, "grab").unwrap();
+        assert_eq!(*listed.state(), *quiet.state());
+        let (replayed, divergence) = Game::load_json(&listed.save_json()).unwrap();
+        assert!(divergence.is_none(), "{divergence:?}");
+        assert_eq!(*replayed.state(), *listed.state());
     });
 }

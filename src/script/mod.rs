@@ -27,8 +27,8 @@ pub use ctx::Message;
 pub(crate) use ctx::{Ctx, Output};
 pub use error::{ScriptError, ScriptErrorKind};
 pub(crate) use sandbox::{
-    alloc, caller, charge, lua_charge, lua_codesize, lua_cslot, lua_pendingcharge, lua_pushlstringcached,
-    lua_resetcharge, lua_tointegernum, lua_tostringonly, Budget, Meter, HOOK_EVERY,
+    alloc, caller, charge, lua_charge, lua_codesize, lua_cslot, lua_memerrorplace, lua_pendingcharge,
+    lua_pushlstringcached, lua_resetcharge, lua_tointegernum, lua_tostringonly, Budget, Meter, HOOK_EVERY,
 };
 pub use sandbox::{GAME_MESSAGES_CAP, HOST_MEMORY_CAP, INSTRUCTION_BUDGET, MEMORY_CAP, VARS_CAP};
 pub use spec_load::resolve_options;
@@ -105,6 +105,7 @@ const DISPATCH: &[&str] = &[
     "has_filter",
     "metrics",
     "cached_computations",
+    "forget_kept",
     "options_at",
 ];
 
@@ -332,6 +333,13 @@ impl Script {
                     se.rule = se.rule.take().or(name);
                     se.variant = se.variant.take().or(variant);
                 }
+            }
+            if se.kind == ScriptErrorKind::Memory && se.location.is_none() {
+                // SAFETY: reads a buffer of the Lua state, always a terminated string.
+                let place = self.lua.exec_raw_lua(|raw| unsafe {
+                    std::ffi::CStr::from_ptr(lua_memerrorplace(raw.state())).to_string_lossy().into_owned()
+                });
+                se.location = Some(place).filter(|p| !p.is_empty());
             }
             if se.kind == ScriptErrorKind::Memory {
                 // Free what the failed call left behind, so the next action has room.
@@ -572,6 +580,22 @@ impl Script {
     /// computed again after a change included): for tests and profiling.
     pub fn cached_computations(&self) -> Result<u64, ScriptError> {
         self.call::<u64>("cached_computations", ())
+    }
+
+    /// Drops every value `g:cached` kept and collects the garbage, so the Lua heap holds
+    /// what the rules and the state need and nothing a listing or a bot's search left:
+    /// before an action that ran out of Lua memory is tried once more (`Game::perform`).
+    pub fn forget_kept(&self) -> Result<(), ScriptError> {
+        self.call::<()>("forget_kept", ())?;
+        // Twice: the first cycle may leave objects a finished cycle frees.
+        self.lua.gc_collect().map_err(lua_err)?;
+        self.lua.gc_collect().map_err(lua_err)
+    }
+
+    /// Sets the Lua memory cap (`MEMORY_CAP`, or a little more while logged actions are
+    /// replayed: `Game::replay`); returns the cap it replaces.
+    pub fn set_memory_cap(&self, bytes: usize) -> Result<usize, ScriptError> {
+        self.lua.set_memory_limit(bytes).map_err(lua_err)
     }
 
     /// An action's arguments as the Lua values its hooks take, passed to `perform` as

@@ -269,6 +269,16 @@ function engine.options_at(name, sampled)
   return fn and __where_fn(fn), def.variant
 end
 
+-- g:cached's memo, once made. `forget_kept` empties it when an action ran out of Lua
+-- memory: what listings happened to keep must not decide whether an action fits (the
+-- engine tries it once more; Game::perform).
+local kept_memo
+function engine.forget_kept()
+  if kept_memo then
+    for key in next, kept_memo do kept_memo[key] = nil end
+  end
+end
+
 local function install_cached(g)
   local READS = { grids = 1, seat_grids = 2, seat_cards = 3, constants = 4 }
   local probe, used = g.__probe, g.__used
@@ -277,6 +287,7 @@ local function install_cached(g)
   -- [reads or NONE][fn] = { values, versions, costs }, each by arg (or NONE): a list, so
   -- that the engine's C function that answers hits (keep_cached) reads it by index.
   local memo = {}
+  kept_memo = memo
   local function cached(self, fn, arg, reads)
     local code = 0
     if reads ~= nil then

@@ -352,6 +352,9 @@ extern "C-unwind" {
     /// units charged since the hook last ran, taken off its countdown for the engine to
     /// charge; 0 when nothing is owed.
     pub(crate) fn lua_takedebt(l: *mut mlua::ffi::lua_State) -> std::ffi::c_int;
+    /// "file:line" of the innermost variant's function when the last memory error was
+    /// raised (`luaM_memerror`, ldebug.c), or "": a memory error's message has no place.
+    pub(crate) fn lua_memerrorplace(l: *mut mlua::ffi::lua_State) -> *const std::ffi::c_char;
     /// Charges `n` units to the count hook, as the VM charges its instructions.
     pub(crate) fn lua_charge(l: *mut mlua::ffi::lua_State, n: mlua::ffi::lua_Integer);
     /// The units the VM charges on entering the Lua function at `idx` (0 for others).

@@ -11,6 +11,7 @@
 
 
 #include <stdarg.h>
+#include <stdio.h>  /* catan-engine: snprintf, for luaM_memerror */
 #include <stddef.h>
 #include <string.h>
 
@@ -911,6 +912,35 @@ l_noret luaG_frozenerror (lua_State *L, const char *msg) {
     }
   }
   luaG_errormsg(L);
+}
+
+
+/*
+** catan-engine: a memory error, raised as 'luaD_throw' raises it, after noting the place
+** of the innermost function of a variant's file ('@' sources: the engine's chunks are
+** named '=engine/...') for the error the engine reports. The message of a memory error is
+** preallocated and has no place of its own.
+*/
+l_noret luaM_memerror (lua_State *L) {
+  global_State *g = G(L);
+  CallInfo *ci;
+  g->memplace[0] = '\0';
+  for (ci = L->ci; ci != &L->base_ci; ci = ci->previous) {
+    if (isLua(ci)) {
+      const TString *src = ci_func(ci)->p->source;
+      const char *s = src ? getstr(src) : "";
+      if (s[0] == '@') {
+        snprintf(g->memplace, sizeof(g->memplace), "%.*s:%d", LUA_IDSIZE, s + 1,
+                 getcurrentline(ci));
+        break;
+      }
+    }
+  }
+  luaD_throw(L, LUA_ERRMEM);
+}
+
+LUA_API const char *lua_memerrorplace (lua_State *L) {
+  return G(L)->memplace;
 }
 
 

@@ -14,7 +14,9 @@
 #include "lua.h"
 
 
-#define luaM_error(L)	luaD_throw(L, LUA_ERRMEM)
+/* catan-engine: a memory error first notes where the rules were (luaM_memerror, ldebug.c) */
+#define luaM_error(L)	luaM_memerror(L)
+LUAI_FUNC l_noret luaM_memerror (lua_State *L);
 
 
 /*

@@ -397,6 +397,7 @@ LUA_API lua_State *lua_newstate (lua_Alloc f, void *ud) {
   g->seed = luai_makeseed(L);
   g->frozenic_used = 1;  /* catan-engine: empty the cache of frozen reads */
   luaE_clearfrozenic(g);
+  g->memplace[0] = '\0';  /* catan-engine: no memory error yet (luaM_memerror) */
   g->gcstp = GCSTPGC;  /* no GC while building state */
   g->strt.size = g->strt.nuse = 0;
   g->strt.hash = NULL;

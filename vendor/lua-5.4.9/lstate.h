@@ -306,6 +306,9 @@ typedef struct global_State {
   ** function prototype is freed (luaE_clearfrozenic) */
   struct FrozenIC { const Instruction *pc; Table *t; TValue v; } frozenic[FROZENIC_N];
   lu_byte frozenic_used;  /* catan-engine: an entry was filled since the last emptying */
+  /* catan-engine: "file:line" of the innermost variant's function when the last memory
+  ** error was raised (luaM_memerror), "" if none was on the stack */
+  char memplace[LUA_IDSIZE + 24];
   lua_WarnFunction warnf;  /* warning function */
   void *ud_warn;         /* auxiliary data to 'warnf' */
 } global_State;

@@ -484,6 +484,8 @@ LUA_API void (lua_resetcharge) (lua_State *L);
 LUA_API int (lua_pendingcharge) (lua_State *L);
 /* catan-engine: debts of work not yet charged, taken for the engine to charge (see luaG_debt) */
 LUA_API int (lua_takedebt) (lua_State *L);
+/* catan-engine: where the last memory error was raised, "file:line" or "" */
+LUA_API const char *(lua_memerrorplace) (lua_State *L);
 /* catan-engine: the running C closure's first upvalue as a pointer, and its argument count */
 LUA_API void *(lua_cslot) (lua_State *L, int *top);
 /* catan-engine: an integer from a number only (no string conversion), in one call */
