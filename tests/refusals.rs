@@ -67,6 +67,7 @@ fn a_refused_action_leaves_the_rules_as_they_were() {
         ("move_export", "TABLE MOVE HERE", "frozen table"),
         ("insert_string", "INSERT STRING HERE", "'string' is frozen"),
         ("kept", "KEPT CHANGED HERE", "frozen table"),
+        ("count_kept", "COUNTER BUMPED HERE", "'n', a variable of the rules"),
     ] {
         let mut g = game(TABLES);
         let (state, save, messages) = (g.state().clone(), g.save_json(), g.messages().len());

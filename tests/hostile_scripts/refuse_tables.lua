@@ -68,6 +68,24 @@ action {
   end,
 }
 
+-- A kept value may hold a closure over a local of a function still running when it was
+-- frozen (one value kept while another is computed): that variable is sealed as well, or
+-- the closure would count from call to call, outside the game state.
+local function hand_back(g, f) return { f = f } end
+local function make_counter(g)
+  local n = 0
+  local kept = g:cached(hand_back, function() n = n + 1; return n end) -- COUNTER BUMPED HERE
+  return kept -- (not a tail call: `n` is still open when the inner value is frozen)
+end
+action {
+  name = "count_kept",
+  syntax = "count_kept",
+  apply = function(g, p)
+    touch(g, p)
+    g:set("counted", g:cached(make_counter, nil, "constants").f())
+  end,
+}
+
 -- What the rules look like now.
 action {
   name = "peek",

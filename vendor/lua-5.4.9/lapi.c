@@ -1386,7 +1386,7 @@ static void fw_pushkey (FreezeWalk *w, Node *n) {
 ** frozen), without the per-instruction cache of reads lua_freeze gives (see frozenget
 ** in lvm.c): their entries, keys and metatables, and the upvalues
 ** of Lua functions. A function of the rules (its chunk named '@...', a file) has every
-** upvalue followed and, if closed, sealed (see OP_SETUPVAL); one of the engine's (any
+** upvalue followed and sealed (see OP_SETUPVAL); one of the engine's (any
 ** other chunk name) has only the functions among its upvalues followed. Raises only
 ** memory errors. */
 LUA_API void lua_freezeall (lua_State *L, int idx) {
@@ -1426,7 +1426,11 @@ LUA_API void lua_freezeall (lua_State *L, int idx) {
         UpVal *uv = cl->upvals[k];
         if (uv == NULL) continue;
         if (rules) {
-          if (!upisopen(uv)) uv->sealed = 1;
+          /* an open one too: a value g:cached keeps may close over a local of a function
+          ** still running (one value kept while another is computed); the flag stays
+          ** when the variable closes, and the function's own code writes it through its
+          ** register, not the upvalue */
+          uv->sealed = 1;
           fw_push(&w, uv->v.p);
         }
         else if (ttisLclosure(uv->v.p)) fw_push(&w, uv->v.p);

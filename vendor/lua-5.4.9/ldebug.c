@@ -951,8 +951,9 @@ LUA_API const char *lua_memerrorplace (lua_State *L) {
 */
 l_noret luaG_sealederror (lua_State *L, const Proto *p, int uv) {
   luaG_runerror(L, "attempt to change '%s', a variable of the rules (the rules' variables "
-                   "are fixed once the variants are loaded: keep what changes in the game "
-                   "state, with g:set)", upvalname(p, uv));
+                   "are fixed once the variants are loaded, and those of a value g:cached "
+                   "keeps once it is kept: keep what changes in the game state, with g:set)",
+                   upvalname(p, uv));
 }
 
 
