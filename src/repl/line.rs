@@ -1,6 +1,11 @@
 //! The rustyline editor: history in ~/.catan_history, completion of commands, of the
 //! legal actions (whole lines) and of board labels, and a grey hint with the first legal
 //! action that continues what has been typed.
+//!
+//! Bounded as every other input (`crate::bounded`): rustyline holds a line while it is
+//! typed, so a line past `LINE_CAP` is refused once read (`modes.rs`); the history keeps
+//! lines up to `HISTORY_LINE_CAP` only, and a history file past `HISTORY_FILE_CAP` is not
+//! read.
 
 use rustyline::completion::{Completer, Pair};
 use rustyline::error::ReadlineError;
@@ -9,7 +14,14 @@ use rustyline::hint::Hinter;
 use rustyline::history::DefaultHistory;
 use rustyline::{CompletionType, Config, Context, Helper, Validator};
 use std::borrow::Cow;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+/// The longest line the history keeps (a command is a few dozen bytes; a pasted blob is
+/// not worth recalling).
+pub const HISTORY_LINE_CAP: usize = 1 << 10;
+/// The largest history file read: a hundred lines (rustyline's default) of
+/// `HISTORY_LINE_CAP` each, with room to spare.
+pub const HISTORY_FILE_CAP: u64 = 1 << 20;
 
 #[derive(Helper, Validator, Default)]
 pub struct CatanHelper {
@@ -72,12 +84,19 @@ pub struct Editor {
 
 impl Editor {
     pub fn new() -> rustyline::Result<Editor> {
-        let config = Config::builder().completion_type(CompletionType::List).auto_add_history(true).build();
+        Editor::with_history(std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".catan_history")))
+    }
+
+    /// An editor whose history lives in `history` (read now if it is within
+    /// `HISTORY_FILE_CAP`, written by `save_history`).
+    pub fn with_history(history: Option<PathBuf>) -> rustyline::Result<Editor> {
+        let config = Config::builder().completion_type(CompletionType::List).auto_add_history(false).build();
         let mut rl = rustyline::Editor::with_config(config)?;
         rl.set_helper(Some(CatanHelper::default()));
-        let history = std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".catan_history"));
         if let Some(h) = &history {
-            let _ = rl.load_history(h);
+            if let Err(why) = load_history(&mut rl, h) {
+                eprintln!("note: the command history {} was not read: {why}", h.display());
+            }
         }
         Ok(Editor { rl, history })
     }
@@ -90,10 +109,16 @@ impl Editor {
         }
     }
 
-    /// Reads a line; None at end of input or Ctrl-D.
+    /// Reads a line; None at end of input or Ctrl-D. Only a line within
+    /// `HISTORY_LINE_CAP` joins the history.
     pub fn read(&mut self, prompt: &str) -> rustyline::Result<Option<String>> {
         match self.rl.readline(prompt) {
-            Ok(l) => Ok(Some(l)),
+            Ok(l) => {
+                if !l.trim().is_empty() && l.len() <= HISTORY_LINE_CAP {
+                    let _ = self.rl.add_history_entry(l.as_str());
+                }
+                Ok(Some(l))
+            }
             Err(ReadlineError::Eof) | Err(ReadlineError::Interrupted) => Ok(None),
             Err(e) => Err(e),
         }
@@ -103,5 +128,46 @@ impl Editor {
         if let Some(h) = &self.history {
             let _ = self.rl.save_history(h);
         }
+    }
+}
+
+/// Reads the history file if it is within `HISTORY_FILE_CAP`; a missing one is no error.
+fn load_history(rl: &mut rustyline::Editor<CatanHelper, DefaultHistory>, path: &Path) -> Result<(), String> {
+    let size = match std::fs::metadata(path) {
+        Ok(m) => m.len(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e.to_string()),
+    };
+    if size > HISTORY_FILE_CAP {
+        return Err(format!(
+            "it holds {} (more than {}); remove it to start a new one",
+            crate::bounded::size_text(size as usize),
+            crate::bounded::size_text(HISTORY_FILE_CAP as usize)
+        ));
+    }
+    rl.load_history(path).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rustyline::history::History;
+
+    fn history_file(name: &str, text: &str) -> PathBuf {
+        let path = std::env::temp_dir().join(format!("catan-history-{}-{name}", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    /// Issue 30: the history is read through a cap like every other file.
+    #[test]
+    fn a_history_file_past_its_cap_is_not_read() {
+        let small = history_file("small", "roll\nend\n");
+        let editor = Editor::with_history(Some(small.clone())).unwrap();
+        assert_eq!(editor.rl.history().len(), 2);
+        let big = history_file("big", &"x".repeat(HISTORY_FILE_CAP as usize + 1));
+        let editor = Editor::with_history(Some(big.clone())).unwrap();
+        assert_eq!(editor.rl.history().len(), 0);
+        let _ = (std::fs::remove_file(small), std::fs::remove_file(big));
     }
 }

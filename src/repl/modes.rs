@@ -212,6 +212,15 @@ pub fn run_interactive(config: ReplConfig) -> i32 {
         editor.set_candidates(repl.legal_texts().unwrap_or_default(), words, labels);
         let prompt = repl.prompt();
         let line = match editor.read(&prompt) {
+            // rustyline holds what is typed; past the cap every other input has, refused.
+            Ok(Some(text)) if text.len() > bounded::LINE_CAP => {
+                eprintln!(
+                    "error: a line of {} is more than {}: not read",
+                    bounded::size_text(text.len()),
+                    bounded::size_text(bounded::LINE_CAP)
+                );
+                continue;
+            }
             Ok(Some(text)) => text,
             // End of input (Ctrl-D) leaves like `quit`, keeping unsaved progress.
             Ok(None) => "quit".to_string(),
