@@ -479,3 +479,34 @@ fn the_hostile_corpus_is_taken_or_refused() {
     }
     assert!(kinds.values().all(|&n| n >= 3), "{kinds:?}");
 }
+
+/// Answers each request with its first legal action, echoing the number of the request
+/// before it: an answer that names another request than the one waiting.
+const BEHIND: &str = r#"
+import json, sys
+for line in sys.stdin:
+    if line.strip():
+        n = json.loads(line)["request"]
+        sys.stdout.write(json.dumps({"index": 0, "request": n - 1}) + "\n")
+        sys.stdout.flush()
+"#;
+
+/// Issue 30: requests are numbered, and an answer that echoes a number must echo the
+/// waiting request's, so a line written before its request cannot pass for its answer
+/// (the check for lines no request asked for is made just before a request is written).
+#[test]
+fn an_answer_that_names_another_request_is_an_error() {
+    let dir = scratch("behind");
+    let bot = python_bot(&dir, "behind.py", BEHIND);
+    let args = ["sim", "--games", "1", "--seed", "1", "--jobs", "1", "--json", "--bot-timeout", "5", "--bot-cmd"];
+    let mut args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    args.push(format!("2={bot}"));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let run = catan(&dir, &args, Input::Bytes(b""), 60);
+    assert_eq!(run.code, Some(0), "{}", run.err);
+    let report: J = serde_json::from_str(&run.out).unwrap();
+    let failed = report["failed"].as_array().unwrap();
+    assert_eq!(failed.len(), 1, "{report}");
+    let error = failed[0]["error"].as_str().unwrap();
+    assert!(error.contains("answered request 0 while request 1 waits"), "{error}");
+}

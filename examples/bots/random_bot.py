@@ -44,6 +44,8 @@ def main():
             answer = {"action": "end"}  # never sent: the engine asks only seats with an action
         else:
             answer = {"action": choose(rng, request["legal"])["text"]}
+        # Echoing the request's number lets the engine tell this answer from a stray line.
+        answer["request"] = request["request"]
         sys.stdout.write(json.dumps(answer) + "\n")
         sys.stdout.flush()
     return 0

@@ -121,11 +121,13 @@ pub struct ExternalBot {
     command: String,
     timeout: Duration,
     running: Option<Running>,
+    /// Requests written to the running program: the number the next one carries, less one.
+    requests: u64,
 }
 
 impl ExternalBot {
     pub fn new(command: &str, timeout: Duration) -> ExternalBot {
-        ExternalBot { command: command.to_string(), timeout, running: None }
+        ExternalBot { command: command.to_string(), timeout, running: None, requests: 0 }
     }
 
     pub fn command(&self) -> &str {
@@ -152,10 +154,29 @@ impl ExternalBot {
     /// failure (it could not start, exited, timed out, answered something that is not an
     /// action of the game) is an error saying which, and stops the program.
     pub fn choose(&mut self, game: &Game, seat: usize, seed: u64) -> Result<Action, String> {
-        let request = decision_request(game, seat, seed).map_err(|e| format!("cannot ask the bot: {e}"))?;
+        let mut request = decision_request(game, seat, seed).map_err(|e| format!("cannot ask the bot: {e}"))?;
+        // Counted per program: a program started again (`start`) begins at 1.
+        if self.running.is_none() {
+            self.requests = 0;
+        }
+        self.requests += 1;
+        let number = self.requests;
+        // Numbered, so that an answer that echoes the number cannot be a line written
+        // before its request (the check for such lines is made just before the request
+        // is written; one arriving in between would otherwise pass for the answer).
+        request["request"] = serde_json::json!(number);
         let result = self.exchange(&request.to_string()).and_then(|line| {
             let answer: serde_json::Value = serde_json::from_str(&line)
                 .map_err(|e| format!("answered something that is not JSON ({e}): {}", short(&line)))?;
+            if let Some(echoed) = answer.get("request") {
+                if echoed.as_u64() != Some(number) {
+                    return Err(format!(
+                        "answered request {echoed} while request {number} waits (an answer written before its \
+                         request?): {}",
+                        short(line.trim())
+                    ));
+                }
+            }
             bot_answer_action(game, seat, &answer).map_err(|e| format!("answered {}: {e}", short(line.trim())))
         });
         result.map_err(|e| {
