@@ -1,5 +1,5 @@
 //! Whole random-bot games per second for every edition (`cargo bench`), on one worker and
-//! on every core. Speed is measured here and by ../shared/bench/side_by_side.py (ratios
+//! on every core. Speed is measured here and by bench/side_by_side.py (ratios
 //! against catanatron and fastcatan), never by timed assertions in tests.
 //!
 //! `CATAN_BENCH_GAMES=N` sets the games per line (default 100); `CATAN_BENCH_ONLY=word`
