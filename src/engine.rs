@@ -130,6 +130,21 @@ pub struct Outcome {
     pub events: Vec<String>,
 }
 
+/// What `trace` shows of one action: the hooks and parts of the action that ran, in
+/// order, and how it ended. Taken on a copy of the game: the game itself is unchanged.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Trace {
+    /// The seat (0-based) and the command traced.
+    pub seat: usize,
+    pub command: String,
+    pub entries: Vec<crate::script::TraceEntry>,
+    /// Entries past the cap of one traced call (2,000), counted, not kept.
+    pub dropped: u64,
+    /// The action's messages (private ones with their readers), or why it was refused or
+    /// failed (with the rule's place).
+    pub result: Result<Vec<Message>, String>,
+}
+
 /// Where a loaded log stopped agreeing with the replay.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Divergence {
@@ -686,6 +701,45 @@ impl Game {
         }
         *self = game;
         Ok(())
+    }
+
+    /// Traces `line` for `seat` on a copy of the game: which hooks and parts of the action
+    /// ran, from which file:line, what each was given and answered, and how it ended.
+    pub fn trace(&self, seat: usize, line: &str) -> Result<Trace, GameError> {
+        let mut copy = self.try_clone()?;
+        copy.script.trace_start()?;
+        let result = copy.act(seat, line);
+        let (entries, dropped) = copy.script.trace_take()?;
+        let result = match result {
+            Ok(outcome) => Ok(outcome.messages),
+            Err(e) => Err(e.to_string()),
+        };
+        Ok(Trace { seat, command: line.to_string(), entries, dropped, result })
+    }
+
+    /// Traces the last logged action again, from the state before it (the same draws
+    /// come out: the rules are deterministic); None before the first action.
+    pub fn trace_last(&self) -> Result<Option<Trace>, GameError> {
+        let Some(last) = self.log.last() else { return Ok(None) };
+        if last.sandbox {
+            return Err(GameError::Setup(format!(
+                "the last action, '{}', is a sandbox edit: nothing to trace",
+                last.command
+            )));
+        }
+        let mut before = self.try_clone()?;
+        before.undo(1)?;
+        before.trace(last.seat, &last.command).map(Some)
+    }
+
+    /// The lines rules printed with `g:debug` since the last take ("file:line: text"), a
+    /// note of how many were dropped past the cap last: for `--debug`. Never in the log.
+    pub fn take_debug(&self) -> Result<Vec<String>, GameError> {
+        let (mut lines, over) = self.script.debug_take()?;
+        if over > 0 {
+            lines.push(format!("({over} more g:debug lines in that call were dropped: 200 a call are kept)"));
+        }
+        Ok(lines)
     }
 
     /// Options in force, defaults included.

@@ -17,6 +17,10 @@ const COMMANDS: &[(&str, &str)] = &[
     ("view --json", "what the player to act may see, as JSON"),
     ("hint", "what the strongest bot would do in your place, and why"),
     ("undo", "take back your last action (and the bots' actions after it)"),
+    (
+        "trace [ACTION] [--json]",
+        "for modders: which hooks ran for the last action (or for ACTION, tried on a copy), from which file:line, given what, answering what (as the rules saw it: hidden cards too)",
+    ),
     ("save FILE [--force]", "save the game (header and log) as JSON; --force replaces a save with more actions"),
     ("load FILE", "load a saved game, replaying its log (unsaved progress is autosaved first)"),
     ("quit", "leave (unsaved progress is autosaved; `catan play --resume` continues it)"),

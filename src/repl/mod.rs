@@ -201,6 +201,17 @@ impl<'w> Repl<'w> {
 
     /// Prints new log messages a human at `seat` may read.
     fn flush_messages(&mut self, seat: Option<usize>) {
+        // A modder's `g:debug` lines, under --debug only (never in the log).
+        if self.config.debug {
+            match self.game.take_debug() {
+                Ok(lines) => {
+                    for l in lines {
+                        self.say(&format!("  debug: {l}"));
+                    }
+                }
+                Err(e) => self.error(&format!("cannot read the g:debug lines: {e}")),
+            }
+        }
         let msgs: Vec<Message> = self.game.messages()[self.shown..].iter().map(|(_, m)| m.clone()).collect();
         self.shown = self.game.messages().len();
         for m in msgs {
@@ -459,6 +470,11 @@ impl<'w> Repl<'w> {
                 self.say_json(v);
             }
             ["undo"] => return self.undo(),
+            ["trace", rest @ ..] => {
+                let json = rest.contains(&"--json");
+                let action: Vec<&str> = rest.iter().copied().filter(|w| *w != "--json").collect();
+                return self.trace(seat, &action.join(" "), json);
+            }
             ["hint"] => return self.hint(seat),
             ["save", path] | ["save", path, "--force"] => {
                 if words.len() == 2 {
@@ -503,6 +519,52 @@ impl<'w> Repl<'w> {
                     }
                 }
             }
+        }
+        Step::Ok
+    }
+
+    /// `trace`: the hooks that ran for the last action, or for `action` tried by `seat` on
+    /// a copy of the game (which stays as it is either way).
+    fn trace(&mut self, seat: usize, action: &str, json: bool) -> Step {
+        let traced = if action.is_empty() { self.game.trace_last() } else { self.game.trace(seat, action).map(Some) };
+        let t = match traced {
+            Ok(Some(t)) => t,
+            Ok(None) => {
+                self.error("no action yet to trace: `trace ACTION` tries one on a copy of the game");
+                return Step::Rejected;
+            }
+            Err(e) => {
+                self.error(&format!("cannot trace: {e}"));
+                return Step::Rejected;
+            }
+        };
+        if json {
+            self.say_json(serde_json::to_value(&t).unwrap_or_default());
+            return Step::Ok;
+        }
+        let who = seat_name(&self.game, t.seat);
+        let tried = if action.is_empty() { "" } else { ", tried on a copy" };
+        self.say(&format!("trace of '{}' by {who}{tried}:", t.command));
+        for e in &t.entries {
+            self.say(&format!("  {}", e.text()));
+        }
+        if t.dropped > 0 {
+            self.say(&format!("  ({} more entries past the cap of 2000)", t.dropped));
+        }
+        // The messages the one typing may read (the rules' own values above are shown as
+        // the rules saw them: `trace` is the modder's view).
+        let readable: Vec<&str> = match &t.result {
+            Ok(msgs) => msgs
+                .iter()
+                .filter(|m| m.to.as_ref().is_none_or(|to| to.contains(&seat)))
+                .map(|m| m.text.as_str())
+                .collect(),
+            Err(_) => vec![],
+        };
+        match &t.result {
+            Ok(_) if readable.is_empty() => self.say("result: done"),
+            Ok(_) => self.say(&format!("result: done: {}", readable.join(" / "))),
+            Err(e) => self.say(&format!("result: refused: {e}")),
         }
         Step::Ok
     }

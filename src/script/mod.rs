@@ -21,6 +21,7 @@ mod log_format;
 mod names;
 mod sandbox;
 mod spec_load;
+mod trace;
 mod variants;
 
 pub use ctx::Message;
@@ -32,6 +33,7 @@ pub(crate) use sandbox::{
 };
 pub use sandbox::{GAME_MESSAGES_CAP, HOST_MEMORY_CAP, INSTRUCTION_BUDGET, MEMORY_CAP, VARS_CAP};
 pub use spec_load::resolve_options;
+pub use trace::TraceEntry;
 pub use variants::{
     describe_variant, find_variant, find_variant_near, is_part_name, is_variant_path, known_variants, variant_dirs,
     BUILTIN_PARTS, BUILTIN_VARIANTS, SEARCH_PATH_HELP,
@@ -106,6 +108,9 @@ const DISPATCH: &[&str] = &[
     "metrics",
     "cached_computations",
     "forget_kept",
+    "trace_start",
+    "trace_take",
+    "debug_take",
     "options_at",
 ];
 
@@ -590,6 +595,26 @@ impl Script {
         // Twice: the first cycle may leave objects a finished cycle frees.
         self.lua.gc_collect().map_err(lua_err)?;
         self.lua.gc_collect().map_err(lua_err)
+    }
+
+    /// Starts noting every hook and part of an action that runs (`trace`).
+    pub fn trace_start(&self) -> Result<(), ScriptError> {
+        self.call::<()>("trace_start", ())
+    }
+
+    /// What ran since `trace_start`, and how many entries past the cap were dropped;
+    /// noting stops.
+    pub fn trace_take(&self) -> Result<(Vec<TraceEntry>, u64), ScriptError> {
+        let (list, over) = self.call::<(Table, u64)>("trace_take", ())?;
+        let entries = list.sequence_values::<Table>().map(|t| t.and_then(|t| TraceEntry::from_lua(&t)));
+        Ok((entries.collect::<mlua::Result<_>>().map_err(lua_err)?, over))
+    }
+
+    /// The lines rules printed with `g:debug` since the last take (at most 200 a call; the
+    /// count of the rest).
+    pub fn debug_take(&self) -> Result<(Vec<String>, u64), ScriptError> {
+        let (list, over) = self.call::<(Vec<String>, u64)>("debug_take", ())?;
+        Ok((list, over))
     }
 
     /// Sets the Lua memory cap (`MEMORY_CAP`, or a little more while logged actions are

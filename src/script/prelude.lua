@@ -29,6 +29,90 @@ function engine.failed_rule()
   return nil, nil
 end
 
+-- Tracing (`trace` in the REPL, `Game::trace`): while `trace` is a list, every hook and
+-- every part of an action that runs adds an entry (what ran, from which file:line, what it
+-- was given and what it answered), innermost after outer. Only a copy of a game is traced
+-- (the work of noting is charged as any other), so a game never depends on it.
+local trace
+local TRACE_CAP = 2000 -- entries of one traced call; more are counted, not kept
+local traced_over = 0
+
+-- A value as a line of text, short: tables to two levels, six entries each, keys sorted.
+local function show(v, level)
+  local t = type(v)
+  if t == "string" then
+    if #v > 60 then v = v:sub(1, 57) .. "..." end
+    return string.format("%q", v)
+  elseif t == "table" then
+    if (level or 0) >= 2 then return "{...}" end
+    local parts, n = {}, 0
+    for k, x in pairs(v) do
+      n = n + 1
+      if n > 6 then parts[#parts + 1] = "..."; break end
+      if math.type(k) == "integer" and k == n then
+        parts[#parts + 1] = show(x, (level or 0) + 1)
+      else
+        parts[#parts + 1] = tostring(k) .. "=" .. show(x, (level or 0) + 1)
+      end
+    end
+    return "{" .. table.concat(parts, ", ") .. "}"
+  elseif t == "function" then
+    return "function"
+  end
+  return tostring(v)
+end
+
+local function show_args(...)
+  local n = select("#", ...)
+  local parts = {}
+  for i = 1, n do parts[i] = show((select(i, ...))) end
+  return table.concat(parts, ", ")
+end
+
+-- Notes one entry (nil when not tracing); the caller fills `out` once the hook answered.
+local function note(kind, point, name, fn, given)
+  if not trace then return nil end
+  if #trace >= TRACE_CAP then traced_over = traced_over + 1; return nil end
+  local e = { kind = kind, point = point, name = name, at = fn and __where_fn(fn) or "", given = given,
+    depth = depth }
+  trace[#trace + 1] = e
+  return e
+end
+
+function engine.trace_start() trace, traced_over = {}, 0 end
+function engine.trace_take()
+  local t, over = trace or {}, traced_over
+  trace, traced_over = nil, 0
+  return t, over
+end
+
+-- g:debug(...): a modder's line, shown under `--debug` and in `trace`, never in the log,
+-- the state or a replay. Noted the same way whether anyone looks (a game's budget must not
+-- depend on `--debug`); the engine takes the lines after each call (`debug_take`).
+local DEBUG_CAP = 200 -- lines of one call; more are counted
+local debug_lines, debug_over = {}, 0
+local function debug_line(g, ...)
+  local parts = {}
+  for i = 1, select("#", ...) do
+    local v = select(i, ...)
+    parts[i] = type(v) == "string" and v or show(v)
+  end
+  local text = table.concat(parts, " ")
+  if #text > 1000 then text = text:sub(1, 997) .. "..." end
+  local at = __where(2)
+  if #debug_lines < DEBUG_CAP then debug_lines[#debug_lines + 1] = at .. ": " .. text
+  else debug_over = debug_over + 1 end
+  if trace then
+    local e = note("debug", "", "", nil, text)
+    if e then e.at, e.depth = at, depth + 1 end
+  end
+end
+function engine.debug_take()
+  local lines, over = debug_lines, debug_over
+  debug_lines, debug_over = {}, 0
+  return lines, over
+end
+
 local function check_name(name, what)
   if type(name) ~= "string" or name == "" then
     error(what .. " needs a name (a string such as 'myvariant.rule')", 3)
@@ -206,7 +290,9 @@ local function run_filter(g, point, integers, value, ...)
     local h = list[i]
     depth = depth + 1
     active[depth] = h
+    local e = trace and note("filter", point, h.name, h.fn, show_args(value, ...))
     value = h.fn(g, value, ...)
+    if e then e.out = show(value) end
     if integers and math.type(value) ~= "integer" then
       error(__where_fn(h.fn) .. ": the " .. point .. " filter '" .. h.name .. "' returned "
         .. (value == nil and "nothing" or "a " .. type(value)) .. ", not an integer", 0)
@@ -363,6 +449,7 @@ function engine.install(g)
       local h = list[i]
       depth = depth + 1
       active[depth] = h
+      if trace then note("sequence", point, h.name, h.fn, show_args(...)) end
       h.fn(self, ...)
       depth = depth - 1
     end
@@ -379,7 +466,9 @@ function engine.install(g)
       local h = list[i]
       depth = depth + 1
       active[depth] = h
+      local e = trace and note("filter", point, h.name, h.fn, show_args(value, ...))
       value = h.fn(self, value, ...)
+      if e then e.out = show(value) end
       depth = depth - 1
     end
     return value
@@ -397,10 +486,12 @@ function engine.install(g)
       local h = list[i]
       depth = depth + 1
       active[depth] = h
+      if trace then note("event", event, h.name, h.fn, show(data)) end
       h.fn(self, data)
       depth = depth - 1
     end
   end
+  g.debug = debug_line
   make_view(g)
   -- What the engine freezes with the rules (script/freeze.rs): `g`, its view while
   -- listing, the string metatable (which the sandbox hides next), every hook's function
@@ -600,8 +691,19 @@ function engine.perform(g, seat, name, drawn, over, ...)
   if not def then return false, "there is no action '" .. name .. "'", nil, nil end
   if over then return false, "the game is over", nil, nil end
   depth, active[1] = 1, def
+  -- Each action's g:debug lines start afresh (a table made only when some were kept).
+  if debug_lines[1] then debug_lines = {} end
+  debug_over = 0
   if not drawn then
-    if (def.phase_set and not def.phase_set[g:phase()]) or (def.when and not def.when(g, seat)) then
+    local in_phase = not def.phase_set or def.phase_set[g:phase()]
+    if trace and not in_phase then
+      local e = note("action", name, "phases", nil, g:phase())
+      if e then e.out = "not in this phase" end
+    end
+    local e = in_phase and def.when and trace and note("action", name, "when", def.when, show_args(seat))
+    local now = in_phase and (not def.when or def.when(g, seat))
+    if e then e.out = show(now) end
+    if not now then
       -- `why_not(g, seat)` words the refusal; asked only here, so listing stays cheap.
       local why = def.why_not and def.why_not(g, seat)
       depth = 0
@@ -609,7 +711,9 @@ function engine.perform(g, seat, name, drawn, over, ...)
         __where_fn(why and def.why_not or def.when or def.apply), def.variant
     end
     if def.legal then
+      local e = trace and note("action", name, "legal", def.legal, show_args(seat, ...))
       local ok, why = def.legal(g, seat, ...)
+      if e then e.out = show(ok) .. (why ~= nil and (", " .. show(type(why) == "table" and why.reason or why)) or "") end
       if not ok then
         depth = 0
         if type(why) == "table" then return false, why.reason, why.at or __where_fn(def.legal), def.variant end
@@ -618,6 +722,7 @@ function engine.perform(g, seat, name, drawn, over, ...)
     end
   end
   fresh_budget()
+  if trace then note("action", name, "apply", def.apply, show_args(seat, ...)) end
   def.apply(g, seat, ...)
   depth = 0
   g:run("after_action", seat, name)

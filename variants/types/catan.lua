@@ -612,6 +612,11 @@ function G:log(text, ...) end
 ---@param text string
 function G:tell(seats, text) end
 
+---a modder's line: its arguments (strings as they are, other values shown short: tables to two levels) joined by spaces, with the file:line of the call. Shown under catan play --debug after each action and in trace; never in the game's log, the state or a replay, and it costs the same whether anyone looks. At most 200 lines a call are kept
+---Returns: —
+---@param ... any
+function G:debug(...) end
+
 ---records the event in the action's outcome, then runs every on(event, ...) hook as fn(g, data)
 ---Returns: —
 ---@param event string
