@@ -80,6 +80,10 @@ enum Command {
         /// the test-only actions in `help`
         #[arg(long)]
         debug: bool,
+        /// For modders: reload the rules when a file of the stack changes on disk (as
+        /// `reload` does: the game replayed on them), before the next command
+        #[arg(long)]
+        watch: bool,
         /// Script mode for programs: answer each command line with one JSON object
         /// (ok, error, messages, data, version, to_act)
         #[arg(long)]
@@ -693,7 +697,21 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Play { game, bots, budget, bot_cmd, strict, sandbox, load, pick, resume, no_color, debug, jsonl } => {
+        Command::Play {
+            game,
+            bots,
+            budget,
+            bot_cmd,
+            strict,
+            sandbox,
+            load,
+            pick,
+            resume,
+            no_color,
+            debug,
+            watch,
+            jsonl,
+        } => {
             let load = match (load, resume) {
                 (_, true) => match last_autosave(None) {
                     Ok(path) => Some(path.to_string_lossy().into_owned()),
@@ -747,6 +765,7 @@ fn main() -> ExitCode {
                 load,
                 debug,
                 jsonl,
+                watch,
                 bot_cmds: bot_cmd.bot_cmd,
                 bot_timeout,
                 ..ReplConfig::new(h)

@@ -18,6 +18,10 @@ const COMMANDS: &[(&str, &str)] = &[
     ("hint", "what the strongest bot would do in your place, and why"),
     ("undo", "take back your last action (and the bots' actions after it)"),
     (
+        "reload",
+        "for modders: load the rules again from disk and replay this game on them (`catan play --watch` does it when a file changes)",
+    ),
+    (
         "trace [ACTION] [--json]",
         "for modders: which hooks ran for the last action (or for ACTION, tried on a copy), from which file:line, given what, answering what (as the rules saw it: hidden cards too)",
     ),

@@ -48,6 +48,9 @@ pub struct ReplConfig {
     /// Where `quit` and `load` autosave a game with unsaved progress (None: the default,
     /// see [`autosave_dir`]).
     pub autosave_dir: Option<PathBuf>,
+    /// Reload the rules before a prompt when a file of the stack changed on disk
+    /// (`--watch`), as `reload` does.
+    pub watch: bool,
 }
 
 impl ReplConfig {
@@ -66,6 +69,7 @@ impl ReplConfig {
             bot_cmds: vec![],
             bot_timeout: None,
             autosave_dir: None,
+            watch: false,
         }
     }
 }
@@ -470,6 +474,7 @@ impl<'w> Repl<'w> {
                 self.say_json(v);
             }
             ["undo"] => return self.undo(),
+            ["reload"] => return self.reload(),
             ["trace", rest @ ..] => {
                 let json = rest.contains(&"--json");
                 let action: Vec<&str> = rest.iter().copied().filter(|w| *w != "--json").collect();

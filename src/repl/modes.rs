@@ -114,6 +114,7 @@ pub fn run_script(config: ReplConfig, input: &mut dyn BufRead, out: &mut dyn Wri
         if text.is_empty() {
             continue;
         }
+        repl.reload_if_changed();
         if !jsonl {
             let prompt = repl.prompt();
             repl.say(&format!("{prompt}{text}"));
@@ -200,6 +201,7 @@ pub fn run_interactive(config: ReplConfig) -> i32 {
         }
     };
     loop {
+        repl.reload_if_changed();
         repl.before_prompt();
         let labels: Vec<String> = {
             let st = repl.game.state();
@@ -251,6 +253,7 @@ pub fn run_as_terminal(config: ReplConfig, input: &mut dyn BufRead, out: &mut dy
     repl.welcome();
     for line in bounded::Lines::new(input, bounded::LINE_CAP) {
         let Ok(line) = line else { return 1 };
+        repl.reload_if_changed();
         repl.before_prompt();
         let prompt = repl.prompt();
         repl.say(&format!("{prompt}{line}"));

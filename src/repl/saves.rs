@@ -84,6 +84,68 @@ impl Repl<'_> {
         Step::Ok
     }
 
+    /// `reload`: loads the variant stack again from disk and replays the game's log on it;
+    /// the game goes on where it was. If the new rules refuse or play differently an
+    /// action of the log, says which and keeps the game up to it, the old one autosaved
+    /// first. If the new rules do not load, says why and keeps the old game and rules.
+    pub(super) fn reload(&mut self) -> Step {
+        let file = self.game.save_file();
+        let (game, div) = match Game::replay(&file) {
+            Ok(replayed) => replayed,
+            Err(e) => {
+                self.error(&format!("not reloaded, the game goes on with the rules it had: {e}"));
+                return Step::Rejected;
+            }
+        };
+        let files = game.stack_files().len();
+        if let Some(d) = &div {
+            // The old game, every action of it, stays where `--resume` and `load` find it.
+            self.saved.clear();
+            if self.autosave().is_err() {
+                self.say("  not reloaded, so that this game is not lost: `save FILE` it first");
+                return Step::Rejected;
+            }
+            self.say(&format!(
+                "reloaded {} of the rules; the new rules stop at action {} of {}, '{}': {}; the game goes on from \
+                 the {} before it",
+                text::count(files as u64, "file"),
+                d.index + 1,
+                file.log.len(),
+                d.command,
+                d.reason,
+                text::count(game.log().len() as u64, "action")
+            ));
+        } else {
+            self.say(&format!(
+                "reloaded {} of the rules and replayed the game's {} on them",
+                text::count(files as u64, "file"),
+                text::count(game.log().len() as u64, "action")
+            ));
+        }
+        let kept = self.saved.clone();
+        self.game = game;
+        // What was saved stays saved if the replay kept all of it.
+        self.saved = if div.is_none() { kept } else { vec![] };
+        self.winner_announced = self.game.winner().is_some();
+        self.shown = self.game.messages().len();
+        self.last_board = None;
+        Step::Ok
+    }
+
+    /// `--watch`: reloads the rules when a file of the stack changed on disk, before the
+    /// next command is taken.
+    pub(super) fn reload_if_changed(&mut self) {
+        if self.config.watch && self.rules_changed() {
+            self.say("a file of the rules changed on disk: reloading");
+            self.reload();
+        }
+    }
+
+    /// Whether a file of the loaded stack differs on disk from what was loaded.
+    fn rules_changed(&self) -> bool {
+        self.game.stack_files().iter().any(|(chunk, source)| bounded::read_file(chunk).is_ok_and(|now| now != *source))
+    }
+
     /// Undoes back to before the last action of a human seat.
     pub(super) fn undo(&mut self) -> Step {
         let log = self.game.log();
