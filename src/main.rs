@@ -215,6 +215,23 @@ enum Command {
     /// Print the LuaLS type annotations of the script API (generated from docs/api.md), as
     /// kept in variants/types/catan.lua for editors
     Stubs,
+    /// Run scenario files, a mod's tests: a set-up, commands as a player types them and
+    /// expectations about what follows; the first unmet one is shown with the transcript
+    /// up to it. Exits 1 if any fails
+    Test {
+        /// Scenario files, e.g. house.scenario tests/*.scenario
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<String>,
+    },
+    /// Start a mod: a folder NAME/ with NAME.lua extending a variant, its first scenario
+    /// (NAME.scenario, for `catan test`) and the editor configuration of the script API
+    New {
+        /// The mod's name (letters, digits and _): it names the folder, the file and hooks
+        name: String,
+        /// The variant it extends
+        #[arg(long, default_value = "base")]
+        extends: String,
+    },
     /// List the variants with their descriptions and options, or describe the ones named
     /// (names or paths, e.g. `catan variants ./mods/house.lua`)
     #[command(after_help = script::SEARCH_PATH_HELP)]
@@ -603,6 +620,58 @@ fn main() -> ExitCode {
                 }
             }
             code
+        }
+        Command::Test { files } => {
+            let mut failed = 0;
+            for f in &files {
+                match catan_engine::scenario::run_file(f) {
+                    Ok(o) if o.passed() => {
+                        println!("{f}: ok ({} commands, {} expectations)", o.commands, o.expectations)
+                    }
+                    Ok(o) => {
+                        failed += 1;
+                        if let Some((what, transcript)) = &o.failure {
+                            println!(
+                                "{what}
+transcript up to it:
+{transcript}"
+                            );
+                        }
+                    }
+                    Err(e) => {
+                        failed += 1;
+                        println!("{e}");
+                    }
+                }
+            }
+            if files.len() > 1 {
+                println!("{} of {} scenarios passed", files.len() - failed, files.len());
+            }
+            if failed > 0 {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Command::New { name, extends } => {
+            match catan_engine::new_mod::create(std::path::Path::new("."), &name, &extends) {
+                Ok(c) => {
+                    println!("created {}:", c.dir.display());
+                    for f in &c.files {
+                        println!("  {}", f.display());
+                    }
+                    println!(
+                    "next: `catan test {0}/{1}.scenario`, `catan check {0}/{1}.lua`, `catan play --variant {0}/{1}.lua --watch`",
+                    c.dir.display(),
+                    name
+                );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(1)
+                }
+            }
         }
         Command::Stubs => {
             print!("{}", catan_engine::api_doc::stubs());
