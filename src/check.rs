@@ -181,27 +181,6 @@ fn declarations(spec: &Spec, files: &[(String, String)]) -> Vec<Finding> {
     out
 }
 
-/// Cards of each kind in every zone and grid pile.
-fn card_totals(st: &GameState, kinds: usize) -> Vec<usize> {
-    let mut t = vec![0; kinds];
-    let zones = st.zones.iter().chain(st.players.iter().flat_map(|p| p.zones.iter()));
-    for z in zones {
-        for (k, n) in t.iter_mut().enumerate() {
-            *n += z.count(k);
-        }
-    }
-    for g in &st.grids {
-        for s in &g.slots {
-            for &c in &s.cards {
-                if let Some(n) = t.get_mut(c as usize) {
-                    *n += 1;
-                }
-            }
-        }
-    }
-    t
-}
-
 /// Pieces within supply: each seat's pieces on the board plus those in its supply make the
 /// declared supply.
 fn pieces_ok(st: &GameState, spec: &Spec) -> Result<(), String> {
@@ -267,7 +246,7 @@ fn play_checked(
     // Every action the bots draw is checked again: a listing that offers what `legal`
     // refuses is one of the mistakes this looks for.
     game.recheck_drawn(true);
-    let baseline = card_totals(&game.state(), spec.cards.len());
+    let baseline = game.state().card_totals(spec.cards.len());
     let mut problem: Option<String> = None;
     let mut actions = 0usize;
     let result = crate::sim::play_capped(
@@ -278,7 +257,7 @@ fn play_checked(
         |g| {
             actions = g.log().len();
             let st = g.state();
-            let now = card_totals(&st, spec.cards.len());
+            let now = st.card_totals(spec.cards.len());
             if now != baseline {
                 let diffs: Vec<String> = spec
                     .cards
@@ -299,6 +278,32 @@ fn play_checked(
         // action's declaration (the hooks it ran are among the suspects).
         Err(GameError::Setup(e)) if e.starts_with("cards not conserved") || e.ends_with("(pieces within supply)") => {
             problem = Some(e.clone());
+            // The rule that made the change, found by tracing the action again: a mod's
+            // hook that created a card is named there, not the base action that ran it.
+            let culprit = if e.starts_with("cards not conserved") {
+                game.trace_last().ok().flatten().and_then(|t| {
+                    crate::script::changed_cards(&t.entries).map(|h| {
+                        let what = match h.kind.as_str() {
+                            "action" => format!("action '{}' ({})", h.point, h.name),
+                            kind => format!("{kind} hook '{}' on '{}'", h.name, h.point),
+                        };
+                        (h.at.clone(), what)
+                    })
+                })
+            } else {
+                None
+            };
+            if let (Some((at, hook)), Some((seat, cmd))) = (culprit, &last) {
+                out.push(Finding {
+                    location: at,
+                    message: format!(
+                        "seed {seed}, in action {} ('{cmd}' by seat {}): {e}, by the {hook} defined here",
+                        game.log().len(),
+                        seat + 1
+                    ),
+                });
+                return (actions, out);
+            }
             let (at, what) = match &last {
                 Some((seat, cmd)) => (
                     declared_at(files, cmd.split_whitespace().next().unwrap_or("")),

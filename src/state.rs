@@ -323,6 +323,29 @@ fn new_grids(spec: &Spec, players: usize) -> Vec<SlotGrid> {
 }
 
 impl GameState {
+    /// How many cards of each kind (by `Spec::cards` index) the game holds: every zone,
+    /// the game's and the seats', and every slot of the grids. `catan check` holds it
+    /// constant (no rule creates or loses a card mid-game) and `trace` notes it.
+    pub fn card_totals(&self, kinds: usize) -> Vec<usize> {
+        let mut t = vec![0; kinds];
+        let zones = self.zones.iter().chain(self.players.iter().flat_map(|p| p.zones.iter()));
+        for z in zones {
+            for (k, n) in t.iter_mut().enumerate() {
+                *n += z.count(k);
+            }
+        }
+        for g in &self.grids {
+            for s in &g.slots {
+                for &c in &s.cards {
+                    if let Some(n) = t.get_mut(c as usize) {
+                        *n += 1;
+                    }
+                }
+            }
+        }
+        t
+    }
+
     pub fn new(spec: &Spec, players: usize, seed: u64, options: BTreeMap<String, Value>) -> GameState {
         let grids = new_grids(spec, players);
         let players = (0..players)

@@ -33,7 +33,7 @@ pub(crate) use sandbox::{
 };
 pub use sandbox::{GAME_MESSAGES_CAP, HOST_MEMORY_CAP, INSTRUCTION_BUDGET, MEMORY_CAP, VARS_CAP};
 pub use spec_load::resolve_options;
-pub use trace::TraceEntry;
+pub use trace::{changed_cards, TraceEntry};
 pub use variants::{
     describe_variant, find_variant, find_variant_near, is_part_name, is_variant_path, known_variants, variant_dirs,
     BUILTIN_PARTS, BUILTIN_VARIANTS, SEARCH_PATH_HELP,
@@ -155,6 +155,7 @@ impl Script {
                 keep_cached,
                 cfg!(debug_assertions),
                 freeze::freeze_value_fn(&lua).map_err(lua_err)?,
+                trace::card_stamp_fn(&lua).map_err(lua_err)?,
             ))
             .map_err(lua_err)?;
         // Out of the scripts' reach (no global names it): the engine's entry points are

@@ -7,7 +7,7 @@
 -- instruction budget (perform's checks and its action are each given the whole), one
 -- answers g:cached's hits in C (install_cached below), and one freezes a value g:cached
 -- keeps, as the rules are frozen once loaded (script/freeze.rs).
-local set_read_only, fresh_budget, keep_cached, check_samples, freeze_kept = ...
+local set_read_only, fresh_budget, keep_cached, check_samples, freeze_kept, card_stamp = ...
 
 local R = { hooks = {}, by_point = nil, actions = {}, order = {}, seq = 0 }
 local engine = {}
@@ -73,10 +73,17 @@ end
 local function note(kind, point, name, fn, given)
   if not trace then return nil end
   if #trace >= TRACE_CAP then traced_over = traced_over + 1; return nil end
+  -- The cards of each kind when it began (and `after`, when it returned: `done`), so
+  -- `catan check` can name the hook that created or lost a card.
   local e = { kind = kind, point = point, name = name, at = fn and __where_fn(fn) or "", given = given,
-    depth = depth }
+    depth = depth, before = card_stamp() }
   trace[#trace + 1] = e
   return e
+end
+
+-- What a noted hook answered, and the cards when it returned.
+local function done(e, out)
+  if e then e.out, e.after = out, card_stamp() end
 end
 
 function engine.trace_start() trace, traced_over = {}, 0 end
@@ -292,7 +299,7 @@ local function run_filter(g, point, integers, value, ...)
     active[depth] = h
     local e = trace and note("filter", point, h.name, h.fn, show_args(value, ...))
     value = h.fn(g, value, ...)
-    if e then e.out = show(value) end
+    if e then done(e, show(value)) end
     if integers and math.type(value) ~= "integer" then
       error(__where_fn(h.fn) .. ": the " .. point .. " filter '" .. h.name .. "' returned "
         .. (value == nil and "nothing" or "a " .. type(value)) .. ", not an integer", 0)
@@ -449,8 +456,9 @@ function engine.install(g)
       local h = list[i]
       depth = depth + 1
       active[depth] = h
-      if trace then note("sequence", point, h.name, h.fn, show_args(...)) end
+      local e = trace and note("sequence", point, h.name, h.fn, show_args(...))
       h.fn(self, ...)
+      if e then done(e) end
       depth = depth - 1
     end
   end
@@ -468,7 +476,7 @@ function engine.install(g)
       active[depth] = h
       local e = trace and note("filter", point, h.name, h.fn, show_args(value, ...))
       value = h.fn(self, value, ...)
-      if e then e.out = show(value) end
+      if e then done(e, show(value)) end
       depth = depth - 1
     end
     return value
@@ -486,8 +494,9 @@ function engine.install(g)
       local h = list[i]
       depth = depth + 1
       active[depth] = h
-      if trace then note("event", event, h.name, h.fn, show(data)) end
+      local e = trace and note("event", event, h.name, h.fn, show(data))
       h.fn(self, data)
+      if e then done(e) end
       depth = depth - 1
     end
   end
@@ -722,8 +731,9 @@ function engine.perform(g, seat, name, drawn, over, ...)
     end
   end
   fresh_budget()
-  if trace then note("action", name, "apply", def.apply, show_args(seat, ...)) end
+  local applying = trace and note("action", name, "apply", def.apply, show_args(seat, ...))
   def.apply(g, seat, ...)
+  if applying then done(applying) end
   depth = 0
   g:run("after_action", seat, name)
   if g:winner() then return true end

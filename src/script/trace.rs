@@ -3,7 +3,7 @@
 //! with `g:debug` (`engine.debug_take`). Neither touches the game: a trace is taken on a
 //! copy, and debug lines never enter the log, the state or a replay.
 
-use mlua::Table;
+use mlua::{Function, Lua, Table};
 use serde::Serialize;
 
 /// One hook or part of an action that ran.
@@ -25,6 +25,33 @@ pub struct TraceEntry {
     pub out: Option<String>,
     /// How deep in other rules it ran: 1 for the action or hook the engine called.
     pub depth: u32,
+    /// The count of each kind of card in the game when it began and when it returned
+    /// (`GameState::card_totals`, joined by commas), to find the rule that created or
+    /// lost a card (`catan check`).
+    #[serde(skip)]
+    pub cards_before: String,
+    #[serde(skip)]
+    pub cards_after: Option<String>,
+}
+
+/// `card_stamp()`, for the prelude's tracing only: the game's card totals as one text.
+pub(super) fn card_stamp_fn(lua: &Lua) -> mlua::Result<Function> {
+    lua.create_function(|lua, ()| {
+        let Some(c) = lua.app_data_ref::<super::Ctx>() else { return Ok(String::new()) };
+        let totals = c.state.card_totals(c.spec.cards.len());
+        Ok(totals.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(","))
+    })
+}
+
+/// The innermost traced rule during which the game's cards changed (one created or lost,
+/// or turned into another kind) and none of the rules it ran did: the one whose own code
+/// made the change.
+pub fn changed_cards(entries: &[TraceEntry]) -> Option<&TraceEntry> {
+    let changed = |e: &TraceEntry| e.cards_after.as_ref().is_some_and(|a| *a != e.cards_before);
+    entries.iter().enumerate().filter(|(_, e)| changed(e)).find_map(|(i, e)| {
+        let inner = entries[i + 1..].iter().take_while(|x| x.depth > e.depth);
+        (!inner.clone().any(changed)).then_some(e)
+    })
 }
 
 impl TraceEntry {
@@ -37,6 +64,8 @@ impl TraceEntry {
             given: t.get::<Option<String>>("given")?.unwrap_or_default(),
             out: t.get("out")?,
             depth: t.get::<Option<u32>>("depth")?.unwrap_or(0),
+            cards_before: t.get::<Option<String>>("before")?.unwrap_or_default(),
+            cards_after: t.get("after")?,
         })
     }
 
