@@ -20,6 +20,8 @@ use common::process::{catan_in, tail};
 struct Block {
     place: String,
     args: Vec<String>,
+    /// What `$ printf '...' | catan ...` feeds the command (escapes `\n` read).
+    input: String,
     expected: Vec<String>,
 }
 
@@ -44,11 +46,26 @@ fn words(line: &str) -> Vec<String> {
 
 fn blocks_of(path: &Path) -> Vec<Block> {
     let text = std::fs::read_to_string(path).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
+    let raw: Vec<&str> = text.lines().collect();
+    // A block inside a list item is indented: read each line without the indentation of
+    // the fence that opens its block.
+    let mut indent = 0;
+    let lines: Vec<&str> = raw
+        .iter()
+        .map(|l| {
+            if l.trim_start().starts_with("```") {
+                indent = l.len() - l.trim_start().len();
+                return l.trim_start();
+            }
+            let pad = l.len() - l.trim_start().len();
+            &l[pad.min(indent)..]
+        })
+        .collect();
     let mut out = vec![];
     let mut i = 0;
     while i < lines.len() {
-        if lines[i].trim_end() == "```text" && lines.get(i + 1).is_some_and(|l| l.starts_with("$ catan ")) {
+        let command = |l: &&str| l.starts_with("$ catan ") || (l.starts_with("$ printf '") && l.contains("' | catan "));
+        if lines[i].trim_end() == "```text" && lines.get(i + 1).is_some_and(command) {
             let place = format!("{}:{}", path.display(), i + 2);
             let mut command = String::new();
             let mut j = i + 1;
@@ -72,8 +89,13 @@ fn blocks_of(path: &Path) -> Vec<Block> {
                 expected.push(lines[j].trim_end().to_string());
                 j += 1;
             }
+            // `printf 'roll\ntrace\n' | catan play ...`: a REPL transcript.
+            let (input, command) = match command.strip_prefix("printf '").and_then(|r| r.split_once("' | ")) {
+                Some((input, rest)) => (input.replace("\\n", "\n"), rest.to_string()),
+                None => (String::new(), command),
+            };
             let args = words(&command).into_iter().skip(1).collect();
-            out.push(Block { place, args, expected });
+            out.push(Block { place, args, input, expected });
             i = j;
         }
         i += 1;
@@ -155,7 +177,7 @@ fn run_blocks(keep: impl Fn(&Block) -> bool) -> usize {
         }
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         // (cargo runs a test from the package's root, where the commands' paths start)
-        let run = catan_in(&scratch, &args, "", 3600);
+        let run = catan_in(&scratch, &args, &block.input, 3600);
         let printed = format!("{}{}", run.out, run.err);
         ran += 1;
         if let Err(why) = check(&block.expected, &printed) {
@@ -191,4 +213,26 @@ fn a_block_matches_in_order_with_gaps_only_where_it_says_so() {
     assert!(check(&doc("c\n...\na"), "a\nb\nc\n").is_err());
     assert!(check(&doc("a\nc"), "a\nb\nc\n").is_err());
     assert!(check(&doc("a\nb"), "a\nb\n").is_ok());
+}
+
+/// Every ```scenario block of the docs passes under `catan test` as written.
+#[test]
+fn the_documented_scenarios_pass() {
+    let mut ran = 0;
+    let mut files = vec![root().join("README.md")];
+    files.extend(std::fs::read_dir(root().join("docs")).unwrap().map(|e| e.unwrap().path()));
+    for f in files.iter().filter(|p| p.extension().is_some_and(|x| x == "md")) {
+        let text = std::fs::read_to_string(f).unwrap();
+        let mut rest = text.as_str();
+        while let Some(start) = rest.find("```scenario\n") {
+            let body = &rest[start + "```scenario\n".len()..];
+            let end = body.find("```").unwrap();
+            let place = f.display().to_string();
+            let outcome = catan_engine::scenario::run(&place, &body[..end], None).unwrap_or_else(|e| panic!("{e}"));
+            assert!(outcome.passed(), "{place}: {:?}", outcome.failure);
+            ran += 1;
+            rest = &body[end..];
+        }
+    }
+    assert!(ran >= 1, "no ```scenario block in the docs");
 }
