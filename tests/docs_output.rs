@@ -29,6 +29,10 @@ impl Block {
     /// Roughly how many games (or checks) the command plays, a search bot's game counting
     /// a hundred random ones.
     fn cost(&self) -> usize {
+        // A transcript plays what it is given (its bots, if any, a game at most).
+        if self.args.first().is_some_and(|a| a == "play") {
+            return 1;
+        }
         let value = |flag: &str| self.args.iter().position(|a| a == flag).and_then(|i| self.args.get(i + 1));
         let games: usize = value("--games").and_then(|g| g.parse().ok()).unwrap_or(4);
         let sides = if value("--compare").is_some() { 2 } else { 1 };
