@@ -76,6 +76,10 @@ enum Command {
         /// Never use colours
         #[arg(long)]
         no_color: bool,
+        /// The bots make no trade offers of their own (they still answer yours); `offers
+        /// on` or `offers off` in the game switches it
+        #[arg(long)]
+        no_offers: bool,
         /// For modders: rule refusals with the variant and file:line that refused, and
         /// the test-only actions in `help`
         #[arg(long)]
@@ -693,7 +697,21 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Play { game, bots, budget, bot_cmd, strict, sandbox, load, pick, resume, no_color, debug, jsonl } => {
+        Command::Play {
+            game,
+            bots,
+            budget,
+            bot_cmd,
+            strict,
+            sandbox,
+            load,
+            pick,
+            resume,
+            no_color,
+            no_offers,
+            debug,
+            jsonl,
+        } => {
             let load = match (load, resume) {
                 (_, true) => match last_autosave(None) {
                     Ok(path) => Some(path.to_string_lossy().into_owned()),
@@ -749,6 +767,7 @@ fn main() -> ExitCode {
                 jsonl,
                 bot_cmds: bot_cmd.bot_cmd,
                 bot_timeout,
+                bot_offers: !no_offers,
                 ..ReplConfig::new(h)
             };
             let code = if interactive {

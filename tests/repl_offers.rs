@@ -74,3 +74,58 @@ fn an_offer_waiting_on_you_is_worded_for_the_one_who_answers() {
     let legal = after(&run, "legal", 1).join("\n");
     assert!(legal.contains("confirm blue   # blue: you give ore for brick"), "{legal}");
 }
+
+/// The human's commands of seed 7 against three planners up to blue's first offer of
+/// turn 34 (answers to the bots' offers included).
+const TO_TURN_34: &str = "roll\nend\nroll\nrobber H1\nend\ndecline\nroll\nend\ndecline\nroll\nend\ndecline\nroll\nend\n\
+    discard brick 3 lumber 3 wool\ndecline\ndecline\nroll\nend\ndecline\ndecline\nroll\nrobber H1\nend\nroll\n\
+    robber H1\nend\ndecline\ndecline\ndecline\nroll\nend\n";
+const PLANNERS: &[&str] = &["--bots", "2=planner,3=planner,4=planner"];
+
+/// The per-turn limit on a bot's offers (two) is the game's: after `quit` and `--resume`
+/// in the middle of a bot's turn, the bot makes one more offer, not two, and never again
+/// the one declined before the resume.
+#[test]
+fn a_bot_offers_at_most_twice_a_turn_across_a_resume() {
+    let dir = home("resume-offers");
+    let mut args = vec!["play", "--seed", "7", "--no-color"];
+    args.extend_from_slice(PLANNERS);
+    let first = catan_in(&dir, &args, format!("{TO_TURN_34}quit\n"), 60);
+    ok(&first);
+    let offers: Vec<&str> = first.out.lines().filter(|l| l.starts_with("blue (bot)> offer")).collect();
+    assert_eq!(offers.last(), Some(&"blue (bot)> offer brick for lumber"), "{}", tail(&first.out));
+    let mut args = vec!["play", "--resume", "--no-color"];
+    args.extend_from_slice(PLANNERS);
+    let second = catan_in(&dir, &args, "decline\ndecline\ndecline\nquit\n", 60);
+    ok(&second);
+    let in_turn_34: Vec<&str> = second
+        .out
+        .lines()
+        .take_while(|l| !is_prompt(l) || l.starts_with("[turn 34 "))
+        .filter(|l| l.starts_with("blue (bot)> offer"))
+        .collect();
+    assert_eq!(in_turn_34.len(), 1, "{}", second.out);
+    assert!(!in_turn_34[0].ends_with("brick for lumber"), "the declined offer made again: {}", second.out);
+}
+
+/// `offers off` (or `--no-offers`): the bots make no offers of their own; `offers` says
+/// which it is. The same game with offers on has blue offer in turn 6.
+#[test]
+fn offers_off_stops_the_bots_offers() {
+    let opening = "roll\nend\nroll\nrobber H1\nend\n";
+    let on = play("offers-on", PLANNERS, opening);
+    ok(&on);
+    assert!(on.out.contains("blue (bot)> offer brick for grain"), "{}", tail(&on.out));
+    let input = format!("offers\noffers off\n{opening}{}", "roll\nend\n".repeat(6));
+    let off = play("offers-off", PLANNERS, &input);
+    ok(&off);
+    assert!(after(&off, "offers", 0)[0].starts_with("offers on: the bots may make trade offers"));
+    assert!(after(&off, "offers off", 0)[0].starts_with("offers off: the bots make no offers of their own"));
+    assert!(off.out.contains("[turn 13 "), "{}", tail(&off.out));
+    assert!(!off.out.contains("(bot)> offer"), "{}", off.out);
+    let mut args = PLANNERS.to_vec();
+    args.push("--no-offers");
+    let flag = play("no-offers", &args, &format!("{opening}{}", "roll\nend\n".repeat(6)));
+    ok(&flag);
+    assert!(!flag.out.contains("(bot)> offer"), "{}", flag.out);
+}

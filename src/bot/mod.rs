@@ -148,6 +148,16 @@ impl Bot {
         }
     }
 
+    /// Whether the bot makes offers of its own on its turns (`catan play`'s `offers`
+    /// setting); it answers offers made to it either way. The bots that make none ignore it.
+    pub fn set_own_offers(&mut self, on: bool) {
+        match self {
+            Bot::Planner(b) => b.offers.own_offers = on,
+            Bot::Mcts(b) => b.offers.own_offers = on,
+            Bot::Random(_) | Bot::Greedy(_) => {}
+        }
+    }
+
     /// The action this bot takes for `seat` (None: it has no legal action). The game is
     /// used for search and left exactly as it was.
     pub fn choose(&mut self, game: &mut Game, seat: usize) -> Result<Option<Action>, GameError> {

@@ -16,6 +16,7 @@ const COMMANDS: &[(&str, &str)] = &[
     ("state --json", "the whole referee state as JSON (shows every hidden card)"),
     ("view --json", "what the player to act may see, as JSON"),
     ("hint", "what the strongest bot would do in your place, and why"),
+    ("offers [on|off]", "whether the bots make trade offers on their turns (they answer yours either way)"),
     ("undo", "take back your last action (and the bots' actions after it)"),
     ("save FILE [--force]", "save the game (header and log) as JSON; --force replaces a save with more actions"),
     ("load FILE", "load a saved game, replaying its log (unsaved progress is autosaved first)"),

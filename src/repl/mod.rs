@@ -48,6 +48,10 @@ pub struct ReplConfig {
     /// Where `quit` and `load` autosave a game with unsaved progress (None: the default,
     /// see [`autosave_dir`]).
     pub autosave_dir: Option<PathBuf>,
+    /// Whether the bots make offers of their own (actions the rules cannot list, such as
+    /// a trade offer) on their turns; they answer the humans' offers either way. Off with
+    /// `--no-offers`, switched with `offers on|off`.
+    pub bot_offers: bool,
 }
 
 impl ReplConfig {
@@ -66,6 +70,7 @@ impl ReplConfig {
             bot_cmds: vec![],
             bot_timeout: None,
             autosave_dir: None,
+            bot_offers: true,
         }
     }
 }
@@ -137,10 +142,14 @@ impl<'w> Repl<'w> {
             .map(|s| {
                 let seed = seed ^ (0xB07 + s as u64 * 7919);
                 let kind = if ext.is_external(s) { None } else { kinds.get(s).copied().flatten() };
-                kind.map(|kind| match kind {
-                    // The random bot keeps its stream of earlier versions: seeded transcripts stay.
-                    BotKind::Random => Bot::Random(RandomBot::new(seed)),
-                    kind => Bot::new(kind, seed, config.budget),
+                kind.map(|kind| {
+                    let mut bot = match kind {
+                        // The random bot keeps its stream of earlier versions: seeded transcripts stay.
+                        BotKind::Random => Bot::Random(RandomBot::new(seed)),
+                        kind => Bot::new(kind, seed, config.budget),
+                    };
+                    bot.set_own_offers(config.bot_offers);
+                    bot
                 })
             })
             .collect();
@@ -459,6 +468,17 @@ impl<'w> Repl<'w> {
                 self.say_json(v);
             }
             ["undo"] => return self.undo(),
+            ["offers"] => {
+                let t = self.offers_text();
+                self.say(&t);
+            }
+            ["offers", on @ ("on" | "off")] => {
+                self.config.bot_offers = *on == "on";
+                let on = self.config.bot_offers;
+                self.bots.iter_mut().flatten().for_each(|b| b.set_own_offers(on));
+                let t = self.offers_text();
+                self.say(&t);
+            }
             ["hint"] => return self.hint(seat),
             ["save", path] | ["save", path, "--force"] => {
                 if words.len() == 2 {
@@ -505,6 +525,15 @@ impl<'w> Repl<'w> {
             }
         }
         Step::Ok
+    }
+
+    /// The `offers` setting, as a player reads it.
+    fn offers_text(&self) -> String {
+        if self.config.bot_offers {
+            "offers on: the bots may make trade offers on their turns (`offers off` stops them)".into()
+        } else {
+            "offers off: the bots make no offers of their own; they still answer yours (`offers on`)".into()
+        }
     }
 
     /// What the strongest bot would do for `seat`, from that seat's view, and why.

@@ -85,6 +85,9 @@ pub struct Script {
     recheck_drawn: Cell<bool>,
     /// Messages are measured, not kept (`Game::set_quiet`); copied into every `Ctx`.
     quiet: Cell<bool>,
+    /// The actions the rules cannot list (templates): each one taken is noted in the
+    /// state's `unlisted` (most stacks have none or one or two).
+    unlisted: Vec<String>,
 }
 
 /// The random numbers `sample` takes without growing its table.
@@ -188,6 +191,7 @@ impl Script {
             interned.push(s);
         }
         let name_index = Rc::new(names::NameIndex::new(&spec, |n| addresses.get(n).copied()));
+        let unlisted = spec.actions.iter().filter(|a| !a.enumerable).map(|a| a.name.clone()).collect();
         Ok(Script {
             lua,
             spec,
@@ -203,6 +207,7 @@ impl Script {
             drawn: Default::default(),
             recheck_drawn: Cell::new(cfg!(debug_assertions)),
             quiet: Cell::new(false),
+            unlisted,
         })
     }
 
@@ -368,6 +373,13 @@ impl Script {
         self.with_output(|c| *c.read_only = false);
         let (ok, reason, at, variant, next) = answer?;
         if ok {
+            if self.unlisted.contains(&action.name) {
+                // Not for the rules, which never read it: no cached value is dropped.
+                if let Some(mut c) = self.lua.app_data_mut::<Ctx>() {
+                    let turn = c.state.turn;
+                    c.state.unlisted.note(turn, seat, action);
+                }
+            }
             return next.map(|s| self.seat_from(s)).transpose();
         }
         Err(ScriptError {
