@@ -190,6 +190,9 @@ pub struct Spec {
     pub secret_actions: Vec<String>,
     pub options: Vec<OptionSpec>,
     pub actions: Vec<ActionSpec>,
+    /// What the variant's named features (its `features` filter) mean to a player, by
+    /// name (`feature_titles`): `hint` words its reasons with them.
+    pub feature_titles: std::collections::BTreeMap<String, String>,
 }
 
 impl Spec {

@@ -7,9 +7,8 @@ use std::path::PathBuf;
 
 /// A folder for `CATAN_HOME` (autosaves) of one test, emptied.
 fn home(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("repl-offers")
-        .join(format!("{}-{name}", std::process::id()));
+    let dir =
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("repl-offers").join(format!("{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -70,14 +69,18 @@ fn an_offer_waiting_on_you_is_worded_for_the_one_who_answers() {
     let legal = after(&run, "legal", 0).join("\n");
     assert!(legal.contains("accept   # you give brick for 2 ore"), "{legal}");
     let refused = after(&run, "end", 1).join("\n");
-    assert!(refused.contains("your trade offer is open: `confirm PLAYER`") && refused.contains("`cancel`"), "{refused}");
+    assert!(
+        refused.contains("your trade offer is open: `confirm PLAYER`") && refused.contains("`cancel`"),
+        "{refused}"
+    );
     let legal = after(&run, "legal", 1).join("\n");
     assert!(legal.contains("confirm blue   # blue: you give ore for brick"), "{legal}");
 }
 
 /// The human's commands of seed 7 against three planners up to blue's first offer of
 /// turn 34 (answers to the bots' offers included).
-const TO_TURN_34: &str = "roll\nend\nroll\nrobber H1\nend\ndecline\nroll\nend\ndecline\nroll\nend\ndecline\nroll\nend\n\
+const TO_TURN_34: &str =
+    "roll\nend\nroll\nrobber H1\nend\ndecline\nroll\nend\ndecline\nroll\nend\ndecline\nroll\nend\n\
     discard brick 3 lumber 3 wool\ndecline\ndecline\nroll\nend\ndecline\ndecline\nroll\nrobber H1\nend\nroll\n\
     robber H1\nend\ndecline\ndecline\ndecline\nroll\nend\n";
 const PLANNERS: &[&str] = &["--bots", "2=planner,3=planner,4=planner"];
@@ -128,4 +131,33 @@ fn offers_off_stops_the_bots_offers() {
     let flag = play("no-offers", &args, &format!("{opening}{}", "roll\nend\n".repeat(6)));
     ok(&flag);
     assert!(!flag.out.contains("(bot)> offer"), "{}", flag.out);
+}
+
+/// `hint` says why in the player's terms (points, production by pips and resource, the
+/// cards it costs, what it takes from the others), from the variant's names; with one
+/// action listed and an offer or counter also possible, it is not "the only legal action".
+#[test]
+fn hint_says_why_in_the_players_terms_and_counts_offers() {
+    let input = "hint\nsettlement 12\nroad 12-13\nhint\n";
+    let run = play("hint-words", &["--option", "starting_pieces=false", "--playouts", "20"], input);
+    ok(&run);
+    let hint = after(&run, "hint", 0);
+    assert!(hint[0].starts_with("hint: settlement "), "{hint:?}");
+    let why = hint.iter().find(|l| l.starts_with("  what it does for you: ")).expect("a reason");
+    assert!(why.contains("+1 victory point") && why.contains("production in pips"), "{why}");
+    assert!(why.contains("kinds of resource produced 0 -> "), "{why}");
+    assert!(hint.last().is_some_and(|l| l.contains("playouts")), "{hint:?}");
+    let input = "roll\noffer 2 ore for brick\ndecline\nhint\nroll\nhint\n";
+    let run = play("hint-counter", &["--playouts", "20"], input);
+    ok(&run);
+    let hint = after(&run, "hint", 0);
+    assert_eq!(hint[0], "hint: decline", "{hint:?}");
+    assert_eq!(hint.last(), Some(&"  (the only action listed; you may also `counter <cards> for <cards>`)"));
+    // The robber: what it blocks of the others' production.
+    let run = play("hint-robber", &["--sandbox", "--playouts", "20"], "dice 3 4\nroll\nhint\n");
+    ok(&run);
+    let hint = after(&run, "hint", 0);
+    assert!(hint[0].starts_with("hint: robber H"), "{hint:?}");
+    let others = hint.iter().find(|l| l.starts_with("  for the others: ")).expect("what it blocks");
+    assert!(others.contains("production in pips") && others.contains(" -"), "{others}");
 }

@@ -76,6 +76,15 @@ variant {
     { name = "three_player_out", type = "choice", choices = { "red", "blue", "white", "orange" }, default = "red",
       doc = "with 3 players, the colour nobody plays (Setting Up: red; Family Edition: orange)" },
   },
+  -- What the bots' named features (base/evaluation.lua, the `features` filter) mean to a
+  -- player: `hint` gives its reasons in these words.
+  feature_titles = {
+    ["near.city"] = "your hand's progress toward a city",
+    ["near.settlement"] = "your hand's progress toward a settlement",
+    ["near.development"] = "your hand's progress toward a development card",
+    ["near.road"] = "your hand's progress toward a road",
+    over_limit = "resource cards over the discard limit (at risk on a 7)",
+  },
 }
 
 -- The rules are in variants/base/, one part per section of the rulebook (docs/modding.md,

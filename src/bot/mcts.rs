@@ -58,7 +58,7 @@ impl MctsBot {
         let mut actions = game.legal_actions(seat)?;
         self.offers.add_candidates(game, seat, OFFERS_PER_TURN, &mut actions)?;
         if actions.len() <= 1 {
-            return Ok(actions.pop().map(|action| Decision { action, why: "the only legal action".into() }));
+            return Ok(actions.pop().map(|action| Decision { action, why: super::ONLY_ACTION.into() }));
         }
         // Kept for the case no root action could be tried in any determinization.
         let first = actions[0].clone();

@@ -4,6 +4,7 @@
 //! `evaluate` filter. They know nothing of any particular game.
 
 pub mod determinize;
+pub mod explain;
 pub mod external;
 pub mod features;
 pub mod greedy;
@@ -113,6 +114,9 @@ impl Default for Budget {
         Budget { playouts: mcts::DEFAULT_PLAYOUTS, think_ms: None }
     }
 }
+
+/// The `why` of a decision with nothing to choose from among the listed actions.
+pub const ONLY_ACTION: &str = "the only legal action";
 
 /// A bot's choice and, for `hint`, why in one line.
 #[derive(Debug, Clone)]

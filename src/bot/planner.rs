@@ -61,7 +61,7 @@ impl PlannerBot {
         let mut actions = game.legal_actions(seat)?;
         let offers = self.offers.add_candidates(game, seat, OFFERS_PER_TURN, &mut actions)?;
         if actions.len() <= 1 {
-            return Ok(actions.pop().map(|action| Decision { action, why: "the only legal action".into() }));
+            return Ok(actions.pop().map(|action| Decision { action, why: super::ONLY_ACTION.into() }));
         }
         let root = game.snapshot();
         let result = self.search(game, &root, seat, actions, &offers);

@@ -548,7 +548,32 @@ impl<'w> Repl<'w> {
         match bot.decide(&mut self.game, seat) {
             Ok(Some(d)) => {
                 let text = self.game.action_text(&d.action);
-                self.say(&format!("hint: {text}  ({})", d.why));
+                // Actions the rules cannot list (an offer, a counter) are choices too.
+                let templates = self.game.legal_with_templates(seat).map(|(_, t)| t).unwrap_or_default();
+                let search = if d.why != crate::bot::ONLY_ACTION || templates.is_empty() {
+                    d.why.clone()
+                } else {
+                    format!("the only action listed; you may also `{}`", templates.join("`, `"))
+                };
+                self.say(&format!("hint: {text}"));
+                match crate::bot::explain::explain(&mut self.game, seat, &d.action, seed) {
+                    Ok(r) => {
+                        let gains = if r.gains.is_empty() { "nothing at once".to_string() } else { r.gains.join("; ") };
+                        self.say(&format!("  what it does for you: {gains}"));
+                        if !r.others.is_empty() {
+                            self.say(&format!("  for the others: {}", r.others.join("; ")));
+                        }
+                        if let Some((b, a)) = r.chance.filter(|(b, a)| (a - b).abs() >= 0.005) {
+                            self.say(&format!(
+                                "  your win chance by the evaluation: {:.0}% -> {:.0}%",
+                                100.0 * b,
+                                100.0 * a
+                            ));
+                        }
+                    }
+                    Err(e) => self.error(&format!("hint: cannot say why: {e}")),
+                }
+                self.say(&format!("  ({search})"));
                 Step::Ok
             }
             Ok(None) => {

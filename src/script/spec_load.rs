@@ -441,6 +441,12 @@ fn merge(lua: &Lua, spec: &mut Spec, decl: &Table, variant: &str) -> mlua::Resul
             }
         }
     }
+    if let Some(titles) = decl.get::<Option<Table>>("feature_titles")? {
+        for pair in titles.pairs::<String, String>() {
+            let (name, title) = pair?;
+            spec.feature_titles.insert(name, title);
+        }
+    }
     if let Some(list) = decl.get::<Option<Table>>("secret_actions")? {
         for name in list.sequence_values::<String>() {
             let name = name?;
