@@ -49,7 +49,8 @@ enum Command {
         game: GameArgs,
         /// Seats played by bots: "2,3,4", colours "blue,white", "all" or "none", each
         /// with a kind if wanted: "blue=mcts,white=greedy,orange=random" (default kind:
-        /// mcts, the strongest; default seats: every seat but the first)
+        /// mcts, the strongest; default seats: every seat but the first); a kind alone
+        /// ("random") plays every seat but the first
         #[arg(long)]
         bots: Option<String>,
         #[command(flatten)]

@@ -64,6 +64,9 @@ fn nogil<R>(py: Python<'_>, f: impl FnOnce() -> R) -> R {
 pub(crate) fn py_err(e: GameError) -> PyErr {
     let text = e.to_string();
     match &e {
+        GameError::Parse(p) if p.is_unknown_command() => {
+            InvalidAction::new_err(format!("{text} (`Game.legal_text()` lists the actions)"))
+        }
         GameError::Parse(_) => InvalidAction::new_err(text),
         GameError::Script(s) if s.kind == ScriptErrorKind::Rejected => InvalidAction::new_err(text),
         GameError::Script(_) => RuleError::new_err(text),

@@ -11,7 +11,10 @@ const COMMANDS: &[(&str, &str)] = &[
         "legal [WORDS|--json]",
         "every action you may take now (long lists grouped; WORDS: only those starting so; --json for programs)",
     ),
-    ("show [board|hand|players|bank|log]", "the board (default), your cards, the players, the bank, the log"),
+    (
+        "show [board|hand|players|bank|log]",
+        "the board (default), your cards (`show cards` too), the players, the bank, the log",
+    ),
     ("show card CARD", "the rules text of a card, if the game gives one"),
     ("state --json", "the whole referee state as JSON (shows every hidden card)"),
     ("view --json", "what the player to act may see, as JSON"),
@@ -117,7 +120,9 @@ impl Repl<'_> {
     pub(super) fn command_names(&self) -> Vec<String> {
         let mut names: Vec<String> =
             COMMANDS.iter().map(|(c, _)| c.split_whitespace().next().unwrap_or("").to_string()).collect();
-        names.extend(["show board", "show hand", "show players", "show bank", "show log"].map(String::from));
+        names.extend(
+            ["show board", "show hand", "show cards", "show players", "show bank", "show log"].map(String::from),
+        );
         if self.game.header().sandbox {
             names.extend(["dice", "give", "place"].map(String::from));
         }
@@ -130,9 +135,11 @@ impl Repl<'_> {
     /// The text of an error (`msg`), with the closest command when the first words of a
     /// line that did not parse were mistyped.
     pub(super) fn parse_error_text(&self, line: &str, e: &GameError, msg: String) -> String {
-        if !matches!(e, GameError::Parse(_)) {
-            return msg;
-        }
+        let msg = match e {
+            GameError::Parse(p) if p.is_unknown_command() => format!("{msg} (type `help` or `legal`)"),
+            GameError::Parse(_) => msg,
+            _ => return msg,
+        };
         let words: Vec<&str> = line.split_whitespace().collect();
         let names = self.command_names();
         // Each name against as many leading words as it has; a name typed right means the

@@ -78,6 +78,9 @@ impl ReplConfig {
 /// What stands on the intersections and the paths of a board.
 type BoardPieces = (Vec<Option<Piece>>, Vec<Option<Piece>>);
 
+/// What `show` shows (`show card CARD` aside).
+const SHOWS: &[&str] = &["board", "hand", "cards", "players", "bank", "log"];
+
 /// What a line did, for script mode's exit status.
 #[derive(PartialEq, Eq)]
 enum Step {
@@ -391,13 +394,20 @@ impl<'w> Repl<'w> {
                         return Step::Rejected;
                     }
                 };
-                self.say(&format!("{name} may:"));
                 let lines = if prefix.is_empty() {
                     group_legal(&texts)
                 } else {
                     let want = prefix.join(" ").to_ascii_lowercase();
                     texts.into_iter().filter(|t| t.to_ascii_lowercase().starts_with(&want)).collect()
                 };
+                if lines.is_empty() && !prefix.is_empty() {
+                    self.say(&format!(
+                        "{name} may do nothing that starts with '{}' now (`legal` lists what {name} may do)",
+                        prefix.join(" ")
+                    ));
+                    return Step::Ok;
+                }
+                self.say(&format!("{name} may:"));
                 let notes = self.notes(seat);
                 let mut noted = std::collections::HashSet::new();
                 for t in lines {
@@ -438,7 +448,7 @@ impl<'w> Repl<'w> {
                     self.say(&t);
                 }
             }
-            ["show", "hand"] | ["hand"] => {
+            ["show", "hand"] | ["show", "cards"] | ["hand"] => {
                 let t = self.hand_text(seat);
                 self.say(&t);
             }
@@ -458,6 +468,16 @@ impl<'w> Repl<'w> {
                 let n = n.parse().unwrap_or(30);
                 let t = self.log_text(seat, n);
                 self.say(&t);
+            }
+            ["show", what @ ..] if !matches!(*what, ["card", _]) => {
+                let what = what.join(" ");
+                let names: Vec<String> = SHOWS.iter().map(|w| w.to_string()).collect();
+                let near = match closest(&what, &names) {
+                    Some(n) => format!("did you mean `show {n}`?"),
+                    None => format!("`show` shows: {}", SHOWS.join(", ")),
+                };
+                self.error(&format!("nothing to show as '{what}'; {near}"));
+                return Step::Rejected;
             }
             ["state", "--json"] => {
                 let v = view(&self.game, Observer::Referee);
@@ -596,8 +616,9 @@ impl<'w> Repl<'w> {
     }
 }
 
-/// "2,3", "blue=mcts,white=greedy", "all", "all=random", "none" -> the bot of each seat
-/// (None: a human); a seat named without a kind gets the default (strongest) bot.
+/// "2,3", "blue=mcts,white=greedy", "all", "all=random", "random", "none" -> the bot of each
+/// seat (None: a human); a seat named without a kind gets the default (strongest) bot, a
+/// kind named alone plays every seat but the first.
 pub fn parse_bots(spec: &str, game: &Game) -> Result<Vec<Option<BotKind>>, String> {
     let players = game.header().players;
     let mut bots = vec![None; players];
@@ -617,10 +638,22 @@ pub fn parse_bots(spec: &str, game: &Game) -> Result<Vec<Option<BotKind>>, Strin
         }
         list => {
             for part in list.split(',') {
+                // A kind alone, as `catan sim --bots` takes it: every seat but the first.
+                if let Ok(kind) = BotKind::parse(part) {
+                    bots.iter_mut().skip(1).for_each(|b| *b = Some(kind));
+                    continue;
+                }
                 let (part, kind) = kind_of(part)?;
                 let part = part.as_str();
-                let seat = crate::protocol::seat_by_name(game, part)
-                    .ok_or_else(|| format!("--bots: '{part}' is not a seat (1..{players}) or a colour in this game"))?;
+                let seat = crate::protocol::seat_by_name(game, part).ok_or_else(|| {
+                    let colors: Vec<String> = game.state().players.iter().map(|p| p.color.clone()).collect();
+                    format!(
+                        "--bots: '{part}' is not a seat (1..{players}), a colour ({}) or a bot ({}); \
+                         e.g. `--bots 2,3`, `--bots random` (every seat but the first) or `--bots blue=greedy`",
+                        colors.join(", "),
+                        BotKind::ALL.map(|k| k.name()).join(", ")
+                    )
+                })?;
                 bots[seat] = Some(kind);
             }
         }

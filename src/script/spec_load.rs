@@ -527,8 +527,12 @@ pub fn resolve_options(
         spec.options.iter().map(|o| (o.name.clone(), o.default.clone())).collect();
     for (key, text) in given {
         let o = spec.options.iter().find(|o| &o.name == key).ok_or_else(|| {
-            let names: Vec<&str> = spec.options.iter().map(|o| o.name.as_str()).collect();
-            format!("unknown option '{key}' (options of this game: {})", names.join(", "))
+            let names: Vec<String> = spec.options.iter().map(|o| o.name.clone()).collect();
+            let near = match crate::repl::closest(key, &names) {
+                Some(n) => format!("did you mean `{n}`? "),
+                None => String::new(),
+            };
+            format!("unknown option '{key}' ({near}options of this game: {})", names.join(", "))
         })?;
         let v = match &o.kind {
             OptionType::Bool => match text.as_str() {

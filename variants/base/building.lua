@@ -40,7 +40,17 @@ local WAIT_FOR = {
 local function why_not_offer(g, p)
   local offer = g:get("offer")
   if p == offer.from then
-    return "your trade offer is open: `confirm PLAYER` with one who accepted or countered (`legal` shows the terms), or `cancel`"
+    local terms = {}
+    for q = 1, g:players() do
+      local answer, c = offer.responses[q], (offer.counters or {})[q]
+      if answer == "accept" then
+        terms[#terms + 1] = name(g, q) .. " accepts (you give " .. cards_text(offer.give) .. ")"
+      elseif answer == "counter" and c then
+        terms[#terms + 1] = name(g, q) .. " counters (you give " .. cards_text(c.get) .. " for " .. cards_text(c.give) .. ")"
+      end
+    end
+    local answers = #terms > 0 and (table.concat(terms, "; ") .. ": ") or ""
+    return "your trade offer is open: " .. answers .. "`confirm PLAYER` with one who accepted or countered, or `cancel`"
   end
   return name(g, offer.from) .. " offers " .. cards_text(offer.give) .. " for " .. cards_text(offer.get)
     .. ": `accept` (you give " .. cards_text(offer.get) .. "), `decline`, or `counter <cards> for <cards>`"
