@@ -321,7 +321,12 @@ fn header(args: &GameArgs, sandbox: bool) -> Result<Header, String> {
 fn describe(name: &str, spec: &catan_engine::spec::Spec) -> String {
     let mut out = format!("{name}  (stack: {})\n  {}\n", spec.variants.join(" -> "), spec.description);
     out += &format!("  players: {}-{} (default {})\n", spec.min_players, spec.max_players, spec.default_players);
-    for o in &spec.options {
+    // An option for player counts this stack cannot seat (the 5-6 player game's in a 3-4
+    // player edition) is left out.
+    let seated = |o: &&catan_engine::spec::OptionSpec| {
+        o.players.is_none_or(|(min, max)| min <= spec.max_players && max >= spec.min_players)
+    };
+    for o in spec.options.iter().filter(seated) {
         let ty = match &o.kind {
             catan_engine::spec::OptionType::Bool => "bool".to_string(),
             catan_engine::spec::OptionType::Int { min, max } => format!("int {min}..{max}"),

@@ -85,6 +85,9 @@ pub struct OptionSpec {
     pub doc: String,
     /// The variant that declared it.
     pub variant: String,
+    /// The player counts it applies to (`players = { min = 5, max = 6 }`), if not all:
+    /// `catan variants` leaves it out of a stack that cannot seat them.
+    pub players: Option<(usize, usize)>,
 }
 
 /// One placeholder of an action's syntax.

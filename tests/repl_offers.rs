@@ -161,3 +161,75 @@ fn hint_says_why_in_the_players_terms_and_counts_offers() {
     let others = hint.iter().find(|l| l.starts_with("  for the others: ")).expect("what it blocks");
     assert!(others.contains("production in pips") && others.contains(" -"), "{others}");
 }
+
+// Words and names -----------------------------------------------------------------------
+
+/// `catan play --bots KIND` plays every seat but the first with that kind (as `catan sim
+/// --bots` takes kinds); the seat form still works; a word that is neither says what is.
+#[test]
+fn play_bots_takes_a_kind_or_seats() {
+    let run = play("bots-kind", &["--bots", "random"], "quit\n");
+    ok(&run);
+    assert!(run.out.contains("humans: red; bots: blue (random), white (random), orange (random)"), "{}", run.out);
+    let run = play("bots-seat", &["--bots", "3=greedy"], "quit\n");
+    ok(&run);
+    assert!(run.out.contains("humans: red, blue, orange; bots: white (greedy)"), "{}", run.out);
+    let run = play("bots-bad", &["--bots", "randm"], "quit\n");
+    assert_eq!(run.code, Some(1));
+    assert!(run.err.contains("'randm' is not a seat (1..4), a colour (red, blue, white, orange) or a bot"), "{}", run.err);
+    assert!(run.err.contains("`--bots random`"), "{}", run.err);
+}
+
+/// "Did you mean" for variants and options, on `play` and `sim` alike.
+#[test]
+fn mistyped_variants_and_options_get_the_closest_name() {
+    let run = play("bsae", &["--variant", "bsae"], "");
+    assert_eq!(run.code, Some(1));
+    assert!(run.err.contains("no variant named 'bsae' (did you mean `base`?"), "{}", run.err);
+    let run = play("option", &["--option", "victory_point=12"], "");
+    assert_eq!(run.code, Some(1));
+    assert!(run.err.contains("unknown option 'victory_point' (did you mean `victory_points`?"), "{}", run.err);
+    let run = catan("sim-famly", &["sim", "--variant", "famly", "--games", "1"], "");
+    assert_ne!(run.code, Some(0));
+    assert!(run.err.contains("did you mean `family`?"), "{}", run.err);
+}
+
+/// `show cards` is `show hand`; a `show` of nothing known suggests the closest; `legal
+/// WORDS` that matches nothing says so; an unknown command points to `help` and `legal`.
+#[test]
+fn show_and_legal_words_that_match_nothing_say_so() {
+    let run = play("show", &[], "show cards\nshow crds\nshow xyzzy\nlegal trade\nflee\n");
+    ok(&run);
+    assert!(after(&run, "show cards", 0)[0].starts_with("  red's cards:"), "{:?}", after(&run, "show cards", 0));
+    assert_eq!(after(&run, "show crds", 0), ["error: nothing to show as 'crds'; did you mean `show cards`?"]);
+    assert_eq!(
+        after(&run, "show xyzzy", 0),
+        ["error: nothing to show as 'xyzzy'; `show` shows: board, hand, cards, players, bank, log"]
+    );
+    assert_eq!(
+        after(&run, "legal trade", 0),
+        ["red may do nothing that starts with 'trade' now (`legal` lists what red may do)"]
+    );
+    assert_eq!(after(&run, "flee", 0), ["error: unknown command 'flee' (type `help` or `legal`)"]);
+}
+
+/// The protocol words its errors for programs (its `legal` request), and takes an action
+/// object's arguments by label (`{"Hex": "H5"}`) as well as by 0-based index.
+#[test]
+fn the_protocol_words_its_own_errors_and_takes_labels() {
+    let input = concat!(
+        r#"{"cmd":"new","seed":1}"#,
+        "\n",
+        r#"{"cmd":"act","action":"flee"}"#,
+        "\n",
+        r#"{"cmd":"act","action":"roll"}"#,
+        "\n",
+        r#"{"cmd":"act","action":{"name":"robber","args":[{"Hex":"H5"}]}}"#,
+        "\n"
+    );
+    let run = catan("serve", &["serve"], input);
+    ok(&run);
+    let lines: Vec<serde_json::Value> = run.out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines[1]["error"]["message"], "unknown command 'flee' (the `legal` request lists the seat's actions)");
+    assert_eq!(lines[3]["done"], "robber H5", "{}", run.out);
+}

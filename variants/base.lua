@@ -55,6 +55,7 @@ variant {
     { name = "starting_pieces", type = "bool", default = true,
       doc = "on the beginner (or 5-6 stand_in) map, start from fixed pieces instead of the two set-up rounds" },
     { name = "turn_structure", type = "choice", choices = { "special_building", "paired" }, default = "special_building",
+      players = { min = 5, max = 6 },
       doc = "5-6 players: special_building (25th Anniversary 5-6 Player Rules: after each turn the others "
         .. "build in turn from their hands) or paired (CATAN 5-6 Player Expansion, newest rules: player 1's "
         .. "turn, then an action phase of player 2, the third player to the left)" },

@@ -44,9 +44,18 @@ impl Repl<'_> {
         }
     }
 
-    /// The actions a player is shown: test-only ones (`debug = true`) only with --debug.
+    /// The actions a player is shown: test-only ones (`debug = true`) only with --debug,
+    /// and none this game can never offer under its players and options (the variant's
+    /// `available`; all of them if that question fails).
     fn shown_actions(&self) -> Vec<crate::spec::ActionSpec> {
-        self.game.spec().actions.iter().filter(|a| !a.debug || self.config.debug).cloned().collect()
+        let never = self.game.unavailable_actions().unwrap_or_default();
+        self.game
+            .spec()
+            .actions
+            .iter()
+            .filter(|a| (!a.debug || self.config.debug) && !never.contains(&a.name))
+            .cloned()
+            .collect()
     }
 
     pub(super) fn help_text(&self) -> String {

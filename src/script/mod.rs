@@ -102,6 +102,7 @@ const DISPATCH: &[&str] = &[
     "points",
     "describe",
     "card_text",
+    "unavailable",
     "player_text",
     "evaluate",
     "features",
@@ -527,6 +528,12 @@ impl Script {
     /// The rules text of one kind of card (the variant's `card_text` filter), if it has one.
     pub fn card_text(&self, kind: &str) -> Result<Option<String>, ScriptError> {
         self.ask::<Option<String>>(false, "card_text", (self.g.clone(), kind.to_string()))
+    }
+
+    /// The actions this game can never offer under its players and options (those whose
+    /// `available` says false).
+    pub fn unavailable_actions(&self) -> Result<Vec<String>, ScriptError> {
+        self.ask::<Vec<String>>(false, "unavailable", self.g.clone())
     }
 
     /// Text for a player at the table, from a variant's filter: `welcome` (seat and action

@@ -481,6 +481,13 @@ fn merge(lua: &Lua, spec: &mut Spec, decl: &Table, variant: &str) -> mlua::Resul
                 default,
                 doc: o.get::<Option<String>>("doc")?.unwrap_or_default(),
                 variant: variant.to_string(),
+                players: match o.get::<Option<Table>>("players")? {
+                    Some(p) => Some((
+                        p.get::<Option<usize>>("min")?.unwrap_or(1),
+                        p.get::<Option<usize>>("max")?.unwrap_or(usize::MAX),
+                    )),
+                    None => None,
+                },
             };
             match spec.options.iter_mut().find(|x| x.name == name) {
                 Some(x) => *x = os,
