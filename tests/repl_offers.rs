@@ -233,3 +233,38 @@ fn the_protocol_words_its_own_errors_and_takes_labels() {
     assert_eq!(lines[1]["error"]["message"], "unknown command 'flee' (the `legal` request lists the seat's actions)");
     assert_eq!(lines[3]["done"], "robber H5", "{}", run.out);
 }
+
+/// Classic's Soldier and its victory point cards have their texts; base's Knight, which
+/// Classic's deck lacks, is not shown there; a mistyped card finds only this game's cards.
+#[test]
+fn classic_help_finds_its_own_cards() {
+    let run = play("classic", &["--variant", "classic"], "help soldier\nhelp knight\nhelp market\nhelp soldeir\n");
+    ok(&run);
+    assert!(after(&run, "help soldier", 0)[0].starts_with("Soldier (development card, 14): "));
+    assert_eq!(after(&run, "help knight", 0), ["error: no command, action or card 'knight' (type `help` for the list)"]);
+    assert!(after(&run, "help market", 0)[0].starts_with("Market (victory point card, 1 of 5)"));
+    assert_eq!(after(&run, "help soldeir", 0), ["error: no command, action or card 'soldeir'; did you mean `help soldier`?"]);
+}
+
+/// `help` lists only the actions this game can offer: the 5-6 player `pass` in a 6-player
+/// game with the Special Building Phase, not with 4 players, in Family or Classic, or with
+/// paired turns; `catan variants` leaves the 5-6 player option out of 3-4 player editions.
+#[test]
+fn help_lists_only_what_this_game_offers() {
+    for (args, shown) in [
+        (vec![], false),
+        (vec!["--variant", "family"], false),
+        (vec!["--variant", "classic"], false),
+        (vec!["--players", "6"], true),
+        (vec!["--players", "6", "--option", "turn_structure=paired"], false),
+    ] {
+        let run = play("help-pass", &args, "help\nhelp pass\n");
+        ok(&run);
+        let listed = after(&run, "help", 0).iter().any(|l| l.starts_with("  pass "));
+        assert_eq!(listed, shown, "{args:?}");
+        assert_eq!(after(&run, "help pass", 0)[0].starts_with("error: "), !shown, "{args:?}");
+    }
+    let run = catan("variants", &["variants", "base", "family", "classic"], "");
+    ok(&run);
+    assert_eq!(run.out.matches("turn_structure").count(), 1, "{}", run.out);
+}

@@ -117,8 +117,17 @@ impl Repl<'_> {
         if let Err(e) = self.game.card_text(&want) {
             return Err(e.to_string());
         }
+        // The cards of this game: those the loaded stack gives a text (a parent's card
+        // the edition does not use, such as base's Knight in Classic, has none).
         let mut names = self.command_names();
-        names.extend(self.game.spec().cards.iter().map(|c| c.name.clone()));
+        names.extend(
+            self.game
+                .spec()
+                .cards
+                .iter()
+                .filter(|c| self.game.card_text(&c.name).ok().flatten().is_some())
+                .map(|c| c.name.clone()),
+        );
         Err(match closest(&want, &names) {
             Some(near) => format!("no command, action or card '{want}'; did you mean `help {near}`?"),
             None => format!("no command, action or card '{want}' (type `help` for the list)"),
