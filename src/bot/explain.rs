@@ -79,6 +79,9 @@ fn compare(game: &mut Game, seat: usize, action: &Action) -> Result<Reasons, Gam
         let (b, a) = (&before.generic[s], &after.generic[s]);
         let own = s == seat;
         let mut words = vec![];
+        if own && random {
+            words.push("its outcome is drawn at random".to_string());
+        }
         let (pb, pa) = (at(b, "points"), at(a, "points"));
         if changed(pb, pa) {
             let n = pa - pb;
@@ -153,7 +156,7 @@ fn compare(game: &mut Game, seat: usize, action: &Action) -> Result<Reasons, Gam
                 words.push(format!("{} {} -> {}", spec.zones[z].title, plain(tb), plain(ta)));
             }
         }
-        if own {
+        if own && !random {
             for c in &spec.cards {
                 for (key, place) in [(format!("slots.{}", c.name), "in play"), (format!("stored.{}", c.name), "stored")]
                 {
@@ -163,6 +166,8 @@ fn compare(game: &mut Game, seat: usize, action: &Action) -> Result<Reasons, Gam
                     }
                 }
             }
+        }
+        if own {
             // The variant's named features, in the words it declares for them.
             for (name, title) in &spec.feature_titles {
                 let get = |f: &super::features::Features| f.named.get(s).and_then(|m| m.get(name)).copied();
