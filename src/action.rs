@@ -37,6 +37,17 @@ impl std::fmt::Display for ParseError {
 }
 impl std::error::Error for ParseError {}
 
+impl ParseError {
+    /// No action of the game starts with the command's first word: each face adds where
+    /// its users find the actions (the REPL `help` and `legal`, the protocol's `legal`
+    /// request, Python's `Game.legal_text()`).
+    pub fn is_unknown_command(&self) -> bool {
+        self.0.starts_with(UNKNOWN_COMMAND)
+    }
+}
+
+const UNKNOWN_COMMAND: &str = "unknown command ";
+
 fn err<T>(msg: impl Into<String>) -> Result<T, ParseError> {
     Err(ParseError(msg.into()))
 }
@@ -90,6 +101,23 @@ fn parse_player(state: &GameState, w: &str) -> Result<usize, ParseError> {
         .iter()
         .position(|p| p.color.eq_ignore_ascii_case(w) || p.name.eq_ignore_ascii_case(w))
         .ok_or_else(|| ParseError(format!("'{w}' is not a player")))
+}
+
+impl Arg {
+    /// An argument of an action object given by its label as the text writes it, where
+    /// the object form has a 0-based index: `{"Hex": "H1"}` for `{"Hex": 0}`,
+    /// `{"Intersection": "12"}`, `{"Path": "12-13"}`, `{"Player": "blue"}` or `{"Player":
+    /// "2"}` (1-based, as typed). None for another kind of argument.
+    pub fn from_label(spec: &Spec, state: &GameState, kind: &str, label: &str) -> Option<Result<Arg, ParseError>> {
+        let t = match kind {
+            "Intersection" => ArgType::Intersection,
+            "Path" => ArgType::Path,
+            "Hex" => ArgType::Hex,
+            "Player" => ArgType::Player,
+            _ => return None,
+        };
+        Some(parse_arg(spec, state, t, &[label]))
+    }
 }
 
 fn parse_arg(spec: &Spec, state: &GameState, t: ArgType, words: &[&str]) -> Result<Arg, ParseError> {
@@ -173,9 +201,7 @@ impl Action {
                 }
             }
         }
-        Err(best
-            .map(|b| b.1)
-            .unwrap_or_else(|| ParseError(format!("unknown command '{first}' (type `help` or `legal`)"))))
+        Err(best.map(|b| b.1).unwrap_or_else(|| ParseError(format!("{UNKNOWN_COMMAND}'{first}'"))))
     }
 
     /// Matches the words against one syntax; on failure, says how many words matched.

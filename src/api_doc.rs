@@ -284,6 +284,7 @@ pub fn stubs() -> String {
             "layers_on" | "description" => "string",
             "colors" | "secret_actions" => "string[]",
             "cards" => "table<string, string[]>",
+            "feature_titles" => "table<string, string>",
             "players" => "{ min?: integer, max?: integer, default?: integer }",
             _ => "table[]",
         };
@@ -295,7 +296,7 @@ pub fn stubs() -> String {
          ---@field when? fun(g: G, p: integer): boolean\n---@field options? fun(g: G, p: integer): any[]\n---@field sample? fun(g: G, p: integer, r: number): any\n\
          ---@field legal? fun(g: G, p: integer, ...): boolean, any\n---@field apply fun(g: G, p: integer, ...)\n\
          ---@field not_now? string\n---@field why_not? fun(g: G, p: integer): string?\n\
-         ---@field debug? boolean\n\n---@class CatanHookOptions\n---@field priority? integer\n\n",
+         ---@field available? fun(g: G): boolean\n---@field debug? boolean\n\n---@class CatanHookOptions\n---@field priority? integer\n\n",
     );
     for (sig, doc) in globals() {
         let name = sig.split(['(', ' ']).next().unwrap_or("").to_string();

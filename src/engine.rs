@@ -520,6 +520,12 @@ impl Game {
         Ok(self.script.player_text("welcome", 0, "")?)
     }
 
+    /// The actions this game can never offer under its players and options (the
+    /// variant's `available`), which `help` leaves out.
+    pub fn unavailable_actions(&self) -> Result<Vec<String>, GameError> {
+        Ok(self.script.unavailable_actions()?)
+    }
+
     /// A note on an action for `seat` (the variant's `action_note` filter), such as what
     /// it costs now after every house rule.
     pub fn action_note(&self, seat: usize, action: &str) -> Result<Option<String>, GameError> {

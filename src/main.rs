@@ -49,7 +49,8 @@ enum Command {
         game: GameArgs,
         /// Seats played by bots: "2,3,4", colours "blue,white", "all" or "none", each
         /// with a kind if wanted: "blue=mcts,white=greedy,orange=random" (default kind:
-        /// mcts, the strongest; default seats: every seat but the first)
+        /// mcts, the strongest; default seats: every seat but the first); a kind alone
+        /// ("random") plays every seat but the first
         #[arg(long)]
         bots: Option<String>,
         #[command(flatten)]
@@ -76,6 +77,10 @@ enum Command {
         /// Never use colours
         #[arg(long)]
         no_color: bool,
+        /// The bots make no trade offers of their own (they still answer yours); `offers
+        /// on` or `offers off` in the game switches it
+        #[arg(long)]
+        no_offers: bool,
         /// For modders: rule refusals with the variant and file:line that refused, and
         /// the test-only actions in `help`
         #[arg(long)]
@@ -337,7 +342,12 @@ fn header(args: &GameArgs, sandbox: bool) -> Result<Header, String> {
 fn describe(name: &str, spec: &catan_engine::spec::Spec) -> String {
     let mut out = format!("{name}  (stack: {})\n  {}\n", spec.variants.join(" -> "), spec.description);
     out += &format!("  players: {}-{} (default {})\n", spec.min_players, spec.max_players, spec.default_players);
-    for o in &spec.options {
+    // An option for player counts this stack cannot seat (the 5-6 player game's in a 3-4
+    // player edition) is left out.
+    let seated = |o: &&catan_engine::spec::OptionSpec| {
+        o.players.is_none_or(|(min, max)| min <= spec.max_players && max >= spec.min_players)
+    };
+    for o in spec.options.iter().filter(seated) {
         let ty = match &o.kind {
             catan_engine::spec::OptionType::Bool => "bool".to_string(),
             catan_engine::spec::OptionType::Int { min, max } => format!("int {min}..{max}"),
@@ -779,6 +789,7 @@ transcript up to it:
             no_color,
             debug,
             watch,
+            no_offers,
             jsonl,
         } => {
             let load = match (load, resume) {
@@ -837,6 +848,7 @@ transcript up to it:
                 watch,
                 bot_cmds: bot_cmd.bot_cmd,
                 bot_timeout,
+                bot_offers: !no_offers,
                 ..ReplConfig::new(h)
             };
             let code = if interactive {

@@ -7,7 +7,7 @@
 //! [`Game::perform`], and `new`, `load` and `undo` replace the game only once the new one
 //! is ready.
 
-use crate::action::Action;
+use crate::action::{Action, Arg};
 use crate::engine::{Game, GameError, Header, Observer};
 use crate::script::ScriptErrorKind;
 use crate::view::view;
@@ -54,6 +54,9 @@ impl std::fmt::Display for ProtocolError {
 impl From<GameError> for ProtocolError {
     fn from(e: GameError) -> ProtocolError {
         match e {
+            GameError::Parse(p) if p.is_unknown_command() => {
+                ProtocolError::new("parse", format!("{p} (the `legal` request lists the seat's actions)"))
+            }
             GameError::Parse(p) => ProtocolError::new("parse", p.0),
             // The rule's own words, then where it refused (variant, file:line).
             GameError::Script(se) if se.kind == ScriptErrorKind::Rejected => {
@@ -118,6 +121,22 @@ pub fn legal_json(game: &Game, seat: usize) -> Result<J, ProtocolError> {
     }))
 }
 
+/// An action object with labels where `legal` gives indexes (`{"Hex": "H1"}`, `{"Player":
+/// "blue"}`): the same object with the indexes, so that either form is taken.
+fn labels_to_indexes(game: &Game, v: &J) -> Result<J, ProtocolError> {
+    let mut v = v.clone();
+    let Some(args) = v.get_mut("args").and_then(J::as_array_mut) else { return Ok(v) };
+    for arg in args.iter_mut() {
+        let Some((kind, J::String(label))) = arg.as_object().and_then(|o| o.iter().next()) else { continue };
+        let st = game.state();
+        if let Some(parsed) = Arg::from_label(game.spec(), &st, kind, label) {
+            let parsed = parsed.map_err(|e| ProtocolError::new("parse", format!("{arg} is not an argument: {e}")))?;
+            *arg = serde_json::to_value(parsed).map_err(|e| ProtocolError::new("parse", e.to_string()))?;
+        }
+    }
+    Ok(v)
+}
+
 /// An action given as the text one types (`"road 12-13"`) or as the structured object
 /// of `legal` (`{"name": "road", "args": [{"Path": 17}]}`). A structured action must be
 /// one the text can say: it is printed and parsed back, so an index off the board or an
@@ -129,6 +148,7 @@ pub fn parse_action(game: &Game, v: &J) -> Result<Action, ProtocolError> {
             Ok(Action::parse(game.spec(), &st, text).map_err(GameError::Parse)?)
         }
         J::Object(_) => {
+            let v = &labels_to_indexes(game, v)?;
             let action: Action = serde_json::from_value(v.clone()).map_err(|e| {
                 ProtocolError::new(
                     "parse",

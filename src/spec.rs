@@ -85,6 +85,9 @@ pub struct OptionSpec {
     pub doc: String,
     /// The variant that declared it.
     pub variant: String,
+    /// The player counts it applies to (`players = { min = 5, max = 6 }`), if not all:
+    /// `catan variants` leaves it out of a stack that cannot seat them.
+    pub players: Option<(usize, usize)>,
 }
 
 /// One placeholder of an action's syntax.
@@ -190,6 +193,9 @@ pub struct Spec {
     pub secret_actions: Vec<String>,
     pub options: Vec<OptionSpec>,
     pub actions: Vec<ActionSpec>,
+    /// What the variant's named features (its `features` filter) mean to a player, by
+    /// name (`feature_titles`): `hint` words its reasons with them.
+    pub feature_titles: std::collections::BTreeMap<String, String>,
 }
 
 impl Spec {

@@ -1,6 +1,7 @@
 //! `GameState`: every fact of a game in one serializable value. Cloning it is how an
 //! action stays all-or-nothing; serializing it is `state --json`.
 
+use crate::action::Action;
 use crate::board::{HexId, PathId, Topology};
 use crate::slots::SlotGrid;
 use crate::spec::{SiteKind, Spec};
@@ -172,10 +173,38 @@ pub struct GameState {
     /// a per-player grid once per seat.
     #[serde(default)]
     pub grids: Vec<SlotGrid>,
+    /// The actions the rules cannot list (templates, such as a trade offer or a counter)
+    /// taken in this turn: a bot's limit on its offers per turn is the game's, so it holds
+    /// after a load, a resume or an undo. Written by the engine, never read by the rules.
+    #[serde(default)]
+    pub unlisted: UnlistedThisTurn,
     /// Bytes held by `vars` and the players' vars (`Value::size`), kept by `g:set` and
     /// `g:pset` to enforce `VARS_CAP`; derived, so not saved or compared.
     #[serde(skip)]
     pub var_bytes: usize,
+}
+
+/// The actions the rules cannot list taken in one turn, each with its seat.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnlistedThisTurn {
+    pub turn: u32,
+    pub taken: Vec<(usize, Action)>,
+}
+
+impl UnlistedThisTurn {
+    /// Notes `action`, taken by `seat` in `turn` (the list of an earlier turn emptied).
+    pub fn note(&mut self, turn: u32, seat: usize, action: &Action) {
+        if self.turn != turn {
+            self.turn = turn;
+            self.taken.clear();
+        }
+        self.taken.push((seat, action.clone()));
+    }
+
+    /// What `seat` took in `turn`.
+    pub fn by(&self, turn: u32, seat: usize) -> impl Iterator<Item = &Action> {
+        self.taken.iter().filter(move |(s, _)| self.turn == turn && *s == seat).map(|(_, a)| a)
+    }
 }
 
 impl Clone for PlayerState {
@@ -223,6 +252,7 @@ impl Clone for GameState {
             rng: self.rng.clone(),
             forced_dice: self.forced_dice.clone(),
             grids: self.grids.clone(),
+            unlisted: self.unlisted.clone(),
             var_bytes: self.var_bytes,
         }
     }
@@ -248,6 +278,7 @@ impl Clone for GameState {
             rng,
             forced_dice,
             grids,
+            unlisted,
             var_bytes,
         } = source;
         self.topology.clone_from(topology);
@@ -273,6 +304,9 @@ impl Clone for GameState {
         self.rng.clone_from(rng);
         self.forced_dice.clone_from(forced_dice);
         self.grids.clone_from(grids);
+        if self.unlisted != *unlisted {
+            self.unlisted.clone_from(unlisted);
+        }
         self.var_bytes = *var_bytes;
     }
 }
@@ -296,6 +330,7 @@ impl PartialEq for GameState {
             && self.rng == other.rng
             && self.forced_dice == other.forced_dice
             && self.grids == other.grids
+            && self.unlisted == other.unlisted
     }
 }
 
@@ -382,6 +417,7 @@ impl GameState {
             rng: ChaCha8Rng::seed_from_u64(seed),
             forced_dice: vec![],
             grids,
+            unlisted: Default::default(),
             var_bytes: 0,
         }
     }

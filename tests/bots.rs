@@ -306,8 +306,9 @@ fn play_names_a_bot_kind_per_seat() {
 #[test]
 fn hint_says_what_the_strongest_bot_would_do_and_why() {
     let out = play(&["--seed", "7", "--bots", "none", "--playouts", "20", "--no-color"], "roll\nhint\n");
-    let line = out.lines().find(|l| l.starts_with("hint: ")).unwrap_or_else(|| panic!("{out}"));
-    assert!(line.contains("playouts") || line.contains("the only legal action"), "{line}");
+    let hint: Vec<&str> = out.lines().skip_while(|l| !l.starts_with("hint: ")).take(5).collect();
+    assert!(hint.iter().any(|l| l.starts_with("  what it does for you: ")), "{out}");
+    assert!(hint.iter().any(|l| l.contains("playouts") || l.contains("the only legal action")), "{out}");
 }
 
 #[test]

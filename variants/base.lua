@@ -55,6 +55,7 @@ variant {
     { name = "starting_pieces", type = "bool", default = true,
       doc = "on the beginner (or 5-6 stand_in) map, start from fixed pieces instead of the two set-up rounds" },
     { name = "turn_structure", type = "choice", choices = { "special_building", "paired" }, default = "special_building",
+      players = { min = 5, max = 6 },
       doc = "5-6 players: special_building (25th Anniversary 5-6 Player Rules: after each turn the others "
         .. "build in turn from their hands) or paired (CATAN 5-6 Player Expansion, newest rules: player 1's "
         .. "turn, then an action phase of player 2, the third player to the left)" },
@@ -75,6 +76,15 @@ variant {
         .. "with fixed starting pieces, the highest start roll in the set-up rounds" },
     { name = "three_player_out", type = "choice", choices = { "red", "blue", "white", "orange" }, default = "red",
       doc = "with 3 players, the colour nobody plays (Setting Up: red; Family Edition: orange)" },
+  },
+  -- What the bots' named features (base/evaluation.lua, the `features` filter) mean to a
+  -- player: `hint` gives its reasons in these words.
+  feature_titles = {
+    ["near.city"] = "your hand's progress toward a city",
+    ["near.settlement"] = "your hand's progress toward a settlement",
+    ["near.development"] = "your hand's progress toward a development card",
+    ["near.road"] = "your hand's progress toward a road",
+    over_limit = "resource cards over the discard limit (at risk on a 7)",
   },
 }
 

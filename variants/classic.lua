@@ -96,6 +96,27 @@ for _, card in ipairs(VICTORY) do
   }
 end
 
+-- The cards' texts (Development Cards; Special Actions 2 and 3): this deck's, in place of
+-- base's Knight and Victory Point cards, which are not in it.
+local PLAY_RULE = "\nYou may play 1 development card at any time during your turn (even before your "
+  .. "production roll), never one bought in the same turn; victory point cards are the exception."
+local CARD_TEXT = {
+  soldier = "Soldier (development card, 14): when you play it, you must move the robber to a numbered "
+    .. "terrain hex of your choice (not the desert) and take 1 resource card at random from a player "
+    .. "with a settlement or city next to it. Played Soldiers stay face up; the first player with 3 "
+    .. "takes Largest Army (2 victory points), and a player who plays more takes it away." .. PLAY_RULE,
+}
+for _, card in ipairs(VICTORY) do
+  local title = NAMES[card]:gsub("^the ", "")
+  CARD_TEXT[card] = title .. " (victory point card, 1 of 5): 1 victory point. Reveal it in your turn "
+    .. "with `play " .. card .. "`, even the turn you buy it, as many as you like; kept hidden, it "
+    .. "still counts once you reach the points to win."
+end
+filter("card_text", "classic.development_cards", function(g, text, kind)
+  if kind == "knight" or kind == "victory_point" then return nil end
+  return CARD_TEXT[kind] or text
+end)
+
 -- Revealed cards count for everyone to see; hidden ones for their owner and at the end.
 wrap_hook("base.points", function(original)
   return function(g, v, p, hidden)

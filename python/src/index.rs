@@ -303,7 +303,7 @@ impl ActionIndex {
     /// 1 where the action is legal, "other" set when some legal action lies outside the
     /// index. All zero once the game is won, or for a seat not to act.
     #[pyo3(signature = (game, seat = None))]
-    fn mask<'py>(&self, py: Python<'py>, game: &Game, seat: Option<usize>) -> PyResult<Bound<'py, PyBytes>> {
+    fn mask<'py>(&self, py: Python<'py>, game: &Game, seat: Option<crate::Seat>) -> PyResult<Bound<'py, PyBytes>> {
         self.check(game)?;
         let mut mask = vec![0u8; self.size + 1];
         if game.inner.winner().is_none() {
@@ -323,7 +323,14 @@ impl ActionIndex {
     /// legal action outside the index drawn with `draw` (a number in [0, 1)). Returns the
     /// action played. Raises `InvalidAction` if it is not legal; the game is then unchanged.
     #[pyo3(signature = (game, i, seat = None, draw = 0.0))]
-    fn play(&self, py: Python<'_>, game: &mut Game, i: usize, seat: Option<usize>, draw: f64) -> PyResult<Action> {
+    fn play(
+        &self,
+        py: Python<'_>,
+        game: &mut Game,
+        i: usize,
+        seat: Option<crate::Seat>,
+        draw: f64,
+    ) -> PyResult<Action> {
         self.check(game)?;
         let seat = game.seat_or_to_act(seat)?;
         let action = if i == self.size {
@@ -356,11 +363,9 @@ impl ActionIndex {
 
     /// What `seat` may see of `game` as `observation_size` float32 numbers (bytes, for
     /// `numpy.frombuffer(..., dtype=numpy.float32)`); see `docs/python.md`.
-    fn observe<'py>(&self, py: Python<'py>, game: &Game, seat: usize) -> PyResult<Bound<'py, PyBytes>> {
+    fn observe<'py>(&self, py: Python<'py>, game: &Game, seat: crate::Seat) -> PyResult<Bound<'py, PyBytes>> {
         self.check(game)?;
-        if seat >= self.key.players {
-            return Err(SetupError::new_err(format!("there is no seat {seat}")));
-        }
+        let seat = crate::seat_index(&game.inner, &seat)?;
         let v = nogil(py, || self.obs.encode(game, seat));
         let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
         Ok(PyBytes::new(py, &bytes))

@@ -64,6 +64,9 @@ fn nogil<R>(py: Python<'_>, f: impl FnOnce() -> R) -> R {
 pub(crate) fn py_err(e: GameError) -> PyErr {
     let text = e.to_string();
     match &e {
+        GameError::Parse(p) if p.is_unknown_command() => {
+            InvalidAction::new_err(format!("{text} (`Game.legal_text()` lists the actions)"))
+        }
         GameError::Parse(_) => InvalidAction::new_err(text),
         GameError::Script(s) if s.kind == ScriptErrorKind::Rejected => InvalidAction::new_err(text),
         GameError::Script(_) => RuleError::new_err(text),
@@ -156,21 +159,48 @@ pub struct Snapshot {
     inner: CoreSnapshot,
 }
 
-fn observer(seat: Option<&Bound<'_, PyAny>>, players: usize) -> PyResult<Observer> {
-    let Some(seat) = seat else { return Ok(Observer::Referee) };
-    if let Ok(s) = seat.extract::<usize>() {
-        if s >= players {
-            return Err(SetupError::new_err(format!("there is no seat {s} (seats are 0 to {})", players - 1)));
+/// A seat as Python code names it: its 0-based number, or its colour (`"blue"`) as the
+/// protocol and `catan play` take it.
+#[derive(FromPyObject)]
+pub(crate) enum Seat {
+    Number(usize),
+    Color(String),
+}
+
+/// The 0-based seat `seat` names in `game`.
+pub(crate) fn seat_index(game: &CoreGame, seat: &Seat) -> PyResult<usize> {
+    let players = game.header().players;
+    match seat {
+        Seat::Number(s) if *s < players => Ok(*s),
+        Seat::Number(s) => Err(SetupError::new_err(format!("there is no seat {s} (seats are 0 to {})", players - 1))),
+        Seat::Color(c) => {
+            game.state().players.iter().position(|p| p.color.eq_ignore_ascii_case(c.trim())).ok_or_else(|| {
+                let colors: Vec<String> = game.state().players.iter().map(|p| p.color.clone()).collect();
+                SetupError::new_err(format!(
+                    "'{c}' is not a seat (0 to {}) or a colour ({})",
+                    players - 1,
+                    colors.join(", ")
+                ))
+            })
         }
-        return Ok(Observer::Seat(s));
+    }
+}
+
+fn observer(seat: Option<&Bound<'_, PyAny>>, game: &CoreGame) -> PyResult<Observer> {
+    let Some(seat) = seat else { return Ok(Observer::Referee) };
+    let players = game.header().players;
+    if let Ok(s) = seat.extract::<usize>() {
+        return Ok(Observer::Seat(seat_index(game, &Seat::Number(s))?));
     }
     match seat.extract::<String>()?.as_str() {
         "referee" => Ok(Observer::Referee),
         "spectator" => Ok(Observer::Spectator),
-        other => Err(SetupError::new_err(format!(
-            "an observer is a seat (0 to {}), 'spectator' or 'referee', not '{other}'",
-            players - 1
-        ))),
+        other => seat_index(game, &Seat::Color(other.to_string())).map(Observer::Seat).map_err(|_| {
+            SetupError::new_err(format!(
+                "an observer is a seat (0 to {}, or its colour), 'spectator' or 'referee', not '{other}'",
+                players - 1
+            ))
+        }),
     }
 }
 
@@ -216,13 +246,9 @@ impl Game {
         Game { inner, rng: RandomBot::new(seed ^ RANDOM_STREAM) }
     }
 
-    pub(crate) fn seat_or_to_act(&self, seat: Option<usize>) -> PyResult<usize> {
+    pub(crate) fn seat_or_to_act(&self, seat: Option<Seat>) -> PyResult<usize> {
         match seat {
-            Some(s) if s >= self.inner.header().players => Err(SetupError::new_err(format!(
-                "there is no seat {s} (seats are 0 to {})",
-                self.inner.header().players - 1
-            ))),
-            Some(s) => Ok(s),
+            Some(s) => seat_index(&self.inner, &s),
             None => self.inner.to_act().map_err(py_err),
         }
     }
@@ -325,7 +351,7 @@ impl Game {
     /// rules cannot list (trade offers between players) are not among them; see
     /// `legal_templates`.
     #[pyo3(signature = (seat = None))]
-    fn legal(&self, py: Python<'_>, seat: Option<usize>) -> PyResult<Vec<Action>> {
+    fn legal(&self, py: Python<'_>, seat: Option<Seat>) -> PyResult<Vec<Action>> {
         let seat = self.seat_or_to_act(seat)?;
         let actions = nogil(py, || self.inner.legal_actions(seat)).map_err(py_err)?;
         Ok(actions.into_iter().map(|a| Action::new(&self.inner, a)).collect())
@@ -333,13 +359,13 @@ impl Game {
 
     /// The legal actions of `seat` as the texts a player types.
     #[pyo3(signature = (seat = None))]
-    fn legal_text(&self, py: Python<'_>, seat: Option<usize>) -> PyResult<Vec<String>> {
+    fn legal_text(&self, py: Python<'_>, seat: Option<Seat>) -> PyResult<Vec<String>> {
         Ok(self.legal(py, seat)?.into_iter().map(|a| a.text).collect())
     }
 
     /// Templates of the legal actions the rules cannot list, such as `offer <cards> for <cards>`.
     #[pyo3(signature = (seat = None))]
-    fn legal_templates(&self, py: Python<'_>, seat: Option<usize>) -> PyResult<Vec<String>> {
+    fn legal_templates(&self, py: Python<'_>, seat: Option<Seat>) -> PyResult<Vec<String>> {
         let seat = self.seat_or_to_act(seat)?;
         Ok(nogil(py, || self.inner.legal_with_templates(seat)).map_err(py_err)?.1)
     }
@@ -350,7 +376,7 @@ impl Game {
     /// action of this game or a rule refuses it, `RuleError` if a script fails; the game
     /// is then unchanged.
     #[pyo3(signature = (action, seat = None))]
-    fn play(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>, seat: Option<usize>) -> PyResult<PyObject> {
+    fn play(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>, seat: Option<Seat>) -> PyResult<PyObject> {
         let action = self.action_of(action)?;
         let seat = self.seat_or_to_act(seat)?;
         let inner = &mut self.inner;
@@ -374,7 +400,7 @@ impl Game {
     /// bot draws: a kind of action uniformly, then one of its options. None when the seat
     /// has no legal action.
     #[pyo3(signature = (seat = None))]
-    fn random_action(&mut self, py: Python<'_>, seat: Option<usize>) -> PyResult<Option<Action>> {
+    fn random_action(&mut self, py: Python<'_>, seat: Option<Seat>) -> PyResult<Option<Action>> {
         let seat = self.seat_or_to_act(seat)?;
         let (game, rng) = (&self.inner, &mut self.rng);
         let a = nogil(py, move || rng.choose(game, seat)).map_err(py_err)?;
@@ -439,7 +465,7 @@ impl Game {
     /// a seat number, "spectator", or "referee"/None for everything.
     #[pyo3(signature = (seat = None))]
     fn view(&self, py: Python<'_>, seat: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
-        let obs = observer(seat, self.inner.header().players)?;
+        let obs = observer(seat, &self.inner)?;
         let v = nogil(py, || catan_engine::view::view(&self.inner, obs));
         to_py(py, &v)
     }
@@ -447,7 +473,7 @@ impl Game {
     /// The same view as compact JSON text.
     #[pyo3(signature = (seat = None))]
     fn view_json(&self, py: Python<'_>, seat: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
-        let obs = observer(seat, self.inner.header().players)?;
+        let obs = observer(seat, &self.inner)?;
         Ok(nogil(py, || catan_engine::view::view(&self.inner, obs).to_string()))
     }
 
@@ -521,7 +547,7 @@ impl Game {
     }
     /// The victory points of `seat`, hidden ones included unless `hidden` is False.
     #[pyo3(signature = (seat, hidden = true))]
-    fn points(&self, seat: usize, hidden: bool) -> PyResult<i64> {
+    fn points(&self, seat: Seat, hidden: bool) -> PyResult<i64> {
         let seat = self.seat_or_to_act(Some(seat))?;
         self.inner.points(seat, hidden).map_err(py_err)
     }
@@ -584,13 +610,13 @@ impl Bot {
     /// The action this bot takes for `seat` (default: the seat to act), or None if it has
     /// none. The game is left as it was.
     #[pyo3(signature = (game, seat = None))]
-    fn choose(&mut self, py: Python<'_>, game: &mut Game, seat: Option<usize>) -> PyResult<Option<Action>> {
+    fn choose(&mut self, py: Python<'_>, game: &mut Game, seat: Option<Seat>) -> PyResult<Option<Action>> {
         Ok(self.decide(py, game, seat)?.map(|(a, _)| a))
     }
 
     /// Like `choose`, with the bot's reason in one line.
     #[pyo3(signature = (game, seat = None))]
-    fn decide(&mut self, py: Python<'_>, game: &mut Game, seat: Option<usize>) -> PyResult<Option<(Action, String)>> {
+    fn decide(&mut self, py: Python<'_>, game: &mut Game, seat: Option<Seat>) -> PyResult<Option<(Action, String)>> {
         let seat = game.seat_or_to_act(seat)?;
         let (bot, core) = (&mut self.inner, &mut game.inner);
         let d = nogil(py, move || bot.decide(core, seat)).map_err(py_err)?;

@@ -120,3 +120,18 @@ def test_random_action_and_syntaxes():
     assert any(s["syntax"] == "road <path>" for s in g.syntaxes())
     assert g.action_text(a) == a.text
     assert len(g.evaluate()) == 4
+
+
+def test_seats_by_number_or_colour_and_errors_worded_for_python():
+    g = ce.Game("base", seed=3)
+    assert g.legal_text(seat="red") == g.legal_text(seat=0)
+    assert g.points("blue") == g.points(1)
+    assert g.view("blue")["observer"] == "blue"
+    bot = ce.Bot("random", seed=1)
+    assert bot.choose(g, "red") is not None
+    with pytest.raises(ce.SetupError, match="'purple' is not a seat"):
+        g.legal(seat="purple")
+    # Python's words, not the REPL's (`help`, `legal`).
+    with pytest.raises(ce.InvalidAction, match=r"Game\.legal_text\(\)") as e:
+        g.play("fly")
+    assert "help" not in str(e.value)

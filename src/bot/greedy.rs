@@ -52,7 +52,7 @@ impl GreedyBot {
     pub fn decide(&mut self, game: &mut Game, seat: usize) -> Result<Option<Decision>, GameError> {
         let mut actions = game.legal_actions(seat)?;
         if actions.len() <= 1 {
-            return Ok(actions.pop().map(|action| Decision { action, why: "the only legal action".into() }));
+            return Ok(actions.pop().map(|action| Decision { action, why: super::ONLY_ACTION.into() }));
         }
         let root = game.snapshot();
         let det = root.with_state(determinize(game.spec(), root.state(), seat, &mut self.rng));

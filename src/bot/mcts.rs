@@ -45,20 +45,20 @@ struct Node {
 pub struct MctsBot {
     rng: ChaCha8Rng,
     budget: Budget,
-    /// The offers made this turn, so a declined offer is not made again.
-    offered: super::offers::OfferBook,
+    /// Which offers of its own it makes.
+    pub offers: super::offers::OfferPolicy,
 }
 
 impl MctsBot {
     pub fn new(seed: u64, budget: Budget) -> MctsBot {
-        MctsBot { rng: ChaCha8Rng::seed_from_u64(seed), budget, offered: Default::default() }
+        MctsBot { rng: ChaCha8Rng::seed_from_u64(seed), budget, offers: Default::default() }
     }
 
     pub fn decide(&mut self, game: &mut Game, seat: usize) -> Result<Option<Decision>, GameError> {
         let mut actions = game.legal_actions(seat)?;
-        let offers = self.offered.add_candidates(game, seat, OFFERS_PER_TURN, &mut actions)?;
+        self.offers.add_candidates(game, seat, OFFERS_PER_TURN, &mut actions)?;
         if actions.len() <= 1 {
-            return Ok(actions.pop().map(|action| Decision { action, why: "the only legal action".into() }));
+            return Ok(actions.pop().map(|action| Decision { action, why: super::ONLY_ACTION.into() }));
         }
         // Kept for the case no root action could be tried in any determinization.
         let first = actions[0].clone();
@@ -77,7 +77,6 @@ impl MctsBot {
             return Ok(Some(Decision { action: first, why: "no action could be tried in the search".into() }));
         };
         let e = &edges[pick];
-        self.offered.note(&e.action, &offers);
         let why = format!(
             "chosen in {} of {playouts} playouts over {} actions; estimated win chance {:.0}%",
             e.visits,

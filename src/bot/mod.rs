@@ -4,6 +4,7 @@
 //! `evaluate` filter. They know nothing of any particular game.
 
 pub mod determinize;
+pub mod explain;
 pub mod external;
 pub mod features;
 pub mod greedy;
@@ -114,6 +115,9 @@ impl Default for Budget {
     }
 }
 
+/// The `why` of a decision with nothing to choose from among the listed actions.
+pub const ONLY_ACTION: &str = "the only legal action";
+
 /// A bot's choice and, for `hint`, why in one line.
 #[derive(Debug, Clone)]
 pub struct Decision {
@@ -145,6 +149,16 @@ impl Bot {
             Bot::Greedy(_) => BotKind::Greedy,
             Bot::Planner(_) => BotKind::Planner,
             Bot::Mcts(_) => BotKind::Mcts,
+        }
+    }
+
+    /// Whether the bot makes offers of its own on its turns (`catan play`'s `offers`
+    /// setting); it answers offers made to it either way. The bots that make none ignore it.
+    pub fn set_own_offers(&mut self, on: bool) {
+        match self {
+            Bot::Planner(b) => b.offers.own_offers = on,
+            Bot::Mcts(b) => b.offers.own_offers = on,
+            Bot::Random(_) | Bot::Greedy(_) => {}
         }
     }
 

@@ -43,41 +43,42 @@ pub fn proposals(game: &mut Game, seat: usize, max: usize) -> Result<Vec<Action>
     Ok(out)
 }
 
-/// The offers a bot of its own makes in a turn: at most `per_turn`, never one it made
-/// already in that turn (a declined offer is not made again). Kept in the bot, per turn.
-#[derive(Debug, Default)]
-pub struct OfferBook {
-    turn: u32,
-    made: Vec<Action>,
+/// Which offers a bot makes: at most `per_turn` in a turn, never one its seat made already
+/// in that turn (a declined offer is not made again), counted from the game
+/// (`GameState::unlisted`), so that a load, a resume or an undo keeps the count. With
+/// `own_offers` off (`catan play`'s `offers off`), none of its own on its turns: it still
+/// answers (and counters) the offers made to it.
+#[derive(Debug, Clone, Copy)]
+pub struct OfferPolicy {
+    pub own_offers: bool,
 }
 
-impl OfferBook {
+impl Default for OfferPolicy {
+    fn default() -> OfferPolicy {
+        OfferPolicy { own_offers: true }
+    }
+}
+
+impl OfferPolicy {
     /// Adds to `actions` the offers `seat` may still make this turn (none when it has
     /// only one action anyway) and returns them.
     pub fn add_candidates(
-        &mut self,
+        &self,
         game: &mut Game,
         seat: usize,
         per_turn: usize,
         actions: &mut Vec<Action>,
     ) -> Result<Vec<Action>, GameError> {
-        let turn = game.state().turn;
-        if self.turn != turn {
-            *self = OfferBook { turn, made: vec![] };
+        let (made, own_turn): (Vec<Action>, bool) = {
+            let st = game.state();
+            (st.unlisted.by(st.turn, seat).cloned().collect(), st.current == seat)
+        };
+        if made.len() >= per_turn || actions.len() <= 1 || (own_turn && !self.own_offers) {
+            return Ok(vec![]);
         }
-        let mut offers = vec![];
-        if self.made.len() < per_turn && actions.len() > 1 {
-            offers = proposals(game, seat, per_turn)?;
-            offers.retain(|o| !self.made.contains(o));
-            actions.extend(offers.iter().cloned());
-        }
+        let mut offers = proposals(game, seat, per_turn)?;
+        offers.retain(|o| !made.contains(o));
+        actions.extend(offers.iter().cloned());
         Ok(offers)
-    }
-
-    /// Notes `chosen` as made if it is one of `offers`.
-    pub fn note(&mut self, chosen: &Action, offers: &[Action]) {
-        if offers.contains(chosen) {
-            self.made.push(chosen.clone());
-        }
     }
 }

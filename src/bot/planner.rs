@@ -36,8 +36,8 @@ const OFFERS_PER_TURN: usize = 2;
 
 pub struct PlannerBot {
     rng: ChaCha8Rng,
-    /// The offers made this turn, so a declined offer is not made again.
-    offered: super::offers::OfferBook,
+    /// Which offers of its own it makes.
+    pub offers: super::offers::OfferPolicy,
 }
 
 /// One action and what the first look found of it.
@@ -54,22 +54,19 @@ struct Scored {
 
 impl PlannerBot {
     pub fn new(seed: u64) -> PlannerBot {
-        PlannerBot { rng: ChaCha8Rng::seed_from_u64(seed), offered: Default::default() }
+        PlannerBot { rng: ChaCha8Rng::seed_from_u64(seed), offers: Default::default() }
     }
 
     pub fn decide(&mut self, game: &mut Game, seat: usize) -> Result<Option<Decision>, GameError> {
         let mut actions = game.legal_actions(seat)?;
-        let offers = self.offered.add_candidates(game, seat, OFFERS_PER_TURN, &mut actions)?;
+        let offers = self.offers.add_candidates(game, seat, OFFERS_PER_TURN, &mut actions)?;
         if actions.len() <= 1 {
-            return Ok(actions.pop().map(|action| Decision { action, why: "the only legal action".into() }));
+            return Ok(actions.pop().map(|action| Decision { action, why: super::ONLY_ACTION.into() }));
         }
         let root = game.snapshot();
         let result = self.search(game, &root, seat, actions, &offers);
         game.restore(&root);
         let decision = result?;
-        if let Some(d) = &decision {
-            self.offered.note(&d.action, &offers);
-        }
         Ok(decision)
     }
 

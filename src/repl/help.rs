@@ -11,11 +11,15 @@ const COMMANDS: &[(&str, &str)] = &[
         "legal [WORDS|--json]",
         "every action you may take now (long lists grouped; WORDS: only those starting so; --json for programs)",
     ),
-    ("show [board|hand|players|bank|log]", "the board (default), your cards, the players, the bank, the log"),
+    (
+        "show [board|hand|players|bank|log]",
+        "the board (default), your cards (`show cards` too), the players, the bank, the log",
+    ),
     ("show card CARD", "the rules text of a card, if the game gives one"),
     ("state --json", "the whole referee state as JSON (shows every hidden card)"),
     ("view --json", "what the player to act may see, as JSON"),
     ("hint", "what the strongest bot would do in your place, and why"),
+    ("offers [on|off]", "whether the bots make trade offers on their turns (they answer yours either way)"),
     ("undo", "take back your last action (and the bots' actions after it)"),
     (
         "reload",
@@ -48,9 +52,18 @@ impl Repl<'_> {
         }
     }
 
-    /// The actions a player is shown: test-only ones (`debug = true`) only with --debug.
+    /// The actions a player is shown: test-only ones (`debug = true`) only with --debug,
+    /// and none this game can never offer under its players and options (the variant's
+    /// `available`; all of them if that question fails).
     fn shown_actions(&self) -> Vec<crate::spec::ActionSpec> {
-        self.game.spec().actions.iter().filter(|a| !a.debug || self.config.debug).cloned().collect()
+        let never = self.game.unavailable_actions().unwrap_or_default();
+        self.game
+            .spec()
+            .actions
+            .iter()
+            .filter(|a| (!a.debug || self.config.debug) && !never.contains(&a.name))
+            .cloned()
+            .collect()
     }
 
     pub(super) fn help_text(&self) -> String {
@@ -112,8 +125,17 @@ impl Repl<'_> {
         if let Err(e) = self.game.card_text(&want) {
             return Err(e.to_string());
         }
+        // The cards of this game: those the loaded stack gives a text (a parent's card
+        // the edition does not use, such as base's Knight in Classic, has none).
         let mut names = self.command_names();
-        names.extend(self.game.spec().cards.iter().map(|c| c.name.clone()));
+        names.extend(
+            self.game
+                .spec()
+                .cards
+                .iter()
+                .filter(|c| self.game.card_text(&c.name).ok().flatten().is_some())
+                .map(|c| c.name.clone()),
+        );
         Err(match closest(&want, &names) {
             Some(near) => format!("no command, action or card '{want}'; did you mean `help {near}`?"),
             None => format!("no command, action or card '{want}' (type `help` for the list)"),
@@ -124,7 +146,9 @@ impl Repl<'_> {
     pub(super) fn command_names(&self) -> Vec<String> {
         let mut names: Vec<String> =
             COMMANDS.iter().map(|(c, _)| c.split_whitespace().next().unwrap_or("").to_string()).collect();
-        names.extend(["show board", "show hand", "show players", "show bank", "show log"].map(String::from));
+        names.extend(
+            ["show board", "show hand", "show cards", "show players", "show bank", "show log"].map(String::from),
+        );
         if self.game.header().sandbox {
             names.extend(["dice", "give", "place"].map(String::from));
         }
@@ -137,9 +161,11 @@ impl Repl<'_> {
     /// The text of an error (`msg`), with the closest command when the first words of a
     /// line that did not parse were mistyped.
     pub(super) fn parse_error_text(&self, line: &str, e: &GameError, msg: String) -> String {
-        if !matches!(e, GameError::Parse(_)) {
-            return msg;
-        }
+        let msg = match e {
+            GameError::Parse(p) if p.is_unknown_command() => format!("{msg} (type `help` or `legal`)"),
+            GameError::Parse(_) => msg,
+            _ => return msg,
+        };
         let words: Vec<&str> = line.split_whitespace().collect();
         let names = self.command_names();
         // Each name against as many leading words as it has; a name typed right means the

@@ -51,6 +51,10 @@ pub struct ReplConfig {
     /// Reload the rules before a prompt when a file of the stack changed on disk
     /// (`--watch`), as `reload` does.
     pub watch: bool,
+    /// Whether the bots make offers of their own (actions the rules cannot list, such as
+    /// a trade offer) on their turns; they answer the humans' offers either way. Off with
+    /// `--no-offers`, switched with `offers on|off`.
+    pub bot_offers: bool,
 }
 
 impl ReplConfig {
@@ -70,12 +74,16 @@ impl ReplConfig {
             bot_timeout: None,
             autosave_dir: None,
             watch: false,
+            bot_offers: true,
         }
     }
 }
 
 /// What stands on the intersections and the paths of a board.
 type BoardPieces = (Vec<Option<Piece>>, Vec<Option<Piece>>);
+
+/// What `show` shows (`show card CARD` aside).
+const SHOWS: &[&str] = &["board", "hand", "cards", "players", "bank", "log"];
 
 /// What a line did, for script mode's exit status.
 #[derive(PartialEq, Eq)]
@@ -141,10 +149,14 @@ impl<'w> Repl<'w> {
             .map(|s| {
                 let seed = seed ^ (0xB07 + s as u64 * 7919);
                 let kind = if ext.is_external(s) { None } else { kinds.get(s).copied().flatten() };
-                kind.map(|kind| match kind {
-                    // The random bot keeps its stream of earlier versions: seeded transcripts stay.
-                    BotKind::Random => Bot::Random(RandomBot::new(seed)),
-                    kind => Bot::new(kind, seed, config.budget),
+                kind.map(|kind| {
+                    let mut bot = match kind {
+                        // The random bot keeps its stream of earlier versions: seeded transcripts stay.
+                        BotKind::Random => Bot::Random(RandomBot::new(seed)),
+                        kind => Bot::new(kind, seed, config.budget),
+                    };
+                    bot.set_own_offers(config.bot_offers);
+                    bot
                 })
             })
             .collect();
@@ -397,13 +409,20 @@ impl<'w> Repl<'w> {
                         return Step::Rejected;
                     }
                 };
-                self.say(&format!("{name} may:"));
                 let lines = if prefix.is_empty() {
                     group_legal(&texts)
                 } else {
                     let want = prefix.join(" ").to_ascii_lowercase();
                     texts.into_iter().filter(|t| t.to_ascii_lowercase().starts_with(&want)).collect()
                 };
+                if lines.is_empty() && !prefix.is_empty() {
+                    self.say(&format!(
+                        "{name} may do nothing that starts with '{}' now (`legal` lists what {name} may do)",
+                        prefix.join(" ")
+                    ));
+                    return Step::Ok;
+                }
+                self.say(&format!("{name} may:"));
                 let notes = self.notes(seat);
                 let mut noted = std::collections::HashSet::new();
                 for t in lines {
@@ -444,7 +463,7 @@ impl<'w> Repl<'w> {
                     self.say(&t);
                 }
             }
-            ["show", "hand"] | ["hand"] => {
+            ["show", "hand"] | ["show", "cards"] | ["hand"] => {
                 let t = self.hand_text(seat);
                 self.say(&t);
             }
@@ -465,6 +484,16 @@ impl<'w> Repl<'w> {
                 let t = self.log_text(seat, n);
                 self.say(&t);
             }
+            ["show", what @ ..] if !matches!(*what, ["card", _]) => {
+                let what = what.join(" ");
+                let names: Vec<String> = SHOWS.iter().map(|w| w.to_string()).collect();
+                let near = match closest(&what, &names) {
+                    Some(n) => format!("did you mean `show {n}`?"),
+                    None => format!("`show` shows: {}", SHOWS.join(", ")),
+                };
+                self.error(&format!("nothing to show as '{what}'; {near}"));
+                return Step::Rejected;
+            }
             ["state", "--json"] => {
                 let v = view(&self.game, Observer::Referee);
                 self.say_json(v);
@@ -479,6 +508,17 @@ impl<'w> Repl<'w> {
                 let json = rest.contains(&"--json");
                 let action: Vec<&str> = rest.iter().copied().filter(|w| *w != "--json").collect();
                 return self.trace(seat, &action.join(" "), json);
+            }
+            ["offers"] => {
+                let t = self.offers_text();
+                self.say(&t);
+            }
+            ["offers", on @ ("on" | "off")] => {
+                self.config.bot_offers = *on == "on";
+                let on = self.config.bot_offers;
+                self.bots.iter_mut().flatten().for_each(|b| b.set_own_offers(on));
+                let t = self.offers_text();
+                self.say(&t);
             }
             ["hint"] => return self.hint(seat),
             ["save", path] | ["save", path, "--force"] => {
@@ -574,6 +614,15 @@ impl<'w> Repl<'w> {
         Step::Ok
     }
 
+    /// The `offers` setting, as a player reads it.
+    fn offers_text(&self) -> String {
+        if self.config.bot_offers {
+            "offers on: the bots may make trade offers on their turns (`offers off` stops them)".into()
+        } else {
+            "offers off: the bots make no offers of their own; they still answer yours (`offers on`)".into()
+        }
+    }
+
     /// What the strongest bot would do for `seat`, from that seat's view, and why.
     fn hint(&mut self, seat: usize) -> Step {
         if self.game.winner().is_some() {
@@ -586,7 +635,32 @@ impl<'w> Repl<'w> {
         match bot.decide(&mut self.game, seat) {
             Ok(Some(d)) => {
                 let text = self.game.action_text(&d.action);
-                self.say(&format!("hint: {text}  ({})", d.why));
+                // Actions the rules cannot list (an offer, a counter) are choices too.
+                let templates = self.game.legal_with_templates(seat).map(|(_, t)| t).unwrap_or_default();
+                let search = if d.why != crate::bot::ONLY_ACTION || templates.is_empty() {
+                    d.why.clone()
+                } else {
+                    format!("the only action listed; you may also `{}`", templates.join("`, `"))
+                };
+                self.say(&format!("hint: {text}"));
+                match crate::bot::explain::explain(&mut self.game, seat, &d.action, seed) {
+                    Ok(r) => {
+                        let gains = if r.gains.is_empty() { "nothing at once".to_string() } else { r.gains.join("; ") };
+                        self.say(&format!("  what it does for you: {gains}"));
+                        if !r.others.is_empty() {
+                            self.say(&format!("  for the others: {}", r.others.join("; ")));
+                        }
+                        if let Some((b, a)) = r.chance.filter(|(b, a)| (a - b).abs() >= 0.005) {
+                            self.say(&format!(
+                                "  your win chance by the evaluation: {:.0}% -> {:.0}%",
+                                100.0 * b,
+                                100.0 * a
+                            ));
+                        }
+                    }
+                    Err(e) => self.error(&format!("hint: cannot say why: {e}")),
+                }
+                self.say(&format!("  ({search})"));
                 Step::Ok
             }
             Ok(None) => {
@@ -609,8 +683,9 @@ impl<'w> Repl<'w> {
     }
 }
 
-/// "2,3", "blue=mcts,white=greedy", "all", "all=random", "none" -> the bot of each seat
-/// (None: a human); a seat named without a kind gets the default (strongest) bot.
+/// "2,3", "blue=mcts,white=greedy", "all", "all=random", "random", "none" -> the bot of each
+/// seat (None: a human); a seat named without a kind gets the default (strongest) bot, a
+/// kind named alone plays every seat but the first.
 pub fn parse_bots(spec: &str, game: &Game) -> Result<Vec<Option<BotKind>>, String> {
     let players = game.header().players;
     let mut bots = vec![None; players];
@@ -630,10 +705,22 @@ pub fn parse_bots(spec: &str, game: &Game) -> Result<Vec<Option<BotKind>>, Strin
         }
         list => {
             for part in list.split(',') {
+                // A kind alone, as `catan sim --bots` takes it: every seat but the first.
+                if let Ok(kind) = BotKind::parse(part) {
+                    bots.iter_mut().skip(1).for_each(|b| *b = Some(kind));
+                    continue;
+                }
                 let (part, kind) = kind_of(part)?;
                 let part = part.as_str();
-                let seat = crate::protocol::seat_by_name(game, part)
-                    .ok_or_else(|| format!("--bots: '{part}' is not a seat (1..{players}) or a colour in this game"))?;
+                let seat = crate::protocol::seat_by_name(game, part).ok_or_else(|| {
+                    let colors: Vec<String> = game.state().players.iter().map(|p| p.color.clone()).collect();
+                    format!(
+                        "--bots: '{part}' is not a seat (1..{players}), a colour ({}) or a bot ({}); \
+                         e.g. `--bots 2,3`, `--bots random` (every seat but the first) or `--bots blue=greedy`",
+                        colors.join(", "),
+                        BotKind::ALL.map(|k| k.name()).join(", ")
+                    )
+                })?;
                 bots[seat] = Some(kind);
             }
         }

@@ -11,28 +11,11 @@ pub fn count(n: u64, word: &str) -> String {
 }
 
 /// Edit distance (insertions, deletions, substitutions, and swaps of two neighbours):
-/// optimal string alignment, so the common typo `lgo` for `log` is one edit. Also used by
-/// `catan check`'s lints.
+/// optimal string alignment, so the common typo `lgo` for `log` is one edit. `strsim`'s,
+/// a maintained crate already in the build (clap's suggestions), rather than a copy of our
+/// own. Also used by `catan check`'s lints.
 pub fn distance(a: &str, b: &str) -> usize {
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(d[i - 2][j - 2] + 1);
-            }
-            d[i][j] = v;
-        }
-    }
-    d[a.len()][b.len()]
+    strsim::osa_distance(a, b)
 }
 
 /// The name closest to `typed`, if one is near enough to be a typing slip (a third of its

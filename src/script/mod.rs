@@ -87,6 +87,9 @@ pub struct Script {
     recheck_drawn: Cell<bool>,
     /// Messages are measured, not kept (`Game::set_quiet`); copied into every `Ctx`.
     quiet: Cell<bool>,
+    /// The actions the rules cannot list (templates): each one taken is noted in the
+    /// state's `unlisted` (most stacks have none or one or two).
+    unlisted: Vec<String>,
 }
 
 /// The random numbers `sample` takes without growing its table.
@@ -101,6 +104,7 @@ const DISPATCH: &[&str] = &[
     "points",
     "describe",
     "card_text",
+    "unavailable",
     "player_text",
     "evaluate",
     "features",
@@ -195,6 +199,7 @@ impl Script {
             interned.push(s);
         }
         let name_index = Rc::new(names::NameIndex::new(&spec, |n| addresses.get(n).copied()));
+        let unlisted = spec.actions.iter().filter(|a| !a.enumerable).map(|a| a.name.clone()).collect();
         Ok(Script {
             lua,
             spec,
@@ -210,6 +215,7 @@ impl Script {
             drawn: Default::default(),
             recheck_drawn: Cell::new(cfg!(debug_assertions)),
             quiet: Cell::new(false),
+            unlisted,
         })
     }
 
@@ -382,6 +388,13 @@ impl Script {
         self.with_output(|c| *c.read_only = false);
         let (ok, reason, at, variant, next) = answer?;
         if ok {
+            if self.unlisted.contains(&action.name) {
+                // Not for the rules, which never read it: no cached value is dropped.
+                if let Some(mut c) = self.lua.app_data_mut::<Ctx>() {
+                    let turn = c.state.turn;
+                    c.state.unlisted.note(turn, seat, action);
+                }
+            }
             return next.map(|s| self.seat_from(s)).transpose();
         }
         Err(ScriptError {
@@ -529,6 +542,12 @@ impl Script {
     /// The rules text of one kind of card (the variant's `card_text` filter), if it has one.
     pub fn card_text(&self, kind: &str) -> Result<Option<String>, ScriptError> {
         self.ask::<Option<String>>(false, "card_text", (self.g.clone(), kind.to_string()))
+    }
+
+    /// The actions this game can never offer under its players and options (those whose
+    /// `available` says false).
+    pub fn unavailable_actions(&self) -> Result<Vec<String>, ScriptError> {
+        self.ask::<Vec<String>>(false, "unavailable", self.g.clone())
     }
 
     /// Text for a player at the table, from a variant's filter: `welcome` (seat and action

@@ -276,6 +276,18 @@ function wrap_action(name, parts)
   def.variant = current_variant
 end
 
+-- The actions this game can never offer under its players and options (an action's
+-- `available(g)` said false, e.g. the 5-6 player game's with 4 players): `help` leaves them
+-- out. Asked read-only, once the game is set up.
+function engine.unavailable(g)
+  local out = {}
+  for _, name in ipairs(R.order) do
+    local def = R.actions[name]
+    if def.available and not def.available(g) then out[#out + 1] = name end
+  end
+  return out
+end
+
 function engine.action_specs()
   local out = {}
   for _, name in ipairs(R.order) do

@@ -441,6 +441,12 @@ fn merge(lua: &Lua, spec: &mut Spec, decl: &Table, variant: &str) -> mlua::Resul
             }
         }
     }
+    if let Some(titles) = decl.get::<Option<Table>>("feature_titles")? {
+        for pair in titles.pairs::<String, String>() {
+            let (name, title) = pair?;
+            spec.feature_titles.insert(name, title);
+        }
+    }
     if let Some(list) = decl.get::<Option<Table>>("secret_actions")? {
         for name in list.sequence_values::<String>() {
             let name = name?;
@@ -475,6 +481,13 @@ fn merge(lua: &Lua, spec: &mut Spec, decl: &Table, variant: &str) -> mlua::Resul
                 default,
                 doc: o.get::<Option<String>>("doc")?.unwrap_or_default(),
                 variant: variant.to_string(),
+                players: match o.get::<Option<Table>>("players")? {
+                    Some(p) => Some((
+                        p.get::<Option<usize>>("min")?.unwrap_or(1),
+                        p.get::<Option<usize>>("max")?.unwrap_or(usize::MAX),
+                    )),
+                    None => None,
+                },
             };
             match spec.options.iter_mut().find(|x| x.name == name) {
                 Some(x) => *x = os,
@@ -521,8 +534,12 @@ pub fn resolve_options(
         spec.options.iter().map(|o| (o.name.clone(), o.default.clone())).collect();
     for (key, text) in given {
         let o = spec.options.iter().find(|o| &o.name == key).ok_or_else(|| {
-            let names: Vec<&str> = spec.options.iter().map(|o| o.name.as_str()).collect();
-            format!("unknown option '{key}' (options of this game: {})", names.join(", "))
+            let names: Vec<String> = spec.options.iter().map(|o| o.name.clone()).collect();
+            let near = match crate::repl::closest(key, &names) {
+                Some(n) => format!("did you mean `{n}`? "),
+                None => String::new(),
+            };
+            format!("unknown option '{key}' ({near}options of this game: {})", names.join(", "))
         })?;
         let v = match &o.kind {
             OptionType::Bool => match text.as_str() {

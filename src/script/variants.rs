@@ -205,10 +205,15 @@ pub(crate) fn locate_variant(name: &str, near: Option<&std::path::Path>, built_i
             parts: PartsHome::Builtin(n.to_string()),
         })
         .ok_or_else(|| {
+            let known = known_variants();
+            let near = match crate::repl::closest(name, &known) {
+                Some(n) => format!("did you mean `{n}`? "),
+                None => String::new(),
+            };
             ScriptError::new(
                 ScriptErrorKind::Load,
                 format!(
-                    "no variant named '{name}' (looked for {name}.lua in {}; `catan variants` lists them, \
+                    "no variant named '{name}' ({near}looked for {name}.lua in {}; `catan variants` lists them, \
                      a path such as ./{name}.lua loads a file)",
                     variant_dirs().iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
                 ),

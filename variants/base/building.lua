@@ -32,12 +32,33 @@ local WAIT_FOR = {
   robber = "move the robber first",
   steal = "choose whom to rob first",
   road_building = "place your free roads first (or `done`)",
-  offer = "a trade offer is waiting for answers: confirm a partner or `cancel`",
   special_building = "only building is allowed in the Special Building Phase",
   build = "the trade phase is over: build, or end your turn",
 }
+-- A trade offer waits: each other player answers it, then the one who offered confirms a
+-- partner or withdraws it. Each is told what they can do.
+local function why_not_offer(g, p)
+  local offer = g:get("offer")
+  if p == offer.from then
+    local terms = {}
+    for q = 1, g:players() do
+      local answer, c = offer.responses[q], (offer.counters or {})[q]
+      if answer == "accept" then
+        terms[#terms + 1] = name(g, q) .. " accepts (you give " .. cards_text(offer.give) .. ")"
+      elseif answer == "counter" and c then
+        terms[#terms + 1] = name(g, q) .. " counters (you give " .. cards_text(c.get) .. " for " .. cards_text(c.give) .. ")"
+      end
+    end
+    local answers = #terms > 0 and (table.concat(terms, "; ") .. ": ") or ""
+    return "your trade offer is open: " .. answers .. "`confirm PLAYER` with one who accepted or countered, or `cancel`"
+  end
+  return name(g, offer.from) .. " offers " .. cards_text(offer.give) .. " for " .. cards_text(offer.get)
+    .. ": `accept` (you give " .. cards_text(offer.get) .. "), `decline`, or `counter <cards> for <cards>`"
+end
+
 local function why_not_turn(g, p)
   local ph = g:phase()
+  if ph == "offer" then return why_not_offer(g, p) end
   if ph == "setup" then
     local order = g:get("setup_order") or {}
     local who = order[g:get("setup_index")]

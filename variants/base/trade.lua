@@ -258,6 +258,28 @@ local function terms(offer, q)
   end
 end
 
+-- What `legal` and `help` note beside the answers to an offer: its terms, from the side of
+-- the player who reads them (a counter's terms are the partner's own).
+filter("action_note", "base.offer_terms", function(g, text, p, action)
+  if g:phase() ~= "offer" then return text end
+  local offer = g:get("offer")
+  if action == "accept" then
+    return "you give " .. cards_text(offer.get) .. " for " .. cards_text(offer.give)
+  elseif action == "counter" then
+    return name(g, offer.from) .. " offers " .. cards_text(offer.give) .. " for " .. cards_text(offer.get)
+  elseif action == "confirm" then
+    local parts = {}
+    for _, q in ipairs(other_seats(g, p)) do
+      local give, get = terms(offer, q)
+      if give then
+        parts[#parts + 1] = name(g, q) .. ": you give " .. cards_text(give) .. " for " .. cards_text(get)
+      end
+    end
+    return #parts > 0 and table.concat(parts, "; ") or "nobody accepted or countered"
+  end
+  return text
+end)
+
 action {
   name = "confirm",
   phases = { "offer" },

@@ -730,6 +730,7 @@ function catan.use_card(g, p, card, face_up) end
 ---@field grids? table[] list of { name, owner = "player" | "game", rows = N, cols = N }
 ---@field secret_actions? string[] list of action names
 ---@field options? table[] list of { name, type, default, doc, ... }
+---@field feature_titles? table<string, string> { ["near.city"] = "of a city's price, the share in your hand", ... }
 
 ---An action (docs/modding.md, Actions).
 ---@class CatanAction
@@ -744,6 +745,7 @@ function catan.use_card(g, p, card, face_up) end
 ---@field apply fun(g: G, p: integer, ...)
 ---@field not_now? string
 ---@field why_not? fun(g: G, p: integer): string?
+---@field available? fun(g: G): boolean
 ---@field debug? boolean
 
 ---@class CatanHookOptions
