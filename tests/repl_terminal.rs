@@ -46,7 +46,7 @@ fn six_player_set_up_redraws_the_board_before_each_placement() {
     let lines: Vec<&str> = text.lines().collect();
     let mut from = 0;
     for (who, command) in &commands {
-        let echo = format!("[turn 0 {who} setup]> {command}");
+        let echo = format!("[{who} setup]> {command}");
         let at = from + lines[from..].iter().position(|l| *l == echo).unwrap_or_else(|| panic!("no '{echo}':\n{text}"));
         let before = &lines[from..at];
         assert!(before.iter().any(|l| l.starts_with("legend: ")), "no board before '{echo}':\n{}", before.join("\n"));

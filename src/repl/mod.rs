@@ -313,7 +313,7 @@ impl<'w> Repl<'w> {
                 self.winner_announced = true;
                 let pts = self.game.points(w, true).unwrap_or(0);
                 let name = seat_name(&self.game, w);
-                self.say(&format!("*** {name} wins the game with {pts} points ***"));
+                self.say(&format!("*** {name} wins the game with {} ***", text::count(pts.max(0) as u64, "point")));
                 let table = self.players_text();
                 self.say(&table);
             }
@@ -327,7 +327,10 @@ impl<'w> Repl<'w> {
         }
         let seat = self.game.to_act().unwrap_or(0);
         let st = self.game.state();
-        format!("[turn {} {} {}]> ", st.turn, seat_name(&self.game, seat), st.phase)
+        match text::round(st.turn, self.game.header().players) {
+            Some(round) => format!("[round {round} {} {}]> ", seat_name(&self.game, seat), st.phase),
+            None => format!("[{} {}]> ", seat_name(&self.game, seat), st.phase),
+        }
     }
 
     /// Text of every legal action for the seat to act (for completion and hints), or the

@@ -18,7 +18,8 @@ impl Repl<'_> {
         let acting = self.game.to_act().unwrap_or(st.current);
         for (i, p) in st.players.iter().enumerate() {
             let pts = self.game.points(i, false).map_err(|e| errors.push(format!("points of {}: {e}", p.color)));
-            let pts = pts.map_or("?".to_string(), |n| n.to_string());
+            // Victory points as the rulebook abbreviates them: "1 VP", "10 VP".
+            let pts = pts.map_or(" ? VP".to_string(), |n| format!("{n:>2} VP"));
             let info = self.game.describe(i).map_err(|e| errors.push(format!("describe {}: {e}", p.color))).ok();
             let field = |k: &str| {
                 info.as_ref()
@@ -30,14 +31,17 @@ impl Repl<'_> {
             // seat (`marker`, such as "player 2"); the REPL knows no game's vocabulary.
             let summary = field("summary");
             let marker = field("marker");
-            out.push_str(&format!(
-                "  {:<7} {:>2} pts  {summary}{}{}{}\n",
+            let line = format!(
+                "  {:<6} {pts}  {summary}{}{}{}",
                 p.color,
-                pts,
                 if marker.is_empty() { String::new() } else { format!("  ({marker})") },
-                if self.is_bot(i) { "  (bot)" } else { "" },
-                if acting == i && self.game.winner().is_none() { "  <- turn" } else { "" },
-            ));
+                if self.is_bot(i) { " (bot)" } else { "" },
+                if acting == i && self.game.winner().is_none() { " <- turn" } else { "" },
+            );
+            for part in text::wrap_line(&line, text::COLUMNS, 17) {
+                out.push_str(&part);
+                out.push('\n');
+            }
         }
         for e in errors {
             out.push_str(&format!("  error: {e}\n"));

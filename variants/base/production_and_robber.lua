@@ -99,6 +99,10 @@ sequence("seven", "base.seven", function(g, p, after)
   end
   g:set("robber_return", after)
   if any then
+    -- Each player learns what they owe before they choose (Rulebook: Rolling a "7").
+    for q = 1, g:players() do
+      if owed[q] then g:log("%s must discard %d %s", g:color(q), owed[q], plural(owed[q], "card")) end
+    end
     g:set("discards", owed)
     g:set_phase("discard")
   else
