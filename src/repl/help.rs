@@ -12,6 +12,7 @@ const COMMANDS: &[(&str, &str)] = &[
         "every action you may take now (long lists grouped; WORDS: only those starting so; --json for programs)",
     ),
     ("show [board|hand|players|bank|log]", "the board (default), your cards, the players, the bank, the log"),
+    ("show board full", "the board drawn large, the harbors on the map"),
     ("show card CARD", "the rules text of a card, if the game gives one"),
     ("state --json", "the whole referee state as JSON (shows every hidden card)"),
     ("view --json", "what the player to act may see, as JSON"),

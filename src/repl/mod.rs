@@ -48,6 +48,10 @@ pub struct ReplConfig {
     /// Where `quit` and `load` autosave a game with unsaved progress (None: the default,
     /// see [`autosave_dir`]).
     pub autosave_dir: Option<PathBuf>,
+    /// The terminal's height in lines, where there is one: the board is drawn again by
+    /// itself (after a build, an undo, each turn) only when it fits with the status.
+    /// None (input piped, or unknown): only `show board` draws it.
+    pub terminal_rows: Option<usize>,
 }
 
 impl ReplConfig {
@@ -66,6 +70,7 @@ impl ReplConfig {
             bot_cmds: vec![],
             bot_timeout: None,
             autosave_dir: None,
+            terminal_rows: None,
         }
     }
 }
@@ -423,8 +428,8 @@ impl<'w> Repl<'w> {
                     }
                 }
             }
-            ["show"] | ["show", "board"] | ["board"] => {
-                let t = self.board_text();
+            ["show"] | ["show", "board"] | ["board"] | ["show", "board", "full"] | ["board", "full"] => {
+                let t = self.board_text(words.last() == Some(&"full"));
                 self.say(&t);
                 // Slot grids carry no points or tokens of their own: list the players too.
                 if self.game.state().topology.is_none() && !self.game.state().grids.is_empty() {

@@ -200,6 +200,8 @@ pub fn run_interactive(config: ReplConfig) -> i32 {
         }
     };
     loop {
+        // Asked each time: the window may have been resized.
+        repl.config.terminal_rows = terminal_rows();
         repl.before_prompt();
         let labels: Vec<String> = {
             let st = repl.game.state();
@@ -226,6 +228,20 @@ pub fn run_interactive(config: ReplConfig) -> i32 {
     }
     editor.save_history();
     0
+}
+
+/// The height of the terminal on stdout, in lines: asked of the terminal, else `$LINES`.
+fn terminal_rows() -> Option<usize> {
+    #[cfg(unix)]
+    {
+        let mut size = libc::winsize { ws_row: 0, ws_col: 0, ws_xpixel: 0, ws_ypixel: 0 };
+        // SAFETY: TIOCGWINSZ writes a `winsize` into the struct it is given, nothing else.
+        let ok = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) } == 0;
+        if ok && size.ws_row > 0 {
+            return Some(usize::from(size.ws_row));
+        }
+    }
+    std::env::var("LINES").ok()?.trim().parse().ok()
 }
 
 /// A terminal session played from `input` (what `run_interactive` shows, the status

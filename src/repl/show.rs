@@ -110,13 +110,15 @@ impl Repl<'_> {
         out.trim_end().to_string()
     }
 
-    pub(super) fn board_text(&self) -> String {
-        let st = self.game.state().clone();
+    /// The board: compact (within a 24-line terminal for the standard board) unless
+    /// `full` (`show board full`, the large drawing with the harbors on the map).
+    pub(super) fn board_text(&self, full: bool) -> String {
+        let st = self.game.state();
         // A variant without a hex board but with slot grids (Rivals) draws its grids.
         if st.topology.is_none() && !st.grids.is_empty() {
             return crate::slots::render::render(&st, self.game.spec(), self.config.color);
         }
-        render(&st, self.game.spec(), &RenderOptions { color: self.config.color })
+        render(&st, self.game.spec(), &RenderOptions { color: self.config.color, compact: !full })
     }
 
     pub(super) fn log_text(&self, seat: usize, n: usize) -> String {
@@ -133,7 +135,10 @@ impl Repl<'_> {
 
     /// A short status for the start of a human's decision: the board and the players
     /// when the turn, the seat asked to act or the pieces on the board changed (each
-    /// placement of the set-up rounds), then the hand and what is possible.
+    /// placement of the set-up rounds), then the hand and what is possible. The board is
+    /// drawn only when it fits the terminal with the rest of the status and the prompt
+    /// (`terminal_rows`), so that it never pushes the log off the screen; else a line
+    /// says that `show board` draws it.
     pub(super) fn status(&mut self) {
         if self.game.winner().is_some() {
             return;
@@ -148,31 +153,38 @@ impl Repl<'_> {
             let st = self.game.state();
             ((st.turn, st.current, seat), (st.intersections.clone(), st.paths.clone()))
         };
-        if self.last_turn != Some(key) || self.last_board.as_ref() != Some(&pieces) {
+        let changed = self.last_turn != Some(key) || self.last_board.as_ref() != Some(&pieces);
+        let hand = self.hand_text(seat);
+        let possible = match self.legal_texts() {
+            Ok(texts) => {
+                let mut names: Vec<String> =
+                    texts.iter().map(|t| t.split_whitespace().next().unwrap_or("").to_string()).collect();
+                names.sort();
+                names.dedup();
+                format!(
+                    "  {} to act; possible: {} (type `legal` for details)",
+                    seat_name(&self.game, seat),
+                    names.join(", ")
+                )
+            }
+            Err(e) => format!("error: cannot list {}'s actions: {e}", seat_name(&self.game, seat)),
+        };
+        if changed {
             self.last_turn = Some(key);
             self.last_board = Some(pieces);
-            let board = self.board_text();
-            self.say(&board);
-            let t = self.players_text();
-            self.say(&t);
-        }
-        let hand = self.hand_text(seat);
-        self.say(&hand);
-        let texts = match self.legal_texts() {
-            Ok(t) => t,
-            Err(e) => {
-                self.error(&format!("cannot list {}'s actions: {e}", seat_name(&self.game, seat)));
-                return;
+            let board = self.board_text(false);
+            let players = self.players_text();
+            let lines = |t: &str| t.lines().count();
+            // The prompt's line too.
+            let needed = lines(&board) + lines(&players) + lines(&hand) + lines(&possible) + 1;
+            if self.config.terminal_rows.is_some_and(|rows| needed <= rows) {
+                self.say(&board);
+            } else {
+                self.say("  (the board changed: `show board` draws it)");
             }
-        };
-        let mut names: Vec<String> =
-            texts.iter().map(|t| t.split_whitespace().next().unwrap_or("").to_string()).collect();
-        names.sort();
-        names.dedup();
-        self.say(&format!(
-            "  {} to act; possible: {} (type `legal` for details)",
-            seat_name(&self.game, seat),
-            names.join(", ")
-        ));
+            self.say(&players);
+        }
+        self.say(&hand);
+        self.say(&possible);
     }
 }
