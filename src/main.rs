@@ -749,6 +749,8 @@ fn main() -> ExitCode {
                 jsonl,
                 bot_cmds: bot_cmd.bot_cmd,
                 bot_timeout,
+                // Hot seat: the screen passes between humans only at a terminal.
+                hot_seat_pause: interactive,
                 ..ReplConfig::new(h)
             };
             let code = if interactive {

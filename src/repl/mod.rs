@@ -52,6 +52,9 @@ pub struct ReplConfig {
     /// itself (after a build, an undo, each turn) only when it fits with the status.
     /// None (input piped, or unknown): only `show board` draws it.
     pub terminal_rows: Option<usize>,
+    /// Hot seat at a terminal: before a human's hand is shown to a human other than the
+    /// last one, wait for Enter ("pass to blue, press Enter").
+    pub hot_seat_pause: bool,
 }
 
 impl ReplConfig {
@@ -71,6 +74,7 @@ impl ReplConfig {
             bot_timeout: None,
             autosave_dir: None,
             terminal_rows: None,
+            hot_seat_pause: false,
         }
     }
 }
@@ -115,6 +119,8 @@ pub struct Repl<'w> {
     /// Script mode for programs: the lines of the command being answered, and its data.
     capture: Option<Vec<String>>,
     data: Option<serde_json::Value>,
+    /// The human seat whose status the terminal showed last (the hot-seat pause).
+    screen_seat: Option<usize>,
 }
 
 fn seat_name(game: &Game, seat: usize) -> String {
@@ -168,6 +174,7 @@ impl<'w> Repl<'w> {
             last_board: None,
             capture,
             data: None,
+            screen_seat: None,
         })
     }
 
@@ -251,10 +258,41 @@ impl<'w> Repl<'w> {
             Ok(None) => {}
             Err(e) => self.error(&format!("the variant's welcome note failed: {e}")),
         }
+        if let Some(path) = self.config.load.clone() {
+            let t = text::wrap_line(&self.continuing_text(&path), text::COLUMNS, 4).join("\n");
+            self.say(&t);
+        }
         if let Some(d) = self.divergence.take() {
             self.say(&d);
         }
         self.flush_messages(None);
+    }
+
+    /// Which game a loaded or resumed session continues: the save, its variant, where the
+    /// game stands and who plays which seat.
+    fn continuing_text(&self, path: &str) -> String {
+        let h = self.game.header();
+        let st = self.game.state();
+        let when = match text::round(st.turn, h.players) {
+            Some(round) => format!("round {round} (turn {})", st.turn),
+            None => "the set-up".to_string(),
+        };
+        let seats: Vec<String> = (0..h.players)
+            .map(|s| format!("{}{}", seat_name(&self.game, s), if self.is_bot(s) { " (bot)" } else { "" }))
+            .collect();
+        let now = match (self.game.winner(), self.game.to_act()) {
+            (Some(w), _) => format!("{} has won", seat_name(&self.game, w)),
+            (None, Ok(s)) => format!("{} to act", seat_name(&self.game, s)),
+            (None, Err(_)) => "nobody to act".to_string(),
+        };
+        format!(
+            "  continuing {path}: {} with {} players, seed {}, {when}, {}; seats {}; {now}",
+            h.variants.join("+"),
+            h.players,
+            h.seed,
+            text::count(self.game.log().len() as u64, "action"),
+            seats.join(", ")
+        )
     }
 
     /// Lets bots act until a human is to act or the game ends.
@@ -408,9 +446,17 @@ impl<'w> Repl<'w> {
                         .filter(|k| t == **k || t.starts_with(&format!("{k} ")))
                         .max_by_key(|k| k.len())
                         .cloned();
-                    match kind {
-                        Some(kind) if noted.insert(kind.clone()) => self.say(&format!("  {t}   # {}", notes[&kind])),
-                        _ => self.say(&format!("  {t}")),
+                    // What a spot yields beside an action on an intersection (`settlement 20`).
+                    let mut comment: Vec<String> = self.spot_note(&t).into_iter().collect();
+                    if let Some(kind) = kind.filter(|k| noted.insert(k.clone())) {
+                        comment.push(notes[&kind].clone());
+                    }
+                    match comment.is_empty() {
+                        true => self.say(&format!("  {t}")),
+                        false => self.say(&format!("  {t}   # {}", comment.join("; "))),
+                    }
+                    if let Some(best) = self.best_spots(&t) {
+                        self.say(&best);
                     }
                 }
             }
@@ -541,12 +587,25 @@ impl<'w> Repl<'w> {
         }
     }
 
-    /// What a terminal shows before each prompt: the bots' moves, then the status.
+    /// What a terminal shows before each prompt: the bots' moves (the status comes after
+    /// the hot-seat pause, [`Repl::pass_to`]).
     fn before_prompt(&mut self) {
         if let Err(e) = self.run_bots() {
             self.error(&e.to_string());
         }
-        self.status();
+    }
+
+    /// Hot seat: when the screen must pass from one human to another before the status
+    /// shows the next one's hand, that player's name. Only with `hot_seat_pause` and more
+    /// than one human at the terminal.
+    fn pass_to(&mut self) -> Option<String> {
+        if !self.config.hot_seat_pause || self.game.winner().is_some() {
+            return None;
+        }
+        let humans = (0..self.game.header().players).filter(|s| !self.is_bot(*s)).count();
+        let seat = self.game.to_act().ok()?;
+        let before = self.screen_seat.replace(seat);
+        (humans > 1 && before.is_some_and(|b| b != seat)).then(|| seat_name(&self.game, seat))
     }
 }
 

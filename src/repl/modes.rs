@@ -203,6 +203,13 @@ pub fn run_interactive(config: ReplConfig) -> i32 {
         // Asked each time: the window may have been resized.
         repl.config.terminal_rows = terminal_rows();
         repl.before_prompt();
+        if let Some(to) = repl.pass_to() {
+            match editor.read(&format!("  pass the screen to {to}, then press Enter ")) {
+                Ok(Some(_)) => {}
+                Ok(None) | Err(_) => break,
+            }
+        }
+        repl.status();
         let labels: Vec<String> = {
             let st = repl.game.state();
             match st.topology.as_ref() {
@@ -256,9 +263,19 @@ pub fn run_as_terminal(config: ReplConfig, input: &mut dyn BufRead, out: &mut dy
         }
     };
     repl.welcome();
-    for line in bounded::Lines::new(input, bounded::LINE_CAP) {
-        let Ok(line) = line else { return 1 };
+    let mut lines = bounded::Lines::new(input, bounded::LINE_CAP);
+    while let Some(line) = lines.next() {
+        let Ok(mut line) = line else { return 1 };
         repl.before_prompt();
+        // The hot-seat pause takes a line of its own (the Enter), echoed after it.
+        if let Some(to) = repl.pass_to() {
+            repl.say(&format!("  pass the screen to {to}, then press Enter {line}"));
+            match lines.next() {
+                Some(Ok(next)) => line = next,
+                _ => return 0,
+            }
+        }
+        repl.status();
         let prompt = repl.prompt();
         repl.say(&format!("{prompt}{line}"));
         if repl.handle(&line) == Step::Quit {

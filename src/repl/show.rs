@@ -133,6 +133,59 @@ impl Repl<'_> {
         msgs[start..].iter().map(|m| format!("  {}", m.text)).collect::<Vec<_>>().join("\n")
     }
 
+    /// What the intersection labelled `label` yields, from the board's facts: each
+    /// adjacent hex whose terrain produces a card and that has a number, as "ore 8", the
+    /// richest first, and the pips in all (the ways two dice roll the numbers). None for a
+    /// label of no intersection; "nothing" for a spot that yields nothing.
+    pub(super) fn spot_yield(&self, label: &str) -> Option<(String, u32)> {
+        let st = self.game.state();
+        let topo = st.topology.as_deref()?;
+        let Some(crate::board::Label::Intersection(n)) = topo.label(label) else { return None };
+        let spec = self.game.spec();
+        let mut yields: Vec<(u32, String)> = topo.intersections[n]
+            .hexes
+            .iter()
+            .filter_map(|&h| {
+                let hex = st.hexes.get(h)?;
+                let card = spec.terrains.get(hex.terrain as usize)?.produces?;
+                let number = hex.number?;
+                let pips = 6u32.saturating_sub((7 - i32::from(number)).unsigned_abs());
+                Some((pips, format!("{} {number}", spec.cards.get(card)?.name)))
+            })
+            .collect();
+        yields.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+        let pips = yields.iter().map(|y| y.0).sum();
+        if yields.is_empty() {
+            return Some(("yields nothing".to_string(), 0));
+        }
+        let list: Vec<String> = yields.into_iter().map(|y| y.1).collect();
+        Some((format!("{}: {}", list.join(", "), text::count(u64::from(pips), "pip")), pips))
+    }
+
+    /// The yield of the spot a listed action names as its last word (`settlement 20`).
+    pub(super) fn spot_note(&self, listed: &str) -> Option<String> {
+        if listed.contains(" N for N in: ") {
+            return None;
+        }
+        let last = listed.split_whitespace().nth(1).filter(|_| listed.split_whitespace().count() == 2)?;
+        self.spot_yield(last).map(|(t, _)| t)
+    }
+
+    /// Under a group of actions on intersections (`settlement N for N in: 1 4 5 ...`), the
+    /// richest few spots with what they yield, and where every spot's yield is listed.
+    pub(super) fn best_spots(&self, listed: &str) -> Option<String> {
+        let (kind, rest) = listed.split_once(" N for N in: ")?;
+        let choices = rest.rsplit_once(" (").map_or(rest, |(c, _)| c);
+        let mut spots: Vec<(u32, String)> = choices
+            .split_whitespace()
+            .map(|label| self.spot_yield(label).map(|(t, pips)| (pips, format!("{label} ({t})"))))
+            .collect::<Option<_>>()?;
+        spots.sort_by(|a, b| b.0.cmp(&a.0));
+        let best: Vec<String> = spots.into_iter().take(4).map(|s| s.1).collect();
+        let line = format!("    the most pips: {}; `legal {kind}` shows each spot's yield", best.join(", "));
+        Some(text::wrap_line(&line, text::COLUMNS, 6).join("\n"))
+    }
+
     /// A short status for the start of a human's decision: the board and the players
     /// when the turn, the seat asked to act or the pieces on the board changed (each
     /// placement of the set-up rounds), then the hand and what is possible. The board is
