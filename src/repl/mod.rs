@@ -359,6 +359,8 @@ impl<'w> Repl<'w> {
                 self.say(&format!("*** {name} wins the game with {} ***", text::count(pts.max(0) as u64, "point")));
                 let table = self.players_text();
                 self.say(&table);
+                let summary = self.end_summary();
+                self.say(&summary);
             }
         }
     }

@@ -49,6 +49,66 @@ impl Repl<'_> {
         out.trim_end().to_string()
     }
 
+    /// The summary at the game's end: each seat's points by source (the variant's
+    /// `points_by_source`) and every card it held, hidden ones revealed; then what the
+    /// variant counted (its `tallies`, such as the dice rolled) as histograms.
+    pub(super) fn end_summary(&self) -> String {
+        let v = view(&self.game, Observer::Referee);
+        let mut out = String::from("the game's end, every card shown:");
+        for seat in 0..self.game.header().players {
+            let name = seat_name(&self.game, seat);
+            let total = self.game.points(seat, true);
+            let points = match (&self.game.points_by_source(seat), &total) {
+                (Ok(sources), Ok(total)) if !sources.is_empty() => {
+                    let mut parts: Vec<String> = sources.iter().map(|(s, n)| format!("{s} {n}")).collect();
+                    let other = *total - sources.iter().map(|(_, n)| n).sum::<i64>();
+                    if other != 0 {
+                        parts.push(format!("other {other}"));
+                    }
+                    format!("{} = {total}", parts.join(" + "))
+                }
+                (Ok(_), Ok(total)) => total.to_string(),
+                (Err(e), _) | (_, Err(e)) => {
+                    out.push_str(&format!("\n  {name}: error: cannot count the points: {e}"));
+                    String::new()
+                }
+            };
+            if !points.is_empty() {
+                out.push_str(&format!("\n  {name}: {}", text::count_word(&points, "point")));
+            }
+            let zones = &v["players"][seat]["zones"];
+            for (zone, cards) in zones.as_object().into_iter().flatten() {
+                let list: Vec<String> = cards
+                    .as_object()
+                    .into_iter()
+                    .flatten()
+                    .map(|(k, n)| format!("{n} {}", k.replace('_', " ")))
+                    .collect();
+                if !list.is_empty() {
+                    let line = format!("    {}: {}", self.zone_title(zone), list.join(", "));
+                    out.push('\n');
+                    out.push_str(&text::wrap_line(&line, text::COLUMNS, 6).join("\n"));
+                }
+            }
+        }
+        match self.game.tallies() {
+            Ok(tallies) => {
+                for (title, counts) in tallies {
+                    out.push_str(&format!("\n  {title}:"));
+                    let most = counts.iter().map(|c| c.1).max().unwrap_or(0).max(1);
+                    let width = counts.iter().map(|c| c.0.len()).max().unwrap_or(0);
+                    for (label, n) in counts {
+                        // Bars up to 40 columns, a count of one or more at least one mark.
+                        let bar = usize::try_from((n * 40 + most - 1) / most).unwrap_or(0);
+                        out.push_str(&format!("\n    {label:>width$} {} {n}", "#".repeat(bar)));
+                    }
+                }
+            }
+            Err(e) => out.push_str(&format!("\n  error: the tallies failed: {e}")),
+        }
+        out
+    }
+
     pub(super) fn hand_text(&self, seat: usize) -> String {
         let v = view(&self.game, Observer::Seat(seat));
         let zones = &v["players"][seat]["zones"];

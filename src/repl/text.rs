@@ -41,6 +41,17 @@ pub fn round(turn: u32, players: usize) -> Option<u32> {
     (turn > 0).then(|| (turn - 1) / players + 1)
 }
 
+/// `what` ending in a number, followed by `word` in the number's plural: "3 + 1 = 4
+/// points", "1 point".
+pub fn count_word(what: &str, word: &str) -> String {
+    let last = what.rsplit(' ').next().unwrap_or("");
+    if last == "1" {
+        format!("{what} {word}")
+    } else {
+        format!("{what} {word}s")
+    }
+}
+
 /// Edit distance (insertions, deletions, substitutions, and swaps of two neighbours):
 /// optimal string alignment, so the common typo `lgo` for `log` is one edit. Also used by
 /// `catan check`'s lints.

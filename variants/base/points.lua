@@ -19,6 +19,20 @@ filter("victory_points", "base.points", function(g, v, p, hidden)
   return v
 end)
 
+-- Where the points come from, for the summary at the game's end: the same sources as
+-- base.points, in the rulebook's words (victory point cards counted, as at the end).
+filter("points_by_source", "base.points_by_source", function(g, sources, p)
+  local function add(source, n) if n > 0 then sources[#sources + 1] = { source, n } end end
+  local settlements, cities = g:piece_count(p, "settlement"), g:piece_count(p, "city")
+  add(plural(settlements, "settlement"), settlements)
+  add(cities == 1 and "city" or "cities", 2 * cities)
+  if g:get("longest_road") == p then add("Longest Road", 2) end
+  if g:get("largest_army") == p then add("Largest Army", 2) end
+  local cards = g:count(p, "dev", "victory_point") + g:count(p, "dev_new", "victory_point")
+  add(plural(cards, "victory point card"), cards)
+  return sources
+end)
+
 filter("describe", "base.describe", function(g, info, p)
   info.knights = g:count(p, "played", "knight")
   info.road_length = g:longest_trail(p, "road")
