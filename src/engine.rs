@@ -480,7 +480,7 @@ impl Game {
 
     /// What the variant counted over the game (its `tallies` filter), each a title and
     /// (label, count) pairs in its order, such as base's dice rolled.
-    pub fn tallies(&self) -> Result<Vec<(String, Vec<(String, i64)>)>, GameError> {
+    pub fn tallies(&self) -> Result<Vec<Tally>, GameError> {
         let v = self.script.end_summary("tallies", 0)?;
         let bad = || bad_summary("tallies", "a list of { title, { { label, count }, ... } }");
         let items = match v {
@@ -813,6 +813,41 @@ impl Snapshot {
     }
 }
 
+/// What a variant counted over a game (its `tallies` filter): a title and (label, count)
+/// pairs.
+pub type Tally = (String, Vec<(String, i64)>);
+
+/// A list of { name, number } pairs from a variant's filter; None if it is not one.
+fn pairs(v: &Value) -> Option<Vec<(String, i64)>> {
+    let items = match v {
+        Value::List(items) => items,
+        // An empty Lua table.
+        Value::Map(m) if m.is_empty() => return Some(vec![]),
+        _ => return None,
+    };
+    items
+        .iter()
+        .map(|item| match item {
+            Value::List(p) if p.len() == 2 => {
+                let name = match &p[0] {
+                    Value::Str(s) => s.to_string(),
+                    Value::Int(n) => n.to_string(),
+                    _ => return None,
+                };
+                p[1].as_int().map(|n| (name, n))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn bad_summary(point: &str, want: &str) -> GameError {
+    GameError::Script(crate::script::ScriptError::new(
+        crate::script::ScriptErrorKind::Runtime,
+        format!("the {point} filter must return {want}"),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -858,35 +893,4 @@ mod tests {
             assert_eq!(hit, miss, "{reads}: a kept value charges what computing it did");
         }
     }
-}
-
-/// A list of { name, number } pairs from a variant's filter; None if it is not one.
-fn pairs(v: &Value) -> Option<Vec<(String, i64)>> {
-    let items = match v {
-        Value::List(items) => items,
-        // An empty Lua table.
-        Value::Map(m) if m.is_empty() => return Some(vec![]),
-        _ => return None,
-    };
-    items
-        .iter()
-        .map(|item| match item {
-            Value::List(p) if p.len() == 2 => {
-                let name = match &p[0] {
-                    Value::Str(s) => s.to_string(),
-                    Value::Int(n) => n.to_string(),
-                    _ => return None,
-                };
-                p[1].as_int().map(|n| (name, n))
-            }
-            _ => None,
-        })
-        .collect()
-}
-
-fn bad_summary(point: &str, want: &str) -> GameError {
-    GameError::Script(crate::script::ScriptError::new(
-        crate::script::ScriptErrorKind::Runtime,
-        format!("the {point} filter must return {want}"),
-    ))
 }

@@ -240,7 +240,7 @@ impl Repl<'_> {
             .split_whitespace()
             .map(|label| self.spot_yield(label).map(|(t, pips)| (pips, format!("{label} ({t})"))))
             .collect::<Option<_>>()?;
-        spots.sort_by(|a, b| b.0.cmp(&a.0));
+        spots.sort_by_key(|s| std::cmp::Reverse(s.0));
         let best: Vec<String> = spots.into_iter().take(4).map(|s| s.1).collect();
         let line = format!("    the most pips: {}; `legal {kind}` shows each spot's yield", best.join(", "));
         Some(text::wrap_line(&line, text::COLUMNS, 6).join("\n"))
