@@ -31,10 +31,12 @@ impl Repl<'_> {
             // seat (`marker`, such as "player 2"); the REPL knows no game's vocabulary.
             let summary = field("summary");
             let marker = field("marker");
+            // The marker names the seat, so it stands by the name: a line too long for 80
+            // columns goes on under the summary, never under a marker cut off from its seat.
             let line = format!(
-                "  {:<6} {pts}  {summary}{}{}{}",
+                "  {:<6} {pts}  {}{summary}{}{}",
                 p.color,
-                if marker.is_empty() { String::new() } else { format!("  ({marker})") },
+                if marker.is_empty() { String::new() } else { format!("({marker})  ") },
                 if self.is_bot(i) { " (bot)" } else { "" },
                 if acting == i && self.game.winner().is_none() { " <- turn" } else { "" },
             );

@@ -112,10 +112,9 @@ end)
 
 -- The dice rolled over the game, for the summary at its end: how often each sum came up.
 filter("tallies", "base.dice_rolled", function(g, tallies)
-  local counts = {}
-  for _, sum in ipairs(g:get("rolls") or {}) do counts[sum] = (counts[sum] or 0) + 1 end
+  local rolls = g:get("rolls") or {}
   local rows = {}
-  for sum = 2, 12 do rows[#rows + 1] = { tostring(sum), counts[sum] or 0 } end
+  for sum = 2, 12 do rows[#rows + 1] = { tostring(sum), rolls[sum - 1] or 0 } end
   tallies[#tallies + 1] = { "dice rolled", rows }
   return tallies
 end)
@@ -131,7 +130,10 @@ action {
     local d = g:roll(2)
     local sum = d[1] + d[2]
     g:set("last_roll", d)
-    g:insert("rolls", sum) -- every roll's sum, for the dice at the game's end
+    -- How often each sum came up (2 to 12, at 1 to 11), for the dice at the game's end.
+    local rolls = g:get("rolls") or { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+    rolls[sum - 1] = rolls[sum - 1] + 1
+    g:set("rolls", rolls)
     g:log("%s rolls %d+%d = %d", g:color(p), d[1], d[2], sum)
     local after = g:option("combined_trade_build") and "main" or "trade"
     if sum == 7 then
