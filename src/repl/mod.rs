@@ -272,9 +272,10 @@ impl<'w> Repl<'w> {
     /// game stands and who plays which seat.
     fn continuing_text(&self, path: &str) -> String {
         let h = self.game.header();
-        let st = self.game.state();
-        let when = match text::round(st.turn, h.players) {
-            Some(round) => format!("round {round} (turn {})", st.turn),
+        // (The state is read apart: it is borrowed from the rules, which to_act calls.)
+        let turn = self.game.state().turn;
+        let when = match text::round(turn, h.players) {
+            Some(round) => format!("round {round} (turn {turn})"),
             None => "the set-up".to_string(),
         };
         let seats: Vec<String> = (0..h.players)

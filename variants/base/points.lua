@@ -55,7 +55,7 @@ filter("describe", "base.summary", function(g, info, p)
   local army_name = info.army_name or "knights"
   if army == 1 then army_name = army_name:gsub("s$", "") end
   -- Short enough that a player's line of `show players` fits 80 columns.
-  info.summary = string.format("%d %s, %d %s, %d %s, road %d%s",
+  info.summary = string.format("%d %s  %d %s  %d %s  road %d%s",
     res, plural(res, "resource card"), dev, plural(dev, "development card"), army,
     army_name, info.road_length or 0,
     #tags > 0 and ("  [" .. table.concat(tags, ", ") .. "]") or "")
