@@ -510,6 +510,35 @@ impl Game {
         Ok(self.script.describe(seat)?)
     }
 
+    /// Where `seat`'s points come from, as the variant's `points_by_source` filter breaks
+    /// them down: (source, points) in its order; empty if the variant does not.
+    pub fn points_by_source(&self, seat: usize) -> Result<Vec<(String, i64)>, GameError> {
+        let v = self.script.end_summary("points_by_source", seat)?;
+        pairs(&v).ok_or_else(|| bad_summary("points_by_source", "a list of { source, points }"))
+    }
+
+    /// What the variant counted over the game (its `tallies` filter), each a title and
+    /// (label, count) pairs in its order, such as base's dice rolled.
+    pub fn tallies(&self) -> Result<Vec<Tally>, GameError> {
+        let v = self.script.end_summary("tallies", 0)?;
+        let bad = || bad_summary("tallies", "a list of { title, { { label, count }, ... } }");
+        let items = match v {
+            Value::List(items) => items,
+            Value::Map(m) if m.is_empty() => vec![],
+            _ => return Err(bad()),
+        };
+        items
+            .iter()
+            .map(|item| match item {
+                Value::List(t) if t.len() == 2 => match (&t[0], pairs(&t[1])) {
+                    (Value::Str(title), Some(counts)) => Ok((title.to_string(), counts)),
+                    _ => Err(bad()),
+                },
+                _ => Err(bad()),
+            })
+            .collect()
+    }
+
     /// The rules text the variant gives for a kind of card (`help <card>` in the REPL).
     pub fn card_text(&self, kind: &str) -> Result<Option<String>, GameError> {
         Ok(self.script.card_text(kind)?)
@@ -874,6 +903,41 @@ impl Snapshot {
     pub fn with_state(&self, state: GameState) -> Snapshot {
         Snapshot { state, log_len: self.log_len, messages_len: self.messages_len, message_bytes: self.message_bytes }
     }
+}
+
+/// What a variant counted over a game (its `tallies` filter): a title and (label, count)
+/// pairs.
+pub type Tally = (String, Vec<(String, i64)>);
+
+/// A list of { name, number } pairs from a variant's filter; None if it is not one.
+fn pairs(v: &Value) -> Option<Vec<(String, i64)>> {
+    let items = match v {
+        Value::List(items) => items,
+        // An empty Lua table.
+        Value::Map(m) if m.is_empty() => return Some(vec![]),
+        _ => return None,
+    };
+    items
+        .iter()
+        .map(|item| match item {
+            Value::List(p) if p.len() == 2 => {
+                let name = match &p[0] {
+                    Value::Str(s) => s.to_string(),
+                    Value::Int(n) => n.to_string(),
+                    _ => return None,
+                };
+                p[1].as_int().map(|n| (name, n))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn bad_summary(point: &str, want: &str) -> GameError {
+    GameError::Script(crate::script::ScriptError::new(
+        crate::script::ScriptErrorKind::Runtime,
+        format!("the {point} filter must return {want}"),
+    ))
 }
 
 #[cfg(test)]

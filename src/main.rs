@@ -849,6 +849,8 @@ transcript up to it:
                 bot_cmds: bot_cmd.bot_cmd,
                 bot_timeout,
                 bot_offers: !no_offers,
+                // Hot seat: the screen passes between humans only at a terminal.
+                hot_seat_pause: interactive,
                 ..ReplConfig::new(h)
             };
             let code = if interactive {

@@ -1166,16 +1166,17 @@ pub fn report_text(r: &SimReport, seed: u64, per_bot: bool) -> String {
     notes(r, &mut out);
     let _ = writeln!(out, "  wins per seat (95% interval):");
     for (i, (w, q)) in r.wins.iter().zip(&r.seat_rates).enumerate() {
-        let _ = writeln!(out, "  seat {}: {w} wins ({}, {}-{})", i + 1, pct(q.rate), pct(q.ci95[0]), pct(q.ci95[1]));
+        let wins = crate::repl::text::count(*w as u64, "win");
+        let _ = writeln!(out, "  seat {}: {wins} ({}, {}-{})", i + 1, pct(q.rate), pct(q.ci95[0]), pct(q.ci95[1]));
     }
     if per_bot {
         let _ = writeln!(out, "  per bot (95% confidence interval):");
         for (name, b) in &r.bots {
             let _ = writeln!(
                 out,
-                "  {name:<7} in {} seat(s): {} wins ({}, {}-{}; fair share {})",
-                b.seats,
-                b.wins,
+                "  {name:<7} in {}: {} ({}, {}-{}; fair share {})",
+                crate::repl::text::count(b.seats as u64, "seat"),
+                crate::repl::text::count(b.wins as u64, "win"),
                 pct(b.rate),
                 pct(b.ci95[0]),
                 pct(b.ci95[1]),
@@ -1183,10 +1184,18 @@ pub fn report_text(r: &SimReport, seed: u64, per_bot: bool) -> String {
             );
         }
     }
+    // A turn is one player's; players count rounds (every player's turn once).
+    let rounds = |t: f64| t / r.players.max(1) as f64;
     let _ = writeln!(
         out,
-        "  mean turns: {:.1} ({:.1}-{:.1}), mean actions: {:.1}",
-        r.mean_turns, r.turns_ci95[0], r.turns_ci95[1], r.mean_actions
+        "  mean turns: {:.1} ({:.1}-{:.1}), that is {:.1} rounds ({:.1}-{:.1}); mean actions: {:.1}",
+        r.mean_turns,
+        r.turns_ci95[0],
+        r.turns_ci95[1],
+        rounds(r.mean_turns),
+        rounds(r.turns_ci95[0]),
+        rounds(r.turns_ci95[1]),
+        r.mean_actions
     );
     if !r.metrics.is_empty() {
         let names: BTreeSet<String> = r.metrics.keys().cloned().collect();
@@ -1199,13 +1208,22 @@ pub fn report_text(r: &SimReport, seed: u64, per_bot: bool) -> String {
     }
     let _ = writeln!(
         out,
-        "  {:.2} s, {:.1} games per second on {} worker{}",
+        "  {:.2} s, {} on {}",
         r.seconds,
-        r.games_per_second,
-        r.jobs,
-        if r.jobs == 1 { "" } else { "s" }
+        speed_text(r.games_per_second),
+        crate::repl::text::count(r.jobs as u64, "worker")
     );
     out
+}
+
+/// The speed of a run as it reads best: games per second, or seconds per game when the
+/// games are slower than one a second ("0.1 games per second" is "10.0 seconds per game").
+pub fn speed_text(games_per_second: f64) -> String {
+    if games_per_second >= 1.0 || games_per_second <= 0.0 {
+        format!("{games_per_second:.1} games per second")
+    } else {
+        format!("{:.1} seconds per game", 1.0 / games_per_second)
+    }
 }
 
 /// The report of `catan sim --compare A B`.

@@ -312,7 +312,7 @@ fn catan_play_five_or_six_to_a_winner() {
     let (out, _) =
         catan(&["play", "--players", "6", "--seed", "3", "--option", "board=stand_in", "--bots", others], input);
     assert!(out.contains("blue: special building phase"), "{out}");
-    assert!(out.contains("[turn 2 red special_building]> show players"), "{out}");
+    assert!(out.contains("[round 1 red special_building]> show players"), "{out}");
     let (out, _) = catan(
         &[
             "play",
@@ -330,7 +330,7 @@ fn catan_play_five_or_six_to_a_winner() {
         "show players\n",
     );
     assert!(out.contains("player 1: red, player 2: orange"), "{out}");
-    let row = |who: &str| out.lines().find(|l| l.starts_with(&format!("  {who} ")) && l.contains(" pts")).unwrap();
+    let row = |who: &str| out.lines().find(|l| l.starts_with(&format!("  {who} ")) && l.contains(" VP ")).unwrap();
     assert!(row("red").contains("player 1"), "{}", row("red"));
     assert!(row("orange").contains("player 2"), "{}", row("orange"));
     assert!(!row("blue").contains("player "), "{}", row("blue"));

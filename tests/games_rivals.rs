@@ -159,8 +159,8 @@ fn repl_plays_rivals_against_a_bot() {
     assert!(text.contains("forest 2") && text.contains("K2 ●"), "{text}");
     assert!(text.contains("settlement") && text.contains("gold field 1"), "{text}");
     assert!(text.contains("red's cards:\n    hand:"), "{text}");
-    assert!(text.contains("red      2 pts  strength 0"), "{text}");
-    assert!(text.contains("blue     2 pts") && text.contains("hand 3/3  (bot)"), "{text}");
+    assert!(text.contains("red     2 VP  strength 0"), "{text}");
+    assert!(text.contains("blue    2 VP") && text.contains("hand 3/3 (bot)"), "{text}");
     assert!(text.contains("red may:\n  roll"), "{text}");
     assert!(text.contains("\"grids\""), "{text}");
 }

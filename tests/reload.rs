@@ -126,7 +126,7 @@ fn rules_that_no_longer_load_change_nothing() {
     let out = play(&dir, false, &lines);
     assert!(out.contains("error: not reloaded, the game goes on with the rules it had:"), "{out}");
     assert!(out.contains("house.lua:"), "the load error names the file: {out}");
-    assert!(out.contains("--- turn 2: blue ---"), "the game went on: {out}");
+    assert!(out.contains("--- round 1: blue ---"), "the game went on: {out}");
 }
 
 #[test]

@@ -29,7 +29,7 @@ fn play(name: &str, extra: &[&str], input: &str) -> Run {
 }
 
 fn is_prompt(line: &str) -> bool {
-    (line.starts_with("[turn ") && line.contains("]> ")) || line.starts_with("game over> ")
+    (line.starts_with('[') && line.contains("]> ")) || line.starts_with("game over> ")
 }
 
 /// The lines printed after the `n`th (0-based) echo of `command`, up to the next prompt.
@@ -104,7 +104,7 @@ fn a_bot_offers_at_most_twice_a_turn_across_a_resume() {
     let in_turn_34: Vec<&str> = second
         .out
         .lines()
-        .take_while(|l| !is_prompt(l) || l.starts_with("[turn 34 "))
+        .take_while(|l| !is_prompt(l) || l.starts_with("[round 9 "))
         .filter(|l| l.starts_with("blue (bot)> offer"))
         .collect();
     assert_eq!(in_turn_34.len(), 1, "{}", second.out);
@@ -124,7 +124,7 @@ fn offers_off_stops_the_bots_offers() {
     ok(&off);
     assert!(after(&off, "offers", 0)[0].starts_with("offers on: the bots may make trade offers"));
     assert!(after(&off, "offers off", 0)[0].starts_with("offers off: the bots make no offers of their own"));
-    assert!(off.out.contains("[turn 13 "), "{}", tail(&off.out));
+    assert!(off.out.contains("[round 4 red "), "{}", tail(&off.out));
     assert!(!off.out.contains("(bot)> offer"), "{}", off.out);
     let mut args = PLANNERS.to_vec();
     args.push("--no-offers");

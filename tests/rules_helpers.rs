@@ -830,15 +830,15 @@ fn the_repl_asks_the_holder_on_another_players_turn() {
     let mut args = base.to_vec();
     args.extend(["--bots", "none"]);
     let out = catan(&args, "dice 6 6\nroll\nlegal\nmarianne ore\nhelper flip\nend\ndice 3 4\nroll\nsean wool\n");
-    assert!(out.contains("[turn 1 orange helpers]> legal"), "{out}");
+    assert!(out.contains("[round 1 orange helpers]> legal"), "{out}");
     assert!(out.contains("  marianne ore\n") && out.contains("  skip\n"), "{out}");
     assert!(out.contains("orange takes ore (Marianne)"), "{out}");
-    assert!(out.contains("[turn 1 red main]> end"), "{out}");
-    assert!(out.contains("[turn 2 white helpers]> sean wool"), "{out}");
+    assert!(out.contains("[round 1 red main]> end"), "{out}");
+    assert!(out.contains("[round 1 white helpers]> sean wool"), "{out}");
     // Orange and white as bots: they answer when asked, and the game comes back to red.
     let mut args = base.to_vec();
     args.extend(["--bots", "2=random,3=random,4=random"]);
     let out = catan(&args, "dice 6 6\nroll\nshow players\n");
     assert!(out.contains("orange (bot)> "), "{out}");
-    assert!(out.contains("[turn 1 red main]> show players"), "{out}");
+    assert!(out.contains("[round 1 red main]> show players"), "{out}");
 }

@@ -33,6 +33,9 @@ use std::collections::{BTreeMap, HashMap};
 pub struct RenderOptions {
     /// Use ANSI colour escapes.
     pub color: bool,
+    /// The compact drawing (one row per intersection row, harbors listed only), which
+    /// keeps the standard board within a 24-line terminal; else the full one.
+    pub compact: bool,
 }
 
 /// Columns per doubled x unit.
@@ -57,6 +60,9 @@ pub fn render(state: &GameState, spec: &Spec, opts: &RenderOptions) -> String {
     let Some(topo) = state.topology.as_deref() else {
         return "(no board yet)".to_string();
     };
+    if opts.compact {
+        return render_compact(topo, state, spec, opts.color);
+    }
     let canvas = draw(topo, state, spec);
     let mut lines = canvas.lines(opts.color);
     lines.push(String::new());
@@ -376,6 +382,10 @@ fn harbor_text(h: &crate::state::Harbor) -> String {
 
 /// "harbors: 3:1 at 1-2, 2:1 grain at 4-5, ..." wrapped to `WRAP` columns.
 fn harbor_list(topo: &Topology, state: &GameState, color: bool) -> Vec<String> {
+    harbor_list_within(topo, state, color, WRAP)
+}
+
+fn harbor_list_within(topo: &Topology, state: &GameState, color: bool, width: usize) -> Vec<String> {
     if state.harbors.is_empty() {
         return vec![];
     }
@@ -392,12 +402,16 @@ fn harbor_list(topo: &Topology, state: &GameState, color: bool) -> Vec<String> {
             }
         })
         .collect();
-    wrap("harbors: ", &items, ", ")
+    wrap_within("harbors: ", &items, ", ", width)
 }
 
 /// Joins items after `head`, breaking lines (indented under the first item) before
 /// they pass `WRAP` visible columns.
 fn wrap(head: &str, items: &[String], sep: &str) -> Vec<String> {
+    wrap_within(head, items, sep, WRAP)
+}
+
+fn wrap_within(head: &str, items: &[String], sep: &str, width: usize) -> Vec<String> {
     let visible = |s: &str| {
         let mut n = 0;
         let mut esc = false;
@@ -417,7 +431,7 @@ fn wrap(head: &str, items: &[String], sep: &str) -> Vec<String> {
     let mut first = true;
     for (i, item) in items.iter().enumerate() {
         let piece = if i + 1 < items.len() { format!("{item}{}", sep.trim_end()) } else { item.clone() };
-        if !first && visible(&line) + 1 + visible(&piece) > WRAP {
+        if !first && visible(&line) + 1 + visible(&piece) > width {
             lines.push(line);
             line = format!("{indent}{piece}");
         } else {
@@ -469,6 +483,170 @@ fn legend(state: &GameState, spec: &Spec, color: bool) -> Vec<String> {
     lines
 }
 
+// The compact drawing ---------------------------------------------------------------
+
+/// Columns per doubled x unit of the compact drawing (one row per y unit).
+const CX: i32 = 6;
+/// Widest line under the compact drawing: an 80-column terminal.
+const COMPACT_WRAP: usize = 80;
+
+/// The compact board: an intersection row per text row, so the standard board is 17 rows.
+/// A hex keeps its label, terrain with number, and pips (or the robber) on its three
+/// inner rows; a diagonal side is drawn by one character beside each of its ends, a
+/// vertical side by one in its middle; a road puts its owner's tag in place of them.
+///
+/// ```text
+///         / 1 \
+///     4 /   H1  \ 5
+///     |mountain 10|
+///     8 \  ...  / 9
+/// ```
+fn render_compact(topo: &Topology, state: &GameState, spec: &Spec, color: bool) -> String {
+    let canvas = draw_compact(topo, state, spec);
+    let mut lines = canvas.lines(color);
+    lines.extend(harbor_list_within(topo, state, color, COMPACT_WRAP));
+    lines.extend(compact_legend(state, spec, color));
+    lines.join("\n")
+}
+
+/// One character per player for the compact drawing: the colour's first letter when no
+/// other colour shares it, else the first letter of the colour no player uses (and no
+/// other colour starts with), else the seat's number.
+fn compact_tags(state: &GameState) -> Vec<char> {
+    let colors: Vec<Vec<char>> = state
+        .players
+        .iter()
+        .map(|p| p.color.to_lowercase().chars().filter(char::is_ascii_alphanumeric).collect())
+        .collect();
+    let firsts: Vec<Option<char>> = colors.iter().map(|c| c.first().copied()).collect();
+    let unique = |i: usize| firsts[i].is_some() && firsts.iter().filter(|f| **f == firsts[i]).count() == 1;
+    let mut tags: Vec<Option<char>> = (0..colors.len()).map(|i| unique(i).then(|| firsts[i]).flatten()).collect();
+    for i in 0..colors.len() {
+        if tags[i].is_some() {
+            continue;
+        }
+        let free = |ch: &char| !tags.contains(&Some(*ch)) && !firsts.contains(&Some(*ch));
+        let seat = char::from_digit(((i + 1) % 10) as u32, 10).unwrap_or('?');
+        tags[i] = Some(colors[i].iter().skip(1).copied().find(free).unwrap_or(seat));
+    }
+    tags.into_iter().map(|t| t.unwrap_or('?')).collect()
+}
+
+/// A piece's compact tag; `x` for a piece of no player.
+fn compact_owner(piece: Piece, tags: &[char]) -> char {
+    piece.seat().and_then(|s| tags.get(s).copied()).unwrap_or('x')
+}
+
+fn draw_compact(topo: &Topology, state: &GameState, spec: &Spec) -> Canvas {
+    let mut canvas = Canvas::default();
+    let tags = compact_tags(state);
+    let point = |n: usize| topo.intersections.get(n).map(|i| (i.y, i.x * CX)).unwrap_or((0, 0));
+    for (p, info) in topo.paths.iter().enumerate() {
+        let [a, b] = info.ends;
+        let ((ra, ca), (rb, cb)) = (point(a), point(b));
+        let ((r0, c0), (r1, c1)) = if ra <= rb { ((ra, ca), (rb, cb)) } else { ((rb, cb), (ra, ca)) };
+        let piece = state.paths.get(p).copied().flatten();
+        let style = piece.and_then(|pc| owner_style(pc, state));
+        if c0 == c1 {
+            let text = piece.map_or('|', |pc| compact_owner(pc, &tags)).to_string();
+            for row in r0 + 1..r1 {
+                canvas.put(row, c0, &text, style);
+            }
+        } else {
+            let line = if c1 < c0 { '/' } else { '\\' };
+            let text = piece.map_or(line, |pc| compact_owner(pc, &tags)).to_string();
+            let dir = (c1 - c0).signum();
+            canvas.put(r0, c0 + 2 * dir, &text, style);
+            canvas.put(r1, c1 - 2 * dir, &text, style);
+        }
+    }
+    let mut markers: BTreeMap<usize, Vec<&str>> = BTreeMap::new();
+    for (name, &h) in &state.markers {
+        markers.entry(h).or_default().push(name.as_str());
+    }
+    // Inner widths: between the vertical sides, and between the side characters.
+    let (middle, inner) = ((2 * CX - 1) as usize, 7usize);
+    for (h, info) in topo.hexes.iter().enumerate() {
+        let (row, col) = (3 * info.r, (2 * info.q + info.r) * CX);
+        canvas.put_centred(row - 1, col, &info.label, Some(STYLE_LABEL));
+        let Some(hex) = state.hexes.get(h) else {
+            continue;
+        };
+        let number = hex.number.map(|n| n.to_string());
+        let room = middle - number.as_ref().map_or(0, |n| n.len() + 1);
+        let terrain: String = spec.terrains.get(hex.terrain as usize).map_or(String::new(), |t| t.name.clone());
+        let short: String = terrain.chars().take(room).collect();
+        let text = match &number {
+            Some(n) if short.is_empty() => n.clone(),
+            Some(n) => format!("{short} {n}"),
+            None => short,
+        };
+        let hot = matches!(hex.number, Some(6 | 8));
+        canvas.put_centred(row, col, &text, if hot { Some(STYLE_HOT_NUMBER) } else { terrain_style(&terrain) });
+        match markers.get(&h) {
+            Some(names) => {
+                let text: String = names.join(" ").chars().take(inner).collect();
+                canvas.put_centred(row + 1, col, &text, Some(STYLE_ROBBER));
+            }
+            None => {
+                if let Some(n) = hex.number {
+                    let pips = 6usize.saturating_sub((7 - i32::from(n)).unsigned_abs() as usize);
+                    canvas.put_centred(
+                        row + 1,
+                        col,
+                        &".".repeat(pips),
+                        if hot { Some(STYLE_HOT_NUMBER) } else { None },
+                    );
+                }
+            }
+        }
+    }
+    for (n, info) in topo.intersections.iter().enumerate() {
+        let (row, col) = point(n);
+        match state.intersections.get(n).copied().flatten() {
+            Some(piece) => {
+                let tag = compact_owner(piece, &tags);
+                let text = match spec.pieces.get(piece.kind as usize).map(|k| k.name.as_str()) {
+                    Some("city") => format!("{}{}", tag.to_ascii_uppercase(), info.label),
+                    _ => format!("{tag}{}", info.label),
+                };
+                canvas.put_centred(row, col, &text, owner_style(piece, state));
+            }
+            None => canvas.put_centred(row, col, &info.label, None),
+        }
+    }
+    canvas
+}
+
+/// The compact drawing's legend: the players' tags and how pieces show.
+fn compact_legend(state: &GameState, spec: &Spec, color: bool) -> Vec<String> {
+    let mut words: Vec<String> = state
+        .players
+        .iter()
+        .zip(compact_tags(state))
+        .map(|(p, t)| {
+            if color {
+                format!("\x1b[{}m{t}\x1b[0m={}", player_style(&p.color), p.color)
+            } else {
+                format!("{t}={}", p.color)
+            }
+        })
+        .collect();
+    if state.intersections.iter().chain(&state.paths).any(|p| p.is_some_and(|p| p.seat().is_none())) {
+        words.push("x=no-player".to_string());
+    }
+    let mut legend = String::from("|");
+    if spec.piece("settlement").is_some() {
+        legend.push_str(" r26 settlement");
+    }
+    if spec.piece("city").is_some() {
+        legend.push_str(" R26 city");
+    }
+    legend.push_str(" | r on a side: road");
+    words.extend(legend.split(' ').map(str::to_string));
+    wrap_within("", &words, " ", COMPACT_WRAP).into_iter().map(|l| l.trim_start().to_string()).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -517,7 +695,7 @@ mod tests {
         let g = game(false);
         let mut st = g.state().clone();
         st.topology = None;
-        assert_eq!(render(&st, g.spec(), &RenderOptions { color: false }), "(no board yet)");
+        assert_eq!(render(&st, g.spec(), &RenderOptions { color: false, compact: false }), "(no board yet)");
     }
 
     #[test]
@@ -526,7 +704,7 @@ mod tests {
         let st = g.state().clone();
         let spec = g.spec();
         let topo = st.topology.clone().expect("the base game has a board");
-        let text = render(&st, spec, &RenderOptions { color: false });
+        let text = render(&st, spec, &RenderOptions { color: false, compact: false });
         println!("{text}");
         assert!(!text.contains('\x1b'), "no escapes without colour");
         let canvas = draw(&topo, &st, spec);
@@ -579,7 +757,7 @@ mod tests {
         let canvas = draw(&topo, &st, spec);
         assert_eq!(canvas.clashes, 0);
         assert_intersections_shown(&canvas, &st, spec);
-        let plain = render(&st, spec, &RenderOptions { color: false });
+        let plain = render(&st, spec, &RenderOptions { color: false, compact: false });
         let n1 = &topo.intersections[0];
         assert_eq!(canvas.text_at(n1.y * KY, n1.x * KX, 2), "B1", "the city, and its label still readable");
         assert!(plain.contains("/b/") || plain.contains("\\b\\"));
@@ -589,7 +767,7 @@ mod tests {
         assert_eq!(a.x, b.x);
         let rows: Vec<String> = (a.y * KY + 1..b.y * KY).map(|r| canvas.text_at(r, a.x * KX, 2)).collect();
         assert_eq!(rows, ["||", "r ", "||"]);
-        let coloured = render(&st, spec, &RenderOptions { color: true });
+        let coloured = render(&st, spec, &RenderOptions { color: true, compact: false });
         assert!(coloured.contains("\x1b[1;34mB1\x1b[0m"), "a blue city");
         assert!(coloured.contains("\x1b[1;31m6\x1b[0m") || coloured.contains("\x1b[1;31m8"));
         assert!(coloured.contains("\x1b[32mforest\x1b[0m"));
@@ -607,6 +785,66 @@ mod tests {
             out
         };
         assert_eq!(strip(&coloured), plain, "colour only adds escapes");
+    }
+
+    /// The compact board: the standard board within a 24-line, 80-column terminal, every
+    /// hex, number and intersection readable, pieces and roads by their owner's tag.
+    #[test]
+    fn compact_board_fits_a_small_terminal() {
+        let mut g = game(true);
+        let seat = g.to_act().expect("someone acts");
+        g.sandbox(seat, "place city 1 blue").expect("sandbox city");
+        g.sandbox(seat, "place road 1-4 blue").expect("sandbox road");
+        g.sandbox(seat, "place road 12-17 red").expect("sandbox road");
+        let st = g.state().clone();
+        let spec = g.spec();
+        let topo = st.topology.clone().expect("a board");
+        let canvas = draw_compact(&topo, &st, spec);
+        assert_eq!(canvas.clashes, 0, "nothing drawn over anything else");
+        let text = render(&st, spec, &RenderOptions { color: false, compact: true });
+        println!("{text}");
+        assert!(text.lines().count() <= 21, "{} lines", text.lines().count());
+        assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+        for (n, info) in topo.intersections.iter().enumerate() {
+            let tags = compact_tags(&st);
+            let want = match st.intersections[n] {
+                Some(p) if spec.pieces[p.kind as usize].name == "city" => {
+                    format!("{}{}", compact_owner(p, &tags).to_ascii_uppercase(), info.label)
+                }
+                Some(p) => format!("{}{}", compact_owner(p, &tags), info.label),
+                None => info.label.clone(),
+            };
+            let w = want.len() as i32;
+            assert_eq!(canvas.text_at(info.y, info.x * CX - (w - 1) / 2, want.len()), want, "{}", info.label);
+        }
+        for (h, hex) in st.hexes.iter().enumerate() {
+            let info = &topo.hexes[h];
+            let (row, col) = (3 * info.r, (2 * info.q + info.r) * CX);
+            let w = info.label.len() as i32;
+            assert_eq!(canvas.text_at(row - 1, col - (w - 1) / 2, info.label.len()), info.label);
+            if let Some(n) = hex.number {
+                assert!(canvas.text_at(row, col - 5, 11).contains(&format!(" {n}")), "H{}", h + 1);
+            }
+        }
+        assert!(text.contains("B1"), "blue's city on 1");
+        // The road 1-4: blue's tag beside each end; the road 12-17: red's in the middle.
+        let (n1, n4, n12) = (&topo.intersections[0], &topo.intersections[3], &topo.intersections[11]);
+        assert_eq!(canvas.text_at(n1.y, n1.x * CX - 2, 1), "b");
+        assert_eq!(canvas.text_at(n4.y, n4.x * CX + 2, 1), "b");
+        assert_eq!(canvas.text_at(n12.y + 1, n12.x * CX, 1), "r");
+        assert!(!text.contains('\x1b'));
+        let coloured = render(&st, spec, &RenderOptions { color: true, compact: true });
+        assert!(coloured.contains("\x1b[1;34mB1\x1b[0m"), "a blue city");
+    }
+
+    #[test]
+    fn compact_tags_are_one_letter_each() {
+        let g = game(false);
+        let mut st = state_on(&[(0, 0)], g.spec(), 6);
+        for (p, c) in st.players.iter_mut().zip(["red", "blue", "white", "orange", "green", "brown"]) {
+            p.color = c.into();
+        }
+        assert_eq!(compact_tags(&st), ['r', 'l', 'w', 'o', 'g', 'n']);
     }
 
     #[test]
@@ -645,7 +883,8 @@ mod tests {
             let canvas = draw(&topo, &st, spec);
             assert_eq!(canvas.clashes, 0);
             assert_intersections_shown(&canvas, &st, spec);
-            let text = render(&st, spec, &RenderOptions { color: false });
+            assert_eq!(draw_compact(&topo, &st, spec).clashes, 0, "the compact drawing too");
+            let text = render(&st, spec, &RenderOptions { color: false, compact: false });
             println!("{text}");
             assert!(text.contains("br=brown") && text.contains("bl=blue"));
             let n0 = &topo.intersections[0];

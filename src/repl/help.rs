@@ -15,6 +15,7 @@ const COMMANDS: &[(&str, &str)] = &[
         "show [board|hand|players|bank|log]",
         "the board (default), your cards (`show cards` too), the players, the bank, the log",
     ),
+    ("show board full", "the board drawn large, the harbors on the map"),
     ("show card CARD", "the rules text of a card, if the game gives one"),
     ("state --json", "the whole referee state as JSON (shows every hidden card)"),
     ("view --json", "what the player to act may see, as JSON"),

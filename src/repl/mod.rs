@@ -55,6 +55,13 @@ pub struct ReplConfig {
     /// a trade offer) on their turns; they answer the humans' offers either way. Off with
     /// `--no-offers`, switched with `offers on|off`.
     pub bot_offers: bool,
+    /// The terminal's height in lines, where there is one: the board is drawn again by
+    /// itself (after a build, an undo, each turn) only when it fits with the status.
+    /// None (input piped, or unknown): only `show board` draws it.
+    pub terminal_rows: Option<usize>,
+    /// Hot seat at a terminal: before a human's hand is shown to a human other than the
+    /// last one, wait for Enter ("pass to blue, press Enter").
+    pub hot_seat_pause: bool,
 }
 
 impl ReplConfig {
@@ -75,6 +82,8 @@ impl ReplConfig {
             autosave_dir: None,
             watch: false,
             bot_offers: true,
+            terminal_rows: None,
+            hot_seat_pause: false,
         }
     }
 }
@@ -122,6 +131,8 @@ pub struct Repl<'w> {
     /// Script mode for programs: the lines of the command being answered, and its data.
     capture: Option<Vec<String>>,
     data: Option<serde_json::Value>,
+    /// The human seat whose status the terminal showed last (the hot-seat pause).
+    screen_seat: Option<usize>,
 }
 
 fn seat_name(game: &Game, seat: usize) -> String {
@@ -179,6 +190,7 @@ impl<'w> Repl<'w> {
             last_board: None,
             capture,
             data: None,
+            screen_seat: None,
         })
     }
 
@@ -273,10 +285,42 @@ impl<'w> Repl<'w> {
             Ok(None) => {}
             Err(e) => self.error(&format!("the variant's welcome note failed: {e}")),
         }
+        if let Some(path) = self.config.load.clone() {
+            let t = text::wrap_line(&self.continuing_text(&path), text::COLUMNS, 4).join("\n");
+            self.say(&t);
+        }
         if let Some(d) = self.divergence.take() {
             self.say(&d);
         }
         self.flush_messages(None);
+    }
+
+    /// Which game a loaded or resumed session continues: the save, its variant, where the
+    /// game stands and who plays which seat.
+    fn continuing_text(&self, path: &str) -> String {
+        let h = self.game.header();
+        // (The state is read apart: it is borrowed from the rules, which to_act calls.)
+        let turn = self.game.state().turn;
+        let when = match text::round(turn, h.players) {
+            Some(round) => format!("round {round} (turn {turn})"),
+            None => "the set-up".to_string(),
+        };
+        let seats: Vec<String> = (0..h.players)
+            .map(|s| format!("{}{}", seat_name(&self.game, s), if self.is_bot(s) { " (bot)" } else { "" }))
+            .collect();
+        let now = match (self.game.winner(), self.game.to_act()) {
+            (Some(w), _) => format!("{} has won", seat_name(&self.game, w)),
+            (None, Ok(s)) => format!("{} to act", seat_name(&self.game, s)),
+            (None, Err(_)) => "nobody to act".to_string(),
+        };
+        format!(
+            "  continuing {path}: {} with {} players, seed {}, {when}, {}; seats {}; {now}",
+            h.variants.join("+"),
+            h.players,
+            h.seed,
+            text::count(self.game.log().len() as u64, "action"),
+            seats.join(", ")
+        )
     }
 
     /// Lets bots act until a human is to act or the game ends.
@@ -340,9 +384,11 @@ impl<'w> Repl<'w> {
                 self.winner_announced = true;
                 let pts = self.game.points(w, true).unwrap_or(0);
                 let name = seat_name(&self.game, w);
-                self.say(&format!("*** {name} wins the game with {pts} points ***"));
+                self.say(&format!("*** {name} wins the game with {} ***", text::count(pts.max(0) as u64, "point")));
                 let table = self.players_text();
                 self.say(&table);
+                let summary = self.end_summary();
+                self.say(&summary);
             }
         }
     }
@@ -354,7 +400,10 @@ impl<'w> Repl<'w> {
         }
         let seat = self.game.to_act().unwrap_or(0);
         let st = self.game.state();
-        format!("[turn {} {} {}]> ", st.turn, seat_name(&self.game, seat), st.phase)
+        match text::round(st.turn, self.game.header().players) {
+            Some(round) => format!("[round {round} {} {}]> ", seat_name(&self.game, seat), st.phase),
+            None => format!("[{} {}]> ", seat_name(&self.game, seat), st.phase),
+        }
     }
 
     /// Text of every legal action for the seat to act (for completion and hints), or the
@@ -434,9 +483,17 @@ impl<'w> Repl<'w> {
                         .filter(|k| t == **k || t.starts_with(&format!("{k} ")))
                         .max_by_key(|k| k.len())
                         .cloned();
-                    match kind {
-                        Some(kind) if noted.insert(kind.clone()) => self.say(&format!("  {t}   # {}", notes[&kind])),
-                        _ => self.say(&format!("  {t}")),
+                    // What a spot yields beside an action on an intersection (`settlement 20`).
+                    let mut comment: Vec<String> = self.spot_note(&t).into_iter().collect();
+                    if let Some(kind) = kind.filter(|k| noted.insert(k.clone())) {
+                        comment.push(notes[&kind].clone());
+                    }
+                    match comment.is_empty() {
+                        true => self.say(&format!("  {t}")),
+                        false => self.say(&format!("  {t}   # {}", comment.join("; "))),
+                    }
+                    if let Some(best) = self.best_spots(&t) {
+                        self.say(&best);
                     }
                 }
             }
@@ -454,8 +511,8 @@ impl<'w> Repl<'w> {
                     }
                 }
             }
-            ["show"] | ["show", "board"] | ["board"] => {
-                let t = self.board_text();
+            ["show"] | ["show", "board"] | ["board"] | ["show", "board", "full"] | ["board", "full"] => {
+                let t = self.board_text(words.last() == Some(&"full"));
                 self.say(&t);
                 // Slot grids carry no points or tokens of their own: list the players too.
                 if self.game.state().topology.is_none() && !self.game.state().grids.is_empty() {
@@ -674,12 +731,25 @@ impl<'w> Repl<'w> {
         }
     }
 
-    /// What a terminal shows before each prompt: the bots' moves, then the status.
+    /// What a terminal shows before each prompt: the bots' moves (the status comes after
+    /// the hot-seat pause, [`Repl::pass_to`]).
     fn before_prompt(&mut self) {
         if let Err(e) = self.run_bots() {
             self.error(&e.to_string());
         }
-        self.status();
+    }
+
+    /// Hot seat: when the screen must pass from one human to another before the status
+    /// shows the next one's hand, that player's name. Only with `hot_seat_pause` and more
+    /// than one human at the terminal.
+    fn pass_to(&mut self) -> Option<String> {
+        if !self.config.hot_seat_pause || self.game.winner().is_some() {
+            return None;
+        }
+        let humans = (0..self.game.header().players).filter(|s| !self.is_bot(*s)).count();
+        let seat = self.game.to_act().ok()?;
+        let before = self.screen_seat.replace(seat);
+        (humans > 1 && before.is_some_and(|b| b != seat)).then(|| seat_name(&self.game, seat))
     }
 }
 

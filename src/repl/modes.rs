@@ -202,7 +202,16 @@ pub fn run_interactive(config: ReplConfig) -> i32 {
     };
     loop {
         repl.reload_if_changed();
+        // Asked each time: the window may have been resized.
+        repl.config.terminal_rows = terminal_rows();
         repl.before_prompt();
+        if let Some(to) = repl.pass_to() {
+            match editor.read(&format!("  pass the screen to {to}, then press Enter ")) {
+                Ok(Some(_)) => {}
+                Ok(None) | Err(_) => break,
+            }
+        }
+        repl.status();
         let labels: Vec<String> = {
             let st = repl.game.state();
             match st.topology.as_ref() {
@@ -239,6 +248,20 @@ pub fn run_interactive(config: ReplConfig) -> i32 {
     0
 }
 
+/// The height of the terminal on stdout, in lines: asked of the terminal, else `$LINES`.
+fn terminal_rows() -> Option<usize> {
+    #[cfg(unix)]
+    {
+        let mut size = libc::winsize { ws_row: 0, ws_col: 0, ws_xpixel: 0, ws_ypixel: 0 };
+        // SAFETY: TIOCGWINSZ writes a `winsize` into the struct it is given, nothing else.
+        let ok = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) } == 0;
+        if ok && size.ws_row > 0 {
+            return Some(usize::from(size.ws_row));
+        }
+    }
+    std::env::var("LINES").ok()?.trim().parse().ok()
+}
+
 /// A terminal session played from `input` (what `run_interactive` shows, the status
 /// before each prompt included, with each line echoed after its prompt), for tests of
 /// what a player at the terminal sees.
@@ -251,10 +274,20 @@ pub fn run_as_terminal(config: ReplConfig, input: &mut dyn BufRead, out: &mut dy
         }
     };
     repl.welcome();
-    for line in bounded::Lines::new(input, bounded::LINE_CAP) {
-        let Ok(line) = line else { return 1 };
+    let mut lines = bounded::Lines::new(input, bounded::LINE_CAP);
+    while let Some(line) = lines.next() {
+        let Ok(mut line) = line else { return 1 };
         repl.reload_if_changed();
         repl.before_prompt();
+        // The hot-seat pause takes a line of its own (the Enter), echoed after it.
+        if let Some(to) = repl.pass_to() {
+            repl.say(&format!("  pass the screen to {to}, then press Enter {line}"));
+            match lines.next() {
+                Some(Ok(next)) => line = next,
+                _ => return 0,
+            }
+        }
+        repl.status();
         let prompt = repl.prompt();
         repl.say(&format!("{prompt}{line}"));
         if repl.handle(&line) == Step::Quit {

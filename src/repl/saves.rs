@@ -155,10 +155,25 @@ impl Repl<'_> {
         };
         let n = log.len() - pos;
         let what = log[pos].command.clone();
+        // The bots' actions after it go too: say whose and how many.
+        let mut by_seat: Vec<(usize, u64)> = vec![];
+        for e in &log[pos + 1..] {
+            match by_seat.iter_mut().find(|(s, _)| *s == e.seat) {
+                Some((_, k)) => *k += 1,
+                None => by_seat.push((e.seat, 1)),
+            }
+        }
+        let also = if by_seat.is_empty() {
+            String::new()
+        } else {
+            let each: Vec<String> =
+                by_seat.iter().map(|&(s, k)| format!("{} {k}", super::seat_name(&self.game, s))).collect();
+            format!(", and the {} after it ({})", text::count((n - 1) as u64, "bot action"), each.join(", "))
+        };
         match self.game.undo(n) {
             Ok(()) => {
                 self.shown = self.game.messages().len();
-                self.say(&format!("undone: {what}"));
+                self.say(&format!("undone: {what}{also}"));
                 Step::Ok
             }
             Err(e) => {

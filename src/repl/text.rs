@@ -10,6 +10,48 @@ pub fn count(n: u64, word: &str) -> String {
     }
 }
 
+/// The width the REPL's own lines keep within: an 80-column terminal.
+pub const COLUMNS: usize = 80;
+
+/// `line` broken at spaces into lines of at most `width` characters, the lines after the
+/// first indented by `indent` spaces; a word longer than that stays whole.
+pub fn wrap_line(line: &str, width: usize, indent: usize) -> Vec<String> {
+    let mut out = vec![];
+    let mut rest = line.trim_end();
+    let mut lead = String::new();
+    while lead.len() + rest.chars().count() > width {
+        let room = width - lead.len();
+        // The last space within the room, past the line's own leading spaces.
+        let start = rest.len() - rest.trim_start().len();
+        let cut = rest.char_indices().take_while(|(i, _)| *i <= room).filter(|(i, c)| *c == ' ' && *i > start).last();
+        let Some((at, _)) = cut else { break };
+        out.push(format!("{lead}{}", rest[..at].trim_end()));
+        rest = rest[at..].trim_start();
+        lead = " ".repeat(indent.min(width / 2));
+    }
+    out.push(format!("{lead}{rest}"));
+    out
+}
+
+/// The round of a turn as players count them: the engine counts each player's turn (red
+/// plays turns 1, 5, 9 with four players), players count rounds of every player's turn
+/// (red plays in rounds 1, 2, 3). None before the first turn (the set-up).
+pub fn round(turn: u32, players: usize) -> Option<u32> {
+    let players = u32::try_from(players).unwrap_or(u32::MAX).max(1);
+    (turn > 0).then(|| (turn - 1) / players + 1)
+}
+
+/// `what` ending in a number, followed by `word` in the number's plural: "3 + 1 = 4
+/// points", "1 point".
+pub fn count_word(what: &str, word: &str) -> String {
+    let last = what.rsplit(' ').next().unwrap_or("");
+    if last == "1" {
+        format!("{what} {word}")
+    } else {
+        format!("{what} {word}s")
+    }
+}
+
 /// Edit distance (insertions, deletions, substitutions, and swaps of two neighbours):
 /// optimal string alignment, so the common typo `lgo` for `log` is one edit. `strsim`'s,
 /// a maintained crate already in the build (clap's suggestions), rather than a copy of our
@@ -86,6 +128,23 @@ mod tests {
         assert_eq!(count(1, "card"), "1 card");
         assert_eq!(count(0, "card"), "0 cards");
         assert_eq!(count(25, "card"), "25 cards");
+    }
+
+    #[test]
+    fn long_lines_wrap_at_spaces() {
+        assert_eq!(wrap_line("  red  2 pts  a b", 80, 4), ["  red  2 pts  a b"]);
+        assert_eq!(wrap_line("  aaa bbb ccc", 9, 4), ["  aaa bbb", "    ccc"]);
+        assert_eq!(wrap_line("  aaaaaaaaaaaa", 5, 2), ["  aaaaaaaaaaaa"]);
+        for l in wrap_line(&"word ".repeat(40), 80, 17) {
+            assert!(l.chars().count() <= 80, "{l}");
+        }
+    }
+
+    #[test]
+    fn rounds_count_every_players_turn_once() {
+        assert_eq!(round(0, 4), None);
+        assert_eq!([1, 4, 5, 9].map(|t| round(t, 4)), [Some(1), Some(1), Some(2), Some(3)]);
+        assert_eq!(round(3, 2), Some(2));
     }
 
     #[test]

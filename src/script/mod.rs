@@ -105,6 +105,8 @@ const DISPATCH: &[&str] = &[
     "describe",
     "card_text",
     "unavailable",
+    "points_by_source",
+    "tallies",
     "player_text",
     "evaluate",
     "features",
@@ -537,6 +539,16 @@ impl Script {
     pub fn describe(&self, seat: usize) -> Result<Value, ScriptError> {
         let r = self.ask::<mlua::Value>(false, "describe", (self.g.clone(), seat + 1))?;
         api::from_lua_value(&self.lua, &r).map_err(lua_err).map(|v| v.unwrap_or(Value::Map(Default::default())))
+    }
+
+    /// The variant's `points_by_source` filter for a seat (where its points come from),
+    /// and its `tallies` (what it counted in the game): the game's end, for the players.
+    pub fn end_summary(&self, point: &str, seat: usize) -> Result<Value, ScriptError> {
+        let r = match point {
+            "points_by_source" => self.ask::<mlua::Value>(false, "points_by_source", (self.g.clone(), seat + 1))?,
+            _ => self.ask::<mlua::Value>(false, "tallies", self.g.clone())?,
+        };
+        api::from_lua_value(&self.lua, &r).map_err(lua_err).map(|v| v.unwrap_or(Value::List(vec![])))
     }
 
     /// The rules text of one kind of card (the variant's `card_text` filter), if it has one.

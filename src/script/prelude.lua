@@ -765,6 +765,12 @@ function engine.describe(g, seat) return g:filter("describe", {}, seat) end
 
 function engine.card_text(g, kind) return g:filter("card_text", nil, kind) end
 
+-- The game's end, for the players: where a seat's points come from (`points_by_source`,
+-- a list of { source, points }) and what the variant counted (`tallies`, a list of
+-- { title, { { label, count }, ... } }, such as the dice rolled).
+function engine.points_by_source(g, seat) return g:filter("points_by_source", {}, seat) end
+function engine.tallies(g) return g:filter("tallies", {}) end
+
 -- Text for a player at the table: the `welcome` filter (g, text) and the `action_note`
 -- filter (g, text, seat, action), e.g. what an action costs the seat now.
 function engine.player_text(g, point, seat, name)

@@ -176,14 +176,16 @@ action {
   options = function(g, p) return RESOURCES end,
   apply = function(g, p, r)
     use_card(g, p, "monopoly")
-    local got = 0
+    -- Every other player hands over all of theirs: the log says who gave how many.
+    local got, from = 0, {}
     for _, q in ipairs(other_seats(g, p)) do
       local n = g:count(q, "hand", r)
       if n > 0 then
         g:move(q, "hand", p, "hand", r, n)
         got = got + n
       end
+      from[#from + 1] = name(g, q) .. " " .. n
     end
-    g:log(name(g, p) .. " plays Monopoly on " .. r .. " and takes " .. got)
+    g:log(name(g, p) .. " plays Monopoly on " .. r .. " and takes " .. got .. " (" .. table.concat(from, ", ") .. ")")
   end,
 }

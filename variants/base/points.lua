@@ -19,6 +19,20 @@ filter("victory_points", "base.points", function(g, v, p, hidden)
   return v
 end)
 
+-- Where the points come from, for the summary at the game's end: the same sources as
+-- base.points, in the rulebook's words (victory point cards counted, as at the end).
+filter("points_by_source", "base.points_by_source", function(g, sources, p)
+  local function add(source, n) if n > 0 then sources[#sources + 1] = { source, n } end end
+  local settlements, cities = g:piece_count(p, "settlement"), g:piece_count(p, "city")
+  add(plural(settlements, "settlement"), settlements)
+  add(cities == 1 and "city" or "cities", 2 * cities)
+  if g:get("longest_road") == p then add("Longest Road", 2) end
+  if g:get("largest_army") == p then add("Largest Army", 2) end
+  local cards = g:count(p, "dev", "victory_point") + g:count(p, "dev_new", "victory_point")
+  add(plural(cards, "victory point card"), cards)
+  return sources
+end)
+
 filter("describe", "base.describe", function(g, info, p)
   info.knights = g:count(p, "played", "knight")
   info.road_length = g:longest_trail(p, "road")
@@ -40,7 +54,8 @@ filter("describe", "base.summary", function(g, info, p)
   -- The army's name is plural ("knights", "soldiers"); one is said without the s.
   local army_name = info.army_name or "knights"
   if army == 1 then army_name = army_name:gsub("s$", "") end
-  info.summary = string.format("%2d %-14s  %2d %-17s  %d %s  road %d%s",
+  -- Short enough that a player's line of `show players` fits 80 columns.
+  info.summary = string.format("%d %s  %d %s  %d %s  road %d%s",
     res, plural(res, "resource card"), dev, plural(dev, "development card"), army,
     army_name, info.road_length or 0,
     #tags > 0 and ("  [" .. table.concat(tags, ", ") .. "]") or "")

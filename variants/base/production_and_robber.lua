@@ -99,11 +99,24 @@ sequence("seven", "base.seven", function(g, p, after)
   end
   g:set("robber_return", after)
   if any then
+    -- Each player learns what they owe before they choose (Rulebook: Rolling a "7").
+    for q = 1, g:players() do
+      if owed[q] then g:log("%s must discard %d %s", g:color(q), owed[q], plural(owed[q], "card")) end
+    end
     g:set("discards", owed)
     g:set_phase("discard")
   else
     robber_phase(g, after)
   end
+end)
+
+-- The dice rolled over the game, for the summary at its end: how often each sum came up.
+filter("tallies", "base.dice_rolled", function(g, tallies)
+  local rolls = g:get("rolls") or {}
+  local rows = {}
+  for sum = 2, 12 do rows[#rows + 1] = { tostring(sum), rolls[sum - 1] or 0 } end
+  tallies[#tallies + 1] = { "dice rolled", rows }
+  return tallies
 end)
 
 action {
@@ -117,6 +130,10 @@ action {
     local d = g:roll(2)
     local sum = d[1] + d[2]
     g:set("last_roll", d)
+    -- How often each sum came up (2 to 12, at 1 to 11), for the dice at the game's end.
+    local rolls = g:get("rolls") or { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+    rolls[sum - 1] = rolls[sum - 1] + 1
+    g:set("rolls", rolls)
     g:log("%s rolls %d+%d = %d", g:color(p), d[1], d[2], sum)
     local after = g:option("combined_trade_build") and "main" or "trade"
     if sum == 7 then

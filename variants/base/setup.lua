@@ -121,7 +121,7 @@ local function begin_turns(g, first)
   g:set_turn(1)
   g:set_phase("roll")
   g:set("played_dev", false)
-  g:log("--- turn 1: " .. name(g, first) .. " ---")
+  g:log("--- round 1: " .. name(g, first) .. " ---")
   g:run("turn_begin", first)
 end
 
