@@ -60,6 +60,13 @@ impl Repl<'_> {
                 }
             }
         }
+        // What the seat holds besides cards, in the variant's words (`holdings` of its
+        // describe filter: Rivals' stored resources).
+        if let Ok(crate::value::Value::Map(m)) = self.game.describe(seat) {
+            if let Some(crate::value::Value::Str(h)) = m.get("holdings") {
+                out.push_str(&format!("\n    {h}"));
+            }
+        }
         match self.game.points(seat, true) {
             Ok(pts) => out.push_str(&format!("\n    points (with hidden cards): {pts}")),
             Err(e) => out.push_str(&format!("\n    error: cannot count the points: {e}")),
@@ -109,10 +116,17 @@ impl Repl<'_> {
     pub(super) fn board_text(&self) -> String {
         let st = self.game.state().clone();
         // A variant without a hex board but with slot grids (Rivals) draws its grids.
-        if st.topology.is_none() && !st.grids.is_empty() {
-            return crate::slots::render::render(&st, self.game.spec(), self.config.color);
+        let board = if st.topology.is_none() && !st.grids.is_empty() {
+            crate::slots::render::render(&st, self.game.spec(), self.config.color)
+        } else {
+            render(&st, self.game.spec(), &RenderOptions { color: self.config.color })
+        };
+        // The variant's legend of its marks, in its words (a failing filter is shown).
+        match self.game.board_legend() {
+            Ok(Some(legend)) => format!("{}\n{legend}", board.trim_end()),
+            Ok(None) => board,
+            Err(e) => format!("{}\n  error: cannot write the legend: {e}", board.trim_end()),
         }
-        render(&st, self.game.spec(), &RenderOptions { color: self.config.color })
     }
 
     pub(super) fn log_text(&self, seat: usize, n: usize) -> String {
