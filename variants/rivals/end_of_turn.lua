@@ -88,7 +88,7 @@ action {
   name = "draw",
   phases = { "replenish", "exchange_take" },
   syntax = "draw <int>",
-  help = "draw the top card of a draw stack (1-4)",
+  help = "draw the top card of a draw stack, by its number (`show bank` counts them)",
   when = function(g, p)
     if not my_turn(g, p) then return false end
     if g:phase() == "replenish" then
