@@ -154,7 +154,15 @@ fn parse_arg(spec: &Spec, state: &GameState, t: ArgType, words: &[&str]) -> Resu
         ArgType::Int => {
             Arg::Int(one()?.parse().map_err(|_| ParseError(format!("'{}' is not a number", words.join(" "))))?)
         }
-        ArgType::Word => Arg::Word(one()?.to_string()),
+        ArgType::Word => match words {
+            // A card as players read it ("Large Trade Ship", "weaver's shop"): its name.
+            [w] => Arg::Word(card_named(spec, &[w]).unwrap_or_else(|| w.to_string())),
+            [] => return err("missing <word>"),
+            _ => match card_named(spec, words) {
+                Some(kind) => Arg::Word(kind),
+                None => return err(format!("'{}' is not a card of this game", words.join(" "))),
+            },
+        },
         ArgType::Slot => {
             let w = one()?.to_ascii_uppercase();
             if crate::slots::find_label(&state.grids, &w).is_none() {
@@ -163,6 +171,22 @@ fn parse_arg(spec: &Spec, state: &GameState, t: ArgType, words: &[&str]) -> Resu
             Arg::Slot(w)
         }
     })
+}
+
+/// The card kind that `words` name as a player reads them, whatever the case, with spaces,
+/// hyphens or apostrophes (`large trade ship`, `Weaver's Shop`): one name, exactly, or
+/// none.
+fn card_named(spec: &Spec, words: &[&str]) -> Option<String> {
+    let mut want = String::new();
+    for (i, w) in words.iter().enumerate() {
+        if i > 0 {
+            want.push('_');
+        }
+        for c in w.chars().filter(|c| !matches!(c, '\'' | '\u{2019}')) {
+            want.push(if c == '-' { '_' } else { c.to_ascii_lowercase() });
+        }
+    }
+    spec.cards.iter().find(|c| c.name.eq_ignore_ascii_case(&want)).map(|c| c.name.clone())
 }
 
 pub fn type_name(t: ArgType) -> &'static str {
@@ -176,6 +200,34 @@ pub fn type_name(t: ArgType) -> &'static str {
         ArgType::Int => "int",
         ArgType::Word => "word",
         ArgType::Slot => "slot",
+    }
+}
+
+/// Where a `<word>` starting at `i` ends: before the next literal of the syntax (or the
+/// end), less one word for each argument between; one word when a list of cards follows
+/// (its length is not known), when the literal is missing or when the words run short.
+fn word_end(rest: &[SyntaxPart], words: &[&str], i: usize) -> usize {
+    let mut args = 0;
+    let mut limit = words.len();
+    for p in rest {
+        match p {
+            SyntaxPart::Arg(ArgType::Cards) => return (i + 1).min(words.len()),
+            SyntaxPart::Arg(_) => args += 1,
+            SyntaxPart::Literal(lit) => match words[i..].iter().position(|w| w.eq_ignore_ascii_case(lit)) {
+                Some(at) => {
+                    limit = i + at;
+                    break;
+                }
+                // The literal is missing: one word, and the error says what is expected.
+                None => return (i + 1).min(words.len()),
+            },
+        }
+    }
+    let end = limit.saturating_sub(args);
+    if end <= i {
+        (i + 1).min(words.len())
+    } else {
+        end
     }
 }
 
@@ -236,6 +288,9 @@ impl Action {
                             .map(|p| i + p)
                             .unwrap_or(words.len()),
                         (ArgType::Cards, None) => words.len(),
+                        // A word takes the words up to the next literal less one for each
+                        // argument before it, so that a card's name may have spaces.
+                        (ArgType::Word, _) => word_end(&parts[pi + 1..], words, i),
                         _ => (i + 1).min(words.len()),
                     };
                     args.push(parse_arg(spec, state, *t, &words[i..end]).map_err(|e| (i + 1, e))?);

@@ -282,7 +282,7 @@ pub fn stubs() -> String {
         let ty = match field.as_str() {
             "extends" => "string|string[]",
             "layers_on" | "description" => "string",
-            "colors" | "secret_actions" => "string[]",
+            "colors" | "secret_actions" | "quiet_actions" => "string[]",
             "cards" => "table<string, string[]>",
             "feature_titles" => "table<string, string>",
             "players" => "{ min?: integer, max?: integer, default?: integer }",

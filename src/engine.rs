@@ -555,6 +555,12 @@ impl Game {
         Ok(self.script.unavailable_actions()?)
     }
 
+    /// The variant's legend for the board (its `board_legend` filter), if any: what the
+    /// marks `show board` draws mean.
+    pub fn board_legend(&self) -> Result<Option<String>, GameError> {
+        Ok(self.script.player_text("board_legend", 0, "")?)
+    }
+
     /// A note on an action for `seat` (the variant's `action_note` filter), such as what
     /// it costs now after every house rule.
     pub fn action_note(&self, seat: usize, action: &str) -> Result<Option<String>, GameError> {

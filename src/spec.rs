@@ -191,6 +191,10 @@ pub struct Spec {
     /// Actions whose arguments are secret (a card put face down): others see only the
     /// command's first words.
     pub secret_actions: Vec<String>,
+    /// Actions the REPL does not echo when another seat's bot takes them: others see only
+    /// what they log (a step whose outcome the rules tell once, such as Rivals' swaps of
+    /// regions before the game).
+    pub quiet_actions: Vec<String>,
     pub options: Vec<OptionSpec>,
     pub actions: Vec<ActionSpec>,
     /// What the variant's named features (its `features` filter) mean to a player, by
@@ -219,6 +223,9 @@ impl Spec {
     }
     pub fn is_secret(&self, action: &str) -> bool {
         self.secret_actions.iter().any(|a| a == action)
+    }
+    pub fn is_quiet(&self, action: &str) -> bool {
+        self.quiet_actions.iter().any(|a| a == action)
     }
     pub fn is_resource(&self, name: &str) -> bool {
         self.cards.iter().any(|c| c.name == name && c.category == "resource")

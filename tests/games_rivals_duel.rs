@@ -62,6 +62,6 @@ fn repl_shows_the_duel() {
     assert!(text.contains("gudrun (action card"), "{text}");
     assert!(text.contains("archer (action card"), "{text}");
     assert!(text.contains("University: 1 per principality"), "{text}");
-    assert!(text.contains("stack6"), "{text}");
-    assert!(text.contains("faceup: empty"), "{text}");
+    assert!(text.contains("draw stack 6: "), "{text}");
+    assert!(text.contains("face-up expansion stack: empty"), "{text}");
 }

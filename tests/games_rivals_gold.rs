@@ -134,8 +134,8 @@ fn repl_plays_the_theme_game_and_shows_card_text() {
     assert!(text.contains("gudrun (action card; with a Pirate Ship"), "{text}");
     assert!(text.contains("select "), "{text}");
     assert!(text.contains("error: no command, action or card 'nothing_such'"), "{text}");
-    assert!(text.contains("faceup: 2 merchant_guild"), "{text}");
-    assert!(text.contains("discard: empty"), "{text}");
+    assert!(text.contains("face-up expansion stack: 2 merchant_guild"), "{text}");
+    assert!(text.contains("discard pile: empty"), "{text}");
 }
 
 /// A long `legal` listing is grouped by its first two words (one `legal` once printed 316

@@ -58,5 +58,5 @@ fn repl_shows_progress_card_text() {
     let text = repl_text(V, "help town_hall\nhelp university\nshow bank\n");
     assert!(text.contains("town hall (costs brick, 2 wool, 2 ore"), "{text}");
     assert!(text.contains("University: 1 per principality"), "{text}");
-    assert!(text.contains("faceup: 2 university"), "{text}");
+    assert!(text.contains("face-up expansion stack: 2 university"), "{text}");
 }

@@ -61,5 +61,5 @@ fn repl_shows_turmoil_card_text() {
     let text = repl_text(V, "help archer\nhelp sebastian\nshow bank\n");
     assert!(text.contains("archer (action card; with a Hedge Tavern"), "{text}");
     assert!(text.contains("Sebastian the Itinerant Preacher: only when the event is revealed"), "{text}");
-    assert!(text.contains("faceup: 2 hedge_tavern"), "{text}");
+    assert!(text.contains("face-up expansion stack: 2 hedge_tavern"), "{text}");
 }

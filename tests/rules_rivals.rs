@@ -544,7 +544,7 @@ fn exchange_by_searching_a_stack_costs_two() {
     reject(&mut g, "red", "search 3 paying ore");
     act(&mut g, "red", "search 3 paying ore grain");
     assert_eq!(g.state().phase, "search");
-    assert!(messages(&g).iter().any(|m| m.starts_with("stack 3 (bottom to top)")));
+    assert!(messages(&g).iter().any(|m| m.starts_with("draw stack 3 (bottom to top)")));
     act(&mut g, "red", &format!("take {want}"));
     assert!(hand(&g, "red").contains_key(&want));
     let mut expect = before.clone();
@@ -677,6 +677,48 @@ fn goldsmith_three_gold_for_two() {
     act(&mut g, "red", "play goldsmith ore wool");
     assert_eq!((store(&g, "M2"), store(&g, "I2")), (0, 0));
     assert_eq!((store(&g, "O4"), store(&g, "M4")), (3, 2));
+}
+
+/// Card index, Goldsmith: "You may take the gold from different gold fields": with gold on
+/// more than one and more than 3 in all, the owner names each (`spend`) until the rest is
+/// forced, and receives the 2 resources after paying.
+#[test]
+fn goldsmith_owner_chooses_the_gold_fields() {
+    let mut g = red_action();
+    edit(&mut g, "hand red goldsmith");
+    edit(&mut g, "place I2 gold_field_2");
+    set_stores(&mut g, &[("M2", 2), ("I2", 2), ("O4", 1)]);
+    act(&mut g, "red", "play goldsmith ore wool");
+    assert_eq!(g.state().phase, "choose");
+    assert_eq!(to_act(&g), "red");
+    assert_eq!(legal_texts(&g, "red"), vec!["spend I2", "spend M2"]);
+    assert!(reject(&mut g, "red", "spend O4").contains("pay gold from one of your regions holding it: I2, M2"));
+    act(&mut g, "red", "spend I2");
+    assert_eq!(store(&g, "O4"), 1, "the resources come after the payment");
+    act(&mut g, "red", "spend I2");
+    // 1 gold left to pay, only M2 holds any: paid at once, then ore and wool received.
+    assert_eq!((store(&g, "M2"), store(&g, "I2")), (1, 0));
+    assert_eq!((store(&g, "O4"), store(&g, "M4")), (2, 2));
+    assert_eq!(g.state().phase, "action");
+    assert!(messages(&g).iter().any(|m| m == "goldsmith: red pays gold from I2"), "{:?}", last_messages(&g));
+    assert!(messages(&g).iter().any(|m| m == "goldsmith: red pays 2 gold from I2, M2"), "{:?}", last_messages(&g));
+}
+
+/// Card index, Merchant Caravan: "The resources may come from the same or different
+/// regions": the owner names them when more than one region could give.
+#[test]
+fn merchant_caravan_owner_chooses_the_regions() {
+    let mut g = red_action();
+    edit(&mut g, "hand red merchant_caravan");
+    edit(&mut g, "place I4 hills_1");
+    set_stores(&mut g, &[("K4", 2), ("I4", 2)]);
+    act(&mut g, "red", "play merchant_caravan 2 brick for 2 ore");
+    assert_eq!(legal_texts(&g, "red"), vec!["spend I4", "spend K4"]);
+    act(&mut g, "red", "spend K4");
+    act(&mut g, "red", "spend K4");
+    assert_eq!((store(&g, "K4"), store(&g, "I4")), (0, 2), "both from the region named");
+    assert_eq!(store(&g, "O4"), 3);
+    assert_eq!(g.state().phase, "action");
 }
 
 /// Merchant Caravan: give exactly 2 resources (alike or not, from any regions) for any 2;
@@ -937,6 +979,34 @@ fn invention_pays_for_progress_points() {
     assert_eq!(to_act(&g), "blue", "red has no progress point");
     act(&mut g, "blue", "choose gold");
     assert_eq!(store(&g, "M7"), 1);
+    assert_eq!(g.state().phase, "action");
+}
+
+/// Card index, Invention: "Each player determines which resources to receive and among
+/// which regions to distribute them": with two regions of the kind chosen that have room, a
+/// `store` choice follows the `choose`.
+#[test]
+fn invention_owner_distributes_among_the_regions() {
+    let mut g = game("red");
+    edit(&mut g, "place N2 abbey");
+    edit(&mut g, "place I2 fields_1");
+    set_stores(&mut g, &[("O2", 0), ("I2", 0)]);
+    edit(&mut g, "event invention");
+    roll(&mut g, 3, "event");
+    act(&mut g, "red", "choose grain");
+    assert_eq!(legal_texts(&g, "red"), vec!["store I2", "store O2"]);
+    act(&mut g, "red", "store I2");
+    assert_eq!((store(&g, "I2"), store(&g, "O2")), (1, 0));
+    assert_eq!(g.state().phase, "action");
+    // One region of the kind: stored there at once, as before.
+    pass_turn(&mut g, "red");
+    edit(&mut g, "place N7 abbey");
+    edit(&mut g, "event invention");
+    roll(&mut g, 3, "event");
+    act(&mut g, "blue", "choose ore");
+    assert_eq!(store(&g, "O9"), 2);
+    act(&mut g, "red", "choose wool");
+    assert_eq!(store(&g, "M4"), 2);
     assert_eq!(g.state().phase, "action");
 }
 

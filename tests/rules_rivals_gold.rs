@@ -119,7 +119,7 @@ fn prep_starting_cards_are_chosen_from_one_basic_stack() {
     refuse(&mut g, "blue", &format!("select {want} from 2")); // first the stack
     refuse(&mut g, "blue", "look 4");
     act(&mut g, "blue", "look 2");
-    assert!(messages(&g).iter().any(|m| m.starts_with("stack 2 (bottom to top): ")));
+    assert!(messages(&g).iter().any(|m| m.starts_with("draw stack 2 (bottom to top): ")));
     act(&mut g, "blue", &format!("select {want} from 2"));
     let other = zone_cards(&g, "stack3")[0].clone();
     assert!(refuse(&mut g, "blue", &format!("select {other} from 3")).contains("the stack you chose"));
@@ -596,6 +596,30 @@ fn mint_trades_one_gold_per_turn() {
     edit(&mut g, "place L2 mint");
     act(&mut g, "red", "mint brick");
     refuse(&mut g, "red", "mint brick");
+}
+
+/// The owner chooses: the Mint's gold comes from the gold field or the Gold Cache the owner
+/// names (kept in the cache, it is safe from a Brigand Attack; spent from the field, the
+/// field has room for the next roll), and the Goldsmith's likewise, one `spend` at a time.
+#[test]
+fn mint_and_goldsmith_owner_chooses_field_or_cache() {
+    let mut g = red_action();
+    edit(&mut g, "place L1 mint");
+    edit(&mut g, "place K1 gold_cache");
+    set_stores(&mut g, &[("M2", 3), ("K1", 3), ("M4", 1)]);
+    act(&mut g, "red", "mint wool");
+    assert_eq!(g.state().phase, "choose");
+    assert_eq!(legal_texts(&g, "red"), vec!["spend K1", "spend M2"]);
+    act(&mut g, "red", "spend M2");
+    assert_eq!((store(&g, "M2"), store(&g, "K1"), store(&g, "M4")), (2, 3, 2));
+    assert_eq!(g.state().phase, "action");
+    give(&mut g, "red", "goldsmith");
+    act(&mut g, "red", "play goldsmith ore grain");
+    act(&mut g, "red", "spend K1");
+    act(&mut g, "red", "spend K1");
+    act(&mut g, "red", "spend K1");
+    assert_eq!((store(&g, "M2"), store(&g, "K1")), (2, 0), "all 3 from the Gold Cache");
+    assert_eq!(g.state().phase, "action");
 }
 
 /// Card index, Salt Silo: 1 point; each trade ship is worth 2 commerce points.

@@ -118,6 +118,28 @@ fn mineral_mining_gives_two_ore() {
     assert_eq!(store(&g, "O4"), 3, "1 ore lost: no room");
 }
 
+/// Card index, Mineral Mining: "You may distribute the received ore among any mountains
+/// regions of your choice": with two mountains that have room, the owner names each (`store`).
+#[test]
+fn mineral_mining_owner_distributes_the_ore() {
+    let mut g = red_action();
+    give(&mut g, "red", "mineral_mining");
+    edit(&mut g, "place L1 university");
+    edit(&mut g, "place Q4 mountains_2");
+    set_stores(&mut g, &[("O4", 0), ("Q4", 1)]);
+    act(&mut g, "red", "play mineral_mining");
+    assert_eq!(legal_texts(&g, "red"), vec!["store O4", "store Q4"]);
+    act(&mut g, "red", "store Q4");
+    act(&mut g, "red", "store Q4");
+    assert_eq!((store(&g, "O4"), store(&g, "Q4")), (0, 3));
+    assert_eq!(g.state().phase, "action");
+    // Room for less than 2 in all: no choice, the excess is lost.
+    give(&mut g, "red", "mineral_mining");
+    edit(&mut g, "store O4 3");
+    act(&mut g, "red", "play mineral_mining");
+    assert_eq!(g.state().phase, "action");
+}
+
 /// Card index, Three-Field System: only with a University; 2 grain.
 #[test]
 fn three_field_system_gives_two_grain() {
@@ -182,6 +204,25 @@ fn pharmacy_compensates_the_plague() {
     assert_eq!(to_act(&g), "red");
     act(&mut g, "red", "choose grain");
     assert_eq!(store(&g, "O2"), 1);
+    assert_eq!(g.state().phase, "action");
+}
+
+/// Card index, Pharmacy: "1 resource in any one region of your choice": a `store` choice
+/// when more than one region of the kind chosen has room.
+#[test]
+fn pharmacy_owner_chooses_the_region() {
+    let mut g = theme_game(V, "red");
+    edit(&mut g, "place L3 city");
+    edit(&mut g, "place L1 pharmacy");
+    edit(&mut g, "place L5 bath_house");
+    edit(&mut g, "place I2 fields_1");
+    set_stores(&mut g, &[("O2", 0), ("I2", 0)]);
+    edit(&mut g, "event plague");
+    roll(&mut g, 3, "event");
+    act(&mut g, "red", "choose grain");
+    assert_eq!(legal_texts(&g, "red"), vec!["store I2", "store O2"]);
+    act(&mut g, "red", "store I2");
+    assert_eq!((store(&g, "I2"), store(&g, "O2")), (1, 0));
     assert_eq!(g.state().phase, "action");
 }
 

@@ -60,20 +60,20 @@ variant {
   zones = {
     { name = "hand", owner = "player", visibility = "owner" },
     -- Centre cards, face up between the principalities (Other Preparations 1-2).
-    { name = "roads", owner = "game", visibility = "public" },
-    { name = "settlements", owner = "game", visibility = "public" },
-    { name = "cities", owner = "game", visibility = "public" },
-    { name = "regions", owner = "game", stack = true, visibility = "hidden" },
+    { name = "roads", owner = "game", visibility = "public", title = "road stack" },
+    { name = "settlements", owner = "game", visibility = "public", title = "settlement stack" },
+    { name = "cities", owner = "game", visibility = "public", title = "city stack" },
+    { name = "regions", owner = "game", stack = true, visibility = "hidden", title = "region stack" },
     -- The four draw stacks of the Introductory Game (Other Preparations 3).
-    { name = "stack1", owner = "game", stack = true, visibility = "hidden" },
-    { name = "stack2", owner = "game", stack = true, visibility = "hidden" },
-    { name = "stack3", owner = "game", stack = true, visibility = "hidden" },
-    { name = "stack4", owner = "game", stack = true, visibility = "hidden" },
-    { name = "events", owner = "game", stack = true, visibility = "hidden" },
+    { name = "stack1", owner = "game", stack = true, visibility = "hidden", title = "draw stack 1" },
+    { name = "stack2", owner = "game", stack = true, visibility = "hidden", title = "draw stack 2" },
+    { name = "stack3", owner = "game", stack = true, visibility = "hidden", title = "draw stack 3" },
+    { name = "stack4", owner = "game", stack = true, visibility = "hidden", title = "draw stack 4" },
+    { name = "events", owner = "game", stack = true, visibility = "hidden", title = "event card stack" },
     -- The event card being resolved (and, while the deck is rebuilt, the whole deck).
-    { name = "revealed", owner = "game", visibility = "public" },
+    { name = "revealed", owner = "game", visibility = "public", title = "event card revealed" },
     -- Played action cards (Action Cards: "a discard pile used by both players").
-    { name = "discard", owner = "game", stack = true, visibility = "public" },
+    { name = "discard", owner = "game", stack = true, visibility = "public", title = "discard pile" },
   },
   grids = {
     { name = "principality", owner = "player", rows = 5, cols = 25 },

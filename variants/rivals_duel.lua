@@ -19,7 +19,7 @@ variant {
   description = "Rivals for Catan: \"The Duel of the Princes\" (2 players, 13 points): the Basic Set with "
     .. "the three theme sets, without their half-moon cards.",
   zones = {
-    { name = "stack6", owner = "game", stack = true, visibility = "hidden" },
+    { name = "stack6", owner = "game", stack = true, visibility = "hidden", title = "draw stack 6" },
     { name = "out_of_play", owner = "game", visibility = "hidden" },
   },
   options = {

@@ -153,6 +153,8 @@ end)
 -- Action cards ----------------------------------------------------------------------------------
 
 local card_action = R.card_action
+-- Gudrun, the Merchant and the Trade Master make the opponent `yield` resources.
+R.use("yield")
 
 -- Gudrun: up to 2 gold per Pirate Ship, at most the opponent's gold and what you can store.
 local function gudrun_most(g, p)
@@ -254,7 +256,8 @@ R.die.celebration = function(g)
   return out
 end
 
--- Mint: once per turn per Mint, 1 gold for 1 other resource.
+-- Mint: once per turn per Mint, 1 gold for 1 other resource; the owner names where the gold
+-- comes from (a gold field or the Gold Cache: `spend`) when that is open.
 local function mints_left(g, p)
   local used = g:pget(p, "mint_turn") == g:turn() and (g:pget(p, "mint_used") or 0) or 0
   return g:grid_count(p, R.P, "mint") - used
@@ -283,8 +286,9 @@ action {
     local used = g:pget(p, "mint_turn") == g:turn() and (g:pget(p, "mint_used") or 0) or 0
     g:pset(p, "mint_turn", g:turn())
     g:pset(p, "mint_used", used + 1)
-    R.pay(g, p, { gold = 1 })
-    g:log("mint: " .. R.gain_text(g, p, r, 1, R.gain(g, p, r, 1)) .. " for 1 gold")
+    local steps = R.spend_choices(g, p, { gold = 1 }, "mint")
+    steps[#steps + 1] = { t = "receive", seat = p, get = { [r] = 1 }, reason = "mint", note = " for 1 gold" }
+    R.resolve(g, steps)
   end,
 }
 

@@ -164,10 +164,10 @@ R.theme_set {
 }
 
 -- Building Crane: city expansions of more than 4 resources for 1 less.
-R.savings[#R.savings + 1] = function(g, p, kind)
+R.add_saving(function(g, p, kind)
   local d = CARDS[kind]
   return d.placement == "city" and R.total(d.cost or {}) > 4 and has(g, p, "building_crane")
-end
+end)
 
 -- Action cards ----------------------------------------------------------------------------------
 
@@ -283,7 +283,8 @@ action {
   end,
 }
 
--- Mineral Mining and Three-Field System: 2 of the resource (what fits).
+-- Mineral Mining and Three-Field System: 2 of the resource (what fits), "among any mountains
+-- (fields) regions of your choice": `store` choices while more than one could take it.
 for kind, res in pairs({ mineral_mining = "ore", three_field_system = "grain" }) do
   R.card_action(kind, {
     name = "play_" .. kind,
@@ -291,7 +292,7 @@ for kind, res in pairs({ mineral_mining = "ore", three_field_system = "grain" })
     help = "play " .. title(kind) .. " (University): receive 2 " .. res,
     apply = function(g, p)
       R.discard_card(g, p, kind)
-      g:log(title(kind) .. ": " .. R.gain_text(g, p, res, 2, R.gain(g, p, res, 2)))
+      R.resolve(g, R.store_choices(g, p, res, 2, title(kind)))
     end,
   })
 end
@@ -316,7 +317,7 @@ end
 local function show_stack(g, p, n)
   local list = {}
   for i, k in ipairs(g:cards(nil, R.stack_index(n))) do list[i] = title(k) end
-  g:tell({ p }, "stack " .. n .. " (bottom to top): " .. table.concat(list, ", "))
+  g:tell({ p }, "draw stack " .. n .. " (bottom to top): " .. table.concat(list, ", "))
 end
 
 R.possible.library = function(g) return #stacks_with_cards(g) > 0 end
@@ -338,7 +339,7 @@ action {
     local q = g:get("queue")
     q[1].stack = n
     g:set("queue", q)
-    g:log("library: " .. name(g, p) .. " looks through stack " .. n)
+    g:log("library: " .. name(g, p) .. " looks through draw stack " .. n)
     show_stack(g, p, n)
   end,
 }
@@ -363,7 +364,7 @@ action {
     kind = kind:lower()
     local n = R.head(g).stack
     g:move(nil, R.stack_index(n), p, "hand", kind)
-    g:log("library: " .. name(g, p) .. " takes a card from stack " .. n)
+    g:log("library: " .. name(g, p) .. " takes a card from draw stack " .. n)
     g:tell({ p }, "you take " .. R.card_text(kind))
     R.choice_done(g)
   end,
@@ -381,7 +382,7 @@ action {
   apply = function(g, p, n)
     g:set("searching", n)
     g:set_phase("search")
-    g:log(name(g, p) .. " searches stack " .. n .. " (Town Hall: free)")
+    g:log(name(g, p) .. " searches draw stack " .. n .. " (Town Hall: free)")
     show_stack(g, p, n)
   end,
 }
@@ -389,7 +390,8 @@ action {
 -- Event: the Plague ---------------------------------------------------------------------------------
 
 -- Every region next to a city loses 1 resource (once, even next to 2 cities), unless a Bath
--- House of one of its cities protects it; then each Pharmacy gives 1 resource of choice.
+-- House of one of its cities protects it; then each Pharmacy gives 1 resource of choice, "in
+-- any one region of your choice" (`place`).
 -- Region expansions (the Gold Cache) are not affected.
 R.events.plague = function(g)
   local out = {}
@@ -421,7 +423,7 @@ R.events.plague = function(g)
     end
     g:log("plague: " .. name(g, p) .. " loses " .. R.cards_text(lost))
     local ph = g:grid_count(p, P, "pharmacy")
-    if ph > 0 then out[#out + 1] = R.choice(p, "gain", { left = ph, reason = "pharmacy" }) end
+    if ph > 0 then out[#out + 1] = R.choice(p, "gain", { left = ph, reason = "pharmacy", place = true }) end
   end
   return out
 end

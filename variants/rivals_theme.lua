@@ -34,17 +34,19 @@ variant {
   description = "Rivals for Catan: the general rules of the Theme Games (load a theme set such as "
     .. "rivals_gold, which extends this).",
   zones = {
-    { name = "stack5", owner = "game", stack = true, visibility = "hidden" },
+    { name = "stack5", owner = "game", stack = true, visibility = "hidden", title = "draw stack 5" },
     -- Preparation 2: the face-up expansion card stack, looked through by both players.
-    { name = "faceup", owner = "game", visibility = "public" },
+    { name = "faceup", owner = "game", visibility = "public", title = "face-up expansion stack" },
     -- Preparation 6: only the face-up top card of the discard pile is visible.
-    { name = "discard", owner = "game", stack = true, visibility = "top" },
+    { name = "discard", owner = "game", stack = true, visibility = "top", title = "discard pile" },
   },
   cards = {
     -- In more than one theme set (The Era of Gold and The Era of Turmoil).
     action = { "brigands" },
   },
   secret_actions = { "select" },
+  -- Each swap is told to its player; `ready` tells everyone the net result once.
+  quiet_actions = { "rearrange" },
   options = {
     { name = "victory_points", type = "int", default = 12, min = 3, max = 30,
       doc = "points that win at once during your own turn (End of the Game)" },
@@ -68,6 +70,18 @@ R.themes = SETS
 -- stack, the half-moon cards out of play.
 local function duel() return R.duel_rules ~= nil end
 
+-- Actions that more than one theme set needs (the Brigands, `yield`, `build ... saving`)
+-- are declared by the first set that asks for them (`R.use(what)`), so that a game lists
+-- only the actions of its own sets.
+local SHARED_ACTIONS = {}
+local used = {}
+function R.use(what)
+  if used[what] then return end
+  if not SHARED_ACTIONS[what] then error("no shared theme action '" .. tostring(what) .. "'", 2) end
+  used[what] = true
+  SHARED_ACTIONS[what]()
+end
+
 -- Declares the theme set: `name`, `events` ({ kind = copies } added to the Basic Set's),
 -- `draw` ({ kind = copies } shuffled into the 2 theme stacks, which must be even), `faceup`
 -- ({ kind = copies }), `half_moon` ({ kind = copies } of its draw, face-up and event cards
@@ -84,6 +98,7 @@ function R.theme_set(def)
   end
   SETS[#SETS + 1] = def
   R.theme = def
+  if (def.draw.brigands or 0) > 0 then R.use("brigands") end
 end
 
 local function is_basic(kind)
@@ -218,10 +233,10 @@ action {
   end,
   apply = function(g, p, n)
     g:pset(p, "select_stack", n)
-    g:log(name(g, p) .. " chooses stack " .. n .. " for the starting cards")
+    g:log(name(g, p) .. " chooses draw stack " .. n .. " for the starting cards")
     local list = {}
     for i, k in ipairs(g:cards(nil, R.STACKS[n])) do list[i] = title(k) end
-    g:tell({ p }, "stack " .. n .. " (bottom to top): " .. table.concat(list, ", "))
+    g:tell({ p }, "draw stack " .. n .. " (bottom to top): " .. table.concat(list, ", "))
   end,
 }
 
@@ -244,7 +259,7 @@ action {
     kind = kind:lower()
     local from = g:pget(p, "select_stack")
     if from ~= n then return deny("all 3 starting cards come from the stack you chose (" .. from .. ")") end
-    if g:count(nil, R.STACKS[n], kind) == 0 then return deny("stack " .. n .. " holds no " .. kind) end
+    if g:count(nil, R.STACKS[n], kind) == 0 then return deny("draw stack " .. n .. " holds no " .. kind) end
     return true
   end,
   apply = function(g, p, kind, n)
@@ -253,7 +268,7 @@ action {
     g:pset(p, "select_stack", n)
     g:tell({ p }, "you take " .. R.card_text(kind))
     if g:count(p, "hand") < 3 then return end
-    g:log(name(g, p) .. " takes 3 starting cards from stack " .. n)
+    g:log(name(g, p) .. " takes 3 starting cards from draw stack " .. n)
     g:pset(p, "select_stack", nil)
     local first = g:get("starting_player")
     if p == first then
@@ -270,6 +285,13 @@ action {
 -- lose nothing and keep a bot (which sees no difference between arrangements) from
 -- swapping for ever before it says `ready`.
 local MAX_SWAPS = 10
+
+-- Which region stands on each of p's region labels.
+local function arrangement(g, p)
+  local out = {}
+  for _, s in ipairs(R.regions(g, p)) do out[s.label] = s.card end
+  return out
+end
 
 action {
   name = "rearrange",
@@ -296,11 +318,29 @@ action {
   apply = function(g, p, a, b)
     local ra, ca = R.own(g, p, a)
     local rb, cb = R.own(g, p, b)
+    -- The arrangement before the first swap, for `ready` to tell what changed in all.
+    if not g:pget(p, "arranged") then g:pset(p, "arranged", arrangement(g, p)) end
     g:swap_slots(p, P, ra, ca, rb, cb)
     g:pset(p, "swaps", (g:pget(p, "swaps") or 0) + 1)
-    g:log(name(g, p) .. " swaps the regions on " .. a .. " and " .. b)
+    g:tell({ p }, "you swap the regions on " .. a .. " and " .. b)
   end,
 }
+
+-- The net result of a player's swaps, once: the regions that stand elsewhere now.
+local function tell_rearranged(g, p)
+  local before = g:pget(p, "arranged")
+  if not before then return end
+  g:pset(p, "arranged", nil)
+  local now, moved = arrangement(g, p), {}
+  for _, s in ipairs(R.regions(g, p)) do
+    if before[s.label] ~= now[s.label] then moved[#moved + 1] = title(now[s.label]) .. " to " .. s.label end
+  end
+  if #moved == 0 then
+    g:log(name(g, p) .. " keeps the regions as they were")
+  else
+    g:log(name(g, p) .. " rearranges the regions: " .. table.concat(moved, ", "))
+  end
+end
 
 action {
   name = "ready",
@@ -310,6 +350,7 @@ action {
   when = selecting,
   apply = function(g, p)
     g:pset(p, "swaps", nil)
+    tell_rearranged(g, p)
     local first = g:get("starting_player")
     if p == first then
       g:set("setup_seat", other(p))
@@ -433,27 +474,36 @@ local function brigand_targets(g, p)
   return out
 end
 
-R.card_action("brigands", {
-  name = "play_brigands",
-  syntax = "play brigands <slot>",
-  help = "play the Brigands (strength advantage): name one of your regions; your opponent gives you as many of its resource as it can still hold",
-  options = brigand_targets,
-  legal = select(2, R.one_of(brigand_targets, "name one of your regions with room for a resource your opponent has")),
-  apply = function(g, p, lbl)
-    local r, c = R.own(g, p, lbl)
-    local res = CARDS[R.top(g, p, r, c)].resource
-    local n = math.min(R.MAX_STORE - g:store(p, P, r, c), R.stock(g, other(p))[res])
-    R.discard_card(g, p, "brigands")
-    g:log(name(g, p) .. " plays the Brigands: " .. name(g, other(p)) .. " gives " .. R.cards_text({ [res] = n }))
-    R.resolve(g, R.demand(g, p, { [res] = n }))
-  end,
-})
+SHARED_ACTIONS.brigands = function()
+  R.card_action("brigands", {
+    name = "play_brigands",
+    syntax = "play brigands <slot>",
+    help = "play the Brigands (strength advantage): name one of your regions; your opponent gives you as many of its resource as it can still hold",
+    options = brigand_targets,
+    legal = select(2, R.one_of(brigand_targets, "name one of your regions with room for a resource your opponent has")),
+    apply = function(g, p, lbl)
+      local r, c = R.own(g, p, lbl)
+      local res = CARDS[R.top(g, p, r, c)].resource
+      local n = math.min(R.MAX_STORE - g:store(p, P, r, c), R.stock(g, other(p))[res])
+      R.discard_card(g, p, "brigands")
+      g:log(name(g, p) .. " plays the Brigands: " .. name(g, other(p)) .. " gives " .. R.cards_text({ [res] = n }))
+      R.resolve(g, R.demand(g, p, { [res] = n }))
+    end,
+  })
+  R.use("yield")
+end
 
 -- Building for 1 resource less of your choice (the Drill Ground for heroes, the Building
 -- Crane for dear city expansions): each entry of `R.savings` is fn(g, p, kind) -> true
 -- when one applies; `build abbey L2 saving ore` then builds from the hand or the face-up
 -- stack paying the cost without 1 ore. At most one resource is saved per card.
 R.savings = {}
+
+-- A set's way to build for less: fn(g, p, kind) -> true when it applies.
+function R.add_saving(fn)
+  R.savings[#R.savings + 1] = fn
+  R.use("saving")
+end
 
 local function saving_applies(g, p, kind)
   for _, f in ipairs(R.savings) do
@@ -494,54 +544,56 @@ end
 
 local function saving_sites(g, p, kind) return R.labels_of(g, p, R.sites(g, p, kind)) end
 
-action {
-  name = "build_saving",
-  phases = { "action" },
-  syntax = "build <word> <slot> saving <resource>",
-  help = "build an expansion card for 1 resource less of your choice (Drill Ground: heroes; Building Crane: city expansions costing more than 4)",
-  when = function(g, p) return R.my_turn(g, p) and #R.savings > 0 end,
-  options = function(g, p)
-    local out, kinds = {}, {}
-    for kind in pairs(g:cards(p, "hand")) do kinds[#kinds + 1] = kind end
-    for _, z in ipairs(g:filter("build_from", {}, p)) do
-      for kind in pairs(g:cards(nil, z)) do kinds[#kinds + 1] = kind end
-    end
-    table.sort(kinds)
-    local seen = {}
-    for _, kind in ipairs(kinds) do
-      if not seen[kind] then
-        seen[kind] = true
-        for _, r in ipairs(R.RESOURCES) do
-          if may_build_saving(g, p, kind, r) then
-            for _, l in ipairs(saving_sites(g, p, kind)) do out[#out + 1] = { kind, l, r } end
+SHARED_ACTIONS.saving = function()
+  action {
+    name = "build_saving",
+    phases = { "action" },
+    syntax = "build <word> <slot> saving <resource>",
+    help = "build an expansion card for 1 resource less of your choice (Drill Ground: heroes; Building Crane: city expansions costing more than 4)",
+    when = function(g, p) return R.my_turn(g, p) and #R.savings > 0 end,
+    options = function(g, p)
+      local out, kinds = {}, {}
+      for kind in pairs(g:cards(p, "hand")) do kinds[#kinds + 1] = kind end
+      for _, z in ipairs(g:filter("build_from", {}, p)) do
+        for kind in pairs(g:cards(nil, z)) do kinds[#kinds + 1] = kind end
+      end
+      table.sort(kinds)
+      local seen = {}
+      for _, kind in ipairs(kinds) do
+        if not seen[kind] then
+          seen[kind] = true
+          for _, r in ipairs(R.RESOURCES) do
+            if may_build_saving(g, p, kind, r) then
+              for _, l in ipairs(saving_sites(g, p, kind)) do out[#out + 1] = { kind, l, r } end
+            end
           end
         end
       end
-    end
-    return out
-  end,
-  legal = function(g, p, kind, lbl, r)
-    kind = kind:lower()
-    local ok, why = may_build_saving(g, p, kind, r)
-    if not ok then return deny(why) end
-    if not contains(saving_sites(g, p, kind), lbl) then
-      return deny(lbl .. " is not an empty building site for a " .. title(kind) .. " (see `legal`)")
-    end
-    return true
-  end,
-  apply = function(g, p, kind, lbl, r)
-    kind = kind:lower()
-    local _, c = may_build_saving(g, p, kind, r)
-    local row, col = R.own(g, p, lbl)
-    R.pay(g, p, c)
-    local owner, zone = source_of(g, p, kind)
-    g:place_card(owner, zone, p, P, row, col, kind)
-    g:log(name(g, p) .. " builds " .. title(kind) .. " on " .. lbl .. ", saving 1 " .. r)
-    local d = CARDS[kind]
-    if d.on_build then d.on_build(g, p, row, col) end
-    g:emit("built", { seat = p, card = kind, slot = lbl })
-  end,
-}
+      return out
+    end,
+    legal = function(g, p, kind, lbl, r)
+      kind = kind:lower()
+      local ok, why = may_build_saving(g, p, kind, r)
+      if not ok then return deny(why) end
+      if not contains(saving_sites(g, p, kind), lbl) then
+        return deny(lbl .. " is not an empty building site for a " .. title(kind) .. " (see `legal`)")
+      end
+      return true
+    end,
+    apply = function(g, p, kind, lbl, r)
+      kind = kind:lower()
+      local _, c = may_build_saving(g, p, kind, r)
+      local row, col = R.own(g, p, lbl)
+      R.pay(g, p, c)
+      local owner, zone = source_of(g, p, kind)
+      g:place_card(owner, zone, p, P, row, col, kind)
+      g:log(name(g, p) .. " builds " .. title(kind) .. " on " .. lbl .. ", saving 1 " .. r)
+      local d = CARDS[kind]
+      if d.on_build then d.on_build(g, p, row, col) end
+      g:emit("built", { seat = p, card = kind, slot = lbl })
+    end,
+  }
+end
 
 -- Theme sets: the queue's "yield" choice ------------------------------------------------------
 -- Attacks of the theme sets make the opponent give resources; the giver chooses the regions
@@ -559,35 +611,30 @@ end
 
 R.possible.yield = function(g, task) return #yield_sources(g, task.seat, task) > 0 end
 
-action {
-  name = "yield",
-  phases = { "choose" },
-  syntax = "yield <slot>",
-  help = "give one resource, from the region (or Gold Cache) you name, to your opponent",
-  when = function(g, p) return R.choosing(g, p, { yield = true }) ~= nil end,
-  options = function(g, p) return yield_sources(g, p, R.head(g)) end,
-  legal = select(2, R.one_of(function(g, p) return yield_sources(g, p, R.head(g)) end,
-    "give the resource asked for from one of your regions holding it")),
-  apply = function(g, p, lbl)
-    local r, c = R.own(g, p, lbl)
-    local res = CARDS[R.top(g, p, r, c)].resource
-    g:set_store(p, P, r, c, g:store(p, P, r, c) - 1)
-    local got = R.gain(g, other(p), res, 1)
-    g:log(name(g, p) .. " gives " .. res .. " from " .. lbl .. " to " .. name(g, other(p))
-      .. (got == 0 and " (lost: no room)" or ""))
-    R.choice_done(g)
-  end,
-}
-
--- Starts resolving a list of choices from an action (a card played or built): the phase
--- becomes "choose" until they are made, then "action" again.
-function R.resolve(g, choices)
-  if #choices == 0 then return end
-  local q = g:get("queue") or {}
-  for _, c in ipairs(choices) do q[#q + 1] = c end
-  g:set("queue", q)
-  R.advance(g)
+SHARED_ACTIONS.yield = function()
+  action {
+    name = "yield",
+    phases = { "choose" },
+    syntax = "yield <slot>",
+    help = "give one resource, from the region (or Gold Cache) you name, to your opponent",
+    when = function(g, p) return R.choosing(g, p, { yield = true }) ~= nil end,
+    options = function(g, p) return yield_sources(g, p, R.head(g)) end,
+    legal = select(2, R.one_of(function(g, p) return yield_sources(g, p, R.head(g)) end,
+      "give the resource asked for from one of your regions holding it")),
+    apply = function(g, p, lbl)
+      local r, c = R.own(g, p, lbl)
+      local res = CARDS[R.top(g, p, r, c)].resource
+      g:set_store(p, P, r, c, g:store(p, P, r, c) - 1)
+      local got = R.gain(g, other(p), res, 1)
+      g:log(name(g, p) .. " gives " .. res .. " from " .. lbl .. " to " .. name(g, other(p))
+        .. (got == 0 and " (lost: no room)" or ""))
+      R.choice_done(g)
+    end,
+  }
 end
+
+-- (R.resolve, which starts resolving a list of choices from an action, is rivals.lua's:
+-- the Basic Set's Goldsmith needs it too.)
 
 -- 1 or 2 resources of the opponent's, named by type: the yield choices for them.
 function R.demand(g, p, want)

@@ -187,9 +187,9 @@ R.theme_set {
 }
 
 -- Drill Ground: heroes for 1 resource less (rivals_theme's `build ... saving <resource>`).
-R.savings[#R.savings + 1] = function(g, p, kind)
+R.add_saving(function(g, p, kind)
   return CARDS[kind].type == "hero" and has(g, p, "drill_ground")
-end
+end)
 
 -- Defence: Lookout Tower and Heinrich the Sentinel --------------------------------------------
 

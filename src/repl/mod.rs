@@ -352,7 +352,9 @@ impl<'w> Repl<'w> {
                 Ok(_) => {
                     let shown =
                         if self.game.spec().is_secret(&action.name) { secret_text(&self.game, &action) } else { text };
-                    self.say(&format!("{} (bot)> {shown}", seat_name(&self.game, seat)));
+                    if !self.game.spec().is_quiet(&action.name) {
+                        self.say(&format!("{} (bot)> {shown}", seat_name(&self.game, seat)));
+                    }
                     self.flush_messages(None);
                 }
                 Err(e) => match self.external.get(seat).and_then(Option::as_ref) {

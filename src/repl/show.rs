@@ -126,6 +126,13 @@ impl Repl<'_> {
                 }
             }
         }
+        // What the seat holds besides cards, in the variant's words (`holdings` of its
+        // describe filter: Rivals' stored resources).
+        if let Ok(crate::value::Value::Map(m)) = self.game.describe(seat) {
+            if let Some(crate::value::Value::Str(h)) = m.get("holdings") {
+                out.push_str(&format!("\n    {h}"));
+            }
+        }
         match self.game.points(seat, true) {
             Ok(pts) => out.push_str(&format!("\n    points (with hidden cards): {pts}")),
             Err(e) => out.push_str(&format!("\n    error: cannot count the points: {e}")),
@@ -177,10 +184,17 @@ impl Repl<'_> {
     pub(super) fn board_text(&self, full: bool) -> String {
         let st = self.game.state();
         // A variant without a hex board but with slot grids (Rivals) draws its grids.
-        if st.topology.is_none() && !st.grids.is_empty() {
-            return crate::slots::render::render(&st, self.game.spec(), self.config.color);
+        let board = if st.topology.is_none() && !st.grids.is_empty() {
+            crate::slots::render::render(&st, self.game.spec(), self.config.color)
+        } else {
+            render(&st, self.game.spec(), &RenderOptions { color: self.config.color, compact: !full })
+        };
+        // The variant's legend of its marks, in its words (a failing filter is shown).
+        match self.game.board_legend() {
+            Ok(Some(legend)) => format!("{}\n{legend}", board.trim_end()),
+            Ok(None) => board,
+            Err(e) => format!("{}\n  error: cannot write the legend: {e}", board.trim_end()),
         }
-        render(&st, self.game.spec(), &RenderOptions { color: self.config.color, compact: !full })
     }
 
     pub(super) fn log_text(&self, seat: usize, n: usize) -> String {

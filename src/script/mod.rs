@@ -562,8 +562,8 @@ impl Script {
         self.ask::<Vec<String>>(false, "unavailable", self.g.clone())
     }
 
-    /// Text for a player at the table, from a variant's filter: `welcome` (seat and action
-    /// unused) or `action_note` (what `action` costs `seat` now, say).
+    /// Text for a player at the table, from a variant's filter: `welcome` and `board_legend`
+    /// (seat and action unused) or `action_note` (what `action` costs `seat` now, say).
     pub fn player_text(&self, point: &str, seat: usize, action: &str) -> Result<Option<String>, ScriptError> {
         self.ask::<Option<String>>(false, "player_text", (self.g.clone(), point, seat + 1, action))
     }

@@ -771,10 +771,10 @@ function engine.card_text(g, kind) return g:filter("card_text", nil, kind) end
 function engine.points_by_source(g, seat) return g:filter("points_by_source", {}, seat) end
 function engine.tallies(g) return g:filter("tallies", {}) end
 
--- Text for a player at the table: the `welcome` filter (g, text) and the `action_note`
--- filter (g, text, seat, action), e.g. what an action costs the seat now.
+-- Text for a player at the table: the `welcome` and `board_legend` filters (g, text) and
+-- the `action_note` filter (g, text, seat, action), e.g. what an action costs the seat now.
 function engine.player_text(g, point, seat, name)
-  if point ~= "welcome" and point ~= "action_note" then error("no player text '" .. tostring(point) .. "'") end
+  if point ~= "welcome" and point ~= "board_legend" and point ~= "action_note" then error("no player text '" .. tostring(point) .. "'") end
   local text = g:filter(point, nil, seat, name)
   if text ~= nil and type(text) ~= "string" then error("the " .. point .. " filter returned a " .. type(text) .. ", not text", 0) end
   return text

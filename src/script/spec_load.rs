@@ -447,11 +447,13 @@ fn merge(lua: &Lua, spec: &mut Spec, decl: &Table, variant: &str) -> mlua::Resul
             spec.feature_titles.insert(name, title);
         }
     }
-    if let Some(list) = decl.get::<Option<Table>>("secret_actions")? {
-        for name in list.sequence_values::<String>() {
-            let name = name?;
-            if !spec.secret_actions.contains(&name) {
-                spec.secret_actions.push(name);
+    for (field, names) in [("secret_actions", &mut spec.secret_actions), ("quiet_actions", &mut spec.quiet_actions)] {
+        if let Some(list) = decl.get::<Option<Table>>(field)? {
+            for name in list.sequence_values::<String>() {
+                let name = name?;
+                if !names.contains(&name) {
+                    names.push(name);
+                }
             }
         }
     }

@@ -258,6 +258,11 @@ pub fn pass_turn(g: &mut Game, who: &str) {
     }
 }
 
+/// What `who` may type now, as `legal` lists it.
+pub fn legal_texts(g: &Game, who: &str) -> Vec<String> {
+    g.legal_actions(seat(g, who)).unwrap().iter().map(|a| g.action_text(a)).collect()
+}
+
 /// Every message of the game so far, in order.
 pub fn messages(g: &Game) -> Vec<String> {
     g.messages().iter().map(|(_, m)| m.text.clone()).collect()

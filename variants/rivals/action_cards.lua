@@ -3,14 +3,15 @@
 -- A part of ../rivals.lua, run in the order it lists: `shared` holds the helpers of the
 -- parts before this one, and this one adds those the parts after it use.
 local shared = ...
-local P, RESOURCES, CARDS = shared.P, shared.RESOURCES, shared.CARDS
+local P, CARDS = shared.P, shared.CARDS
 local EXPANSION_TYPE, name, cards_text = shared.EXPANSION_TYPE, shared.name, shared.cards_text
 local total, top, own, regions = shared.total, shared.top, shared.own, shared.regions
 local expansions, fits, stock = shared.expansions, shared.fits, shared.stock
-local can_pay, pay, gain, gain_text = shared.can_pay, shared.pay, shared.gain, shared.gain_text
+local can_pay = shared.can_pay
 local combos, resources_only, in_hand = shared.combos, shared.resources_only, shared.in_hand
 local requirement, discard_card = shared.requirement, shared.discard_card
 local in_action, nth_of_pairs = shared.in_action, shared.nth_of_pairs
+local resolve, spend_choices = shared.resolve, shared.spend_choices
 
 -- Action cards --------------------------------------------------------------------------------
 
@@ -19,7 +20,8 @@ local function may_play(g, p, kind)
   return requirement(g, p, kind)
 end
 
--- Goldsmith: pay 3 gold (from any gold fields), take any 2 resources.
+-- Goldsmith: pay 3 gold, take any 2 resources. "You may take the gold from different gold
+-- fields and/or from the Gold Cache": the owner names them (`spend`) when that is open.
 action {
   name = "play_goldsmith",
   phases = { "action" },
@@ -37,15 +39,15 @@ action {
   end,
   apply = function(g, p, get)
     discard_card(g, p, "goldsmith")
-    pay(g, p, { gold = 3 })
     g:log(name(g, p) .. " plays the Goldsmith: 3 gold for " .. cards_text(get))
-    for _, r in ipairs(RESOURCES) do
-      if get[r] then g:log(gain_text(g, p, r, get[r], gain(g, p, r, get[r]))) end
-    end
+    local steps = spend_choices(g, p, { gold = 3 }, "goldsmith")
+    steps[#steps + 1] = { t = "receive", seat = p, get = get }
+    resolve(g, steps)
   end,
 }
 
--- Merchant Caravan: give exactly 2 resources (alike or not), take any 2.
+-- Merchant Caravan: give exactly 2 resources (alike or not), take any 2. "The resources may
+-- come from the same or different regions": the owner names them (`spend`) when that is open.
 action {
   name = "play_merchant_caravan",
   phases = { "action" },
@@ -71,11 +73,10 @@ action {
   end,
   apply = function(g, p, give, get)
     discard_card(g, p, "merchant_caravan")
-    pay(g, p, give)
     g:log(name(g, p) .. " plays the Merchant Caravan: " .. cards_text(give) .. " for " .. cards_text(get))
-    for _, r in ipairs(RESOURCES) do
-      if get[r] then g:log(gain_text(g, p, r, get[r], gain(g, p, r, get[r]))) end
-    end
+    local steps = spend_choices(g, p, give, "merchant caravan")
+    steps[#steps + 1] = { t = "receive", seat = p, get = get }
+    resolve(g, steps)
   end,
 }
 

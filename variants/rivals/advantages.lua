@@ -5,6 +5,7 @@
 local shared = ...
 local other, name, placed, tally = shared.other, shared.name, shared.placed, shared.tally
 local points, hand_limit = shared.points, shared.hand_limit
+local stock, RESOURCES = shared.stock, shared.RESOURCES
 
 -- Advantages -----------------------------------------------------------------------------------
 
@@ -63,7 +64,19 @@ filter("describe", "rivals.describe", function(g, info, p)
   info.summary = string.format("strength %d  commerce %d  skill %d  progress %d  hand %d/%d%s",
     t.strength, t.commerce, t.skill, t.progress, info.hand, info.hand_limit,
     #tokens > 0 and ("  [" .. table.concat(tokens, ", ") .. "]") or "")
+  -- `show hand`: the resources are stored on the regions, not held as cards.
+  local have, parts, n = stock(g, p), {}, 0
+  for _, r in ipairs(RESOURCES) do
+    parts[#parts + 1] = have[r] .. " " .. r
+    n = n + have[r]
+  end
+  info.holdings = "resources: " .. table.concat(parts, ", ") .. " (" .. n .. " in all)"
   return info
+end)
+
+-- `show board`: what the marks beside a label mean.
+filter("board_legend", "rivals.legend", function()
+  return "  ● one resource stored on the card (a region holds 0 to 3); `city +1`: a city on its settlement"
 end)
 
 filter("to_act", "rivals.to_act", function(g, seat)

@@ -93,13 +93,130 @@ end
 -- queue is a table per step.)
 local function head(g) return g:get("queue", 1) end
 
--- One unit of the head choice is done: count it down and go on.
-local function choice_done(g, changed)
+-- One unit of the head choice is done: count it down and go on (after the steps `before`,
+-- put at the head: a choice that follows from this one).
+local function choice_done(g, changed, before)
   local first = g:remove("queue", 1)
   local task = changed or first
   task.left = task.left - 1
   if task.left > 0 then g:insert("queue", 1, task) end
+  if before then
+    for i = #before, 1, -1 do g:insert("queue", 1, before[i]) end
+  end
   advance(g)
+end
+
+-- Starts resolving a list of steps from an action (a card played or built): the phase
+-- becomes "choose" while a choice waits, then "action" again.
+local function resolve(g, steps)
+  if #steps == 0 then return end
+  local q = g:get("queue") or {}
+  for _, c in ipairs(steps) do q[#q + 1] = c end
+  g:set("queue", q)
+  advance(g)
+end
+
+-- The owner chooses the regions ----------------------------------------------------------------
+-- Where the card index leaves the regions to the owner (the Goldsmith's gold "from different
+-- gold fields and/or from the Gold Cache", the Merchant Caravan's resources "from the same or
+-- different regions", Mineral Mining's ore "among any mountains regions of your choice", the
+-- Pharmacy's resource "in any one region of your choice", ...), each resource paid is a
+-- `spend` choice and each received a `store` choice, asked only while the choice is open:
+-- more than one region could give (take) it and not all of them must. What is forced is
+-- done at once. (Other payments and receipts take from the fullest region and fill the
+-- emptiest: principality.lua, pay and gain.)
+
+-- p's holders of r that hold some (`spend`) or have room (`store`), and how much in all.
+local function givers(g, p, r)
+  local out, n = {}, 0
+  for _, s in ipairs(holders(g, p, r)) do
+    if s.store > 0 then out[#out + 1], n = s, n + s.store end
+  end
+  return out, n
+end
+local function takers(g, p, r)
+  local out, n = {}, 0
+  for _, s in ipairs(holders(g, p, r)) do
+    if s.store < MAX_STORE then out[#out + 1], n = s, n + MAX_STORE - s.store end
+  end
+  return out, n
+end
+
+local function spend_open(g, p, r, n)
+  local list, have = givers(g, p, r)
+  return #list > 1 and have > n
+end
+local function store_open(g, p, r, n)
+  local list, room_left = takers(g, p, r)
+  return #list > 1 and room_left > n
+end
+
+-- Pays n of r when nothing is left to choose (one region holds it, or all of it goes).
+local function spend_rest(g, p, r, n)
+  local from = {}
+  for _, s in ipairs(givers(g, p, r)) do
+    if n == 0 then break end
+    local k = math.min(n, s.store)
+    g:set_store(p, P, s.row, s.col, s.store - k)
+    from[#from + 1] = s.label
+    n = n - k
+  end
+  if n > 0 then error("cannot pay " .. r .. " (a rule let an unaffordable action through)") end
+  return from
+end
+
+-- Stores n of r when nothing is left to choose (one region has room, or all fill up);
+-- returns the labels and what was lost.
+local function store_rest(g, p, r, n)
+  local into = {}
+  for _, s in ipairs(takers(g, p, r)) do
+    if n == 0 then break end
+    local k = math.min(n, MAX_STORE - s.store)
+    g:set_store(p, P, s.row, s.col, s.store + k)
+    into[#into + 1] = s.label
+    n = n - k
+  end
+  return into, n
+end
+
+-- Paying `cost` for p, the owner choosing the regions where that is open: pays the rest at
+-- once and returns the `spend` choices (for `resolve`), labelled with `reason`.
+local function spend_choices(g, p, cost, reason)
+  local out = {}
+  for _, r in ipairs(RESOURCES) do
+    local n = cost[r] or 0
+    if n > 0 then
+      if spend_open(g, p, r, n) then
+        out[#out + 1] = choice(p, "spend", { resource = r, left = n, reason = reason })
+      else
+        spend_rest(g, p, r, n)
+      end
+    end
+  end
+  return out
+end
+
+-- Receiving n of r into p's regions of the owner's choice: the `store` choice when that is
+-- open, else stored at once (the usual message, after `reason`).
+local function store_choices(g, p, r, n, reason)
+  if store_open(g, p, r, n) then return { choice(p, "store", { resource = r, left = n, reason = reason }) } end
+  g:log(reason .. ": " .. gain_text(g, p, r, n, gain(g, p, r, n)))
+  return {}
+end
+
+POSSIBLE.spend = function(g, task) return #givers(g, task.seat, task.resource) > 0 end
+POSSIBLE.store = function(g, task) return #takers(g, task.seat, task.resource) > 0 end
+
+-- What a card gives once its price is paid (the Goldsmith's, the Mint's, the Merchant
+-- Caravan's resources): received as usual, after the `spend` choices.
+TASKS.receive = function(g, task)
+  for _, r in ipairs(RESOURCES) do
+    local n = task.get[r]
+    if n then
+      g:log((task.reason and (task.reason .. ": ") or "") .. gain_text(g, task.seat, r, n, gain(g, task.seat, r, n))
+        .. (task.note or ""))
+    end
+  end
 end
 
 local function start_resolution(g, production, face)
@@ -281,3 +398,6 @@ end
 shared.TASKS, shared.EVENTS, shared.DIE, shared.choice = TASKS, EVENTS, DIE, choice
 shared.room, shared.stealable, shared.POSSIBLE, shared.advance = room, stealable, POSSIBLE, advance
 shared.head, shared.choice_done, shared.start_resolution = head, choice_done, start_resolution
+shared.resolve, shared.spend_choices, shared.store_choices = resolve, spend_choices, store_choices
+shared.spend_open, shared.store_open, shared.givers, shared.takers = spend_open, store_open, givers, takers
+shared.spend_rest, shared.store_rest = spend_rest, store_rest

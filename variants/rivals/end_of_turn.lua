@@ -22,6 +22,7 @@ local may_go_under, removed_to = shared.may_go_under, shared.removed_to
 local REMOVE_CHOICES, labels_of = shared.REMOVE_CHOICES, shared.labels_of
 local cost_text, in_action, may_play = shared.cost_text, shared.in_action, shared.may_play
 local nth_of_groups, nth_of_pairs = shared.nth_of_groups, shared.nth_of_pairs
+local resolve, spend_choices, store_choices = shared.resolve, shared.spend_choices, shared.store_choices
 
 -- End of the turn: replenish, exchange -------------------------------------------------------
 
@@ -87,7 +88,7 @@ action {
   name = "draw",
   phases = { "replenish", "exchange_take" },
   syntax = "draw <int>",
-  help = "draw the top card of a draw stack (1-4)",
+  help = "draw the top card of a draw stack, by its number (`show bank` counts them)",
   when = function(g, p)
     if not my_turn(g, p) then return false end
     if g:phase() == "replenish" then
@@ -104,7 +105,7 @@ action {
   end,
   apply = function(g, p, n)
     draw_card(g, p, stack_index(n))
-    g:log(name(g, p) .. " draws a card from stack " .. n)
+    g:log(name(g, p) .. " draws a card from draw stack " .. n)
     if g:phase() == "replenish" then settle_hand(g, p) else end_turn(g) end
   end,
 }
@@ -146,7 +147,7 @@ action {
   apply = function(g, p, kind, n)
     kind = kind:lower()
     g:move_under(p, "hand", nil, stack_index(n), kind)
-    g:log(name(g, p) .. " puts a card under stack " .. n)
+    g:log(name(g, p) .. " puts a card under draw stack " .. n)
     settle_hand(g, p)
   end,
 }
@@ -165,7 +166,7 @@ action {
   apply = function(g, p, kind, n)
     kind = kind:lower()
     g:move_under(p, "hand", nil, stack_index(n), kind)
-    g:log(name(g, p) .. " puts a card under stack " .. n .. " to exchange it")
+    g:log(name(g, p) .. " puts a card under draw stack " .. n .. " to exchange it")
     g:set_phase("exchange_take")
   end,
 }
@@ -213,10 +214,10 @@ action {
     pay(g, p, paying)
     g:set("searching", n)
     g:set_phase("search")
-    g:log(name(g, p) .. " pays " .. cards_text(paying) .. " to search stack " .. n)
+    g:log(name(g, p) .. " pays " .. cards_text(paying) .. " to search draw stack " .. n)
     local list = {}
     for i, k in ipairs(g:cards(nil, stack_index(n))) do list[i] = title(k) end
-    g:tell({ p }, "stack " .. n .. " (bottom to top): " .. table.concat(list, ", "))
+    g:tell({ p }, "draw stack " .. n .. " (bottom to top): " .. table.concat(list, ", "))
   end,
 }
 
@@ -238,14 +239,14 @@ action {
     kind = kind:lower()
     if not CARDS[kind] then return deny("'" .. kind .. "' is not a card of this game (see `legal`)") end
     if g:count(nil, stack_index(g:get("searching")), kind) == 0 then
-      return deny("stack " .. g:get("searching") .. " holds no " .. kind)
+      return deny("draw stack " .. g:get("searching") .. " holds no " .. kind)
     end
     return true
   end,
   apply = function(g, p, kind)
     kind = kind:lower()
     g:move(nil, stack_index(g:get("searching")), p, "hand", kind)
-    g:log(name(g, p) .. " takes a card from stack " .. g:get("searching"))
+    g:log(name(g, p) .. " takes a card from draw stack " .. g:get("searching"))
     g:tell({ p }, "you take " .. card_text(kind))
     end_turn(g)
   end,
@@ -265,7 +266,8 @@ for k, v in pairs({
   in_hand = in_hand, discard_card = discard_card, may_play = may_play, my_turn = my_turn, end_turn = end_turn,
   combos = combos, resources_only = resources_only, total = total, copy = copy, contains = contains,
   cards_text = cards_text, gain_text = gain_text, cost_text = cost_text, title = title, name = name,
-  other = other, order_from = order_from,
+  other = other, order_from = order_from, resolve = resolve, spend_choices = spend_choices,
+  store_choices = store_choices,
 }) do
   rivals[k] = v
 end

@@ -63,7 +63,9 @@ EVENTS.fraternal_feuds = function(g)
   return { choice(h, "fraternal", { left = math.min(2, n) }) }
 end
 
--- Invention: 1 resource of choice per building with a progress point, at most 2.
+-- Invention: 1 resource of choice per building with a progress point, at most 2. "Each
+-- player determines which resources to receive and among which regions to distribute them"
+-- (`place`: a `store` choice follows each resource while more than one region could take it).
 EVENTS.invention = function(g)
   local out = {}
   for _, p in ipairs(order_from(g, g:current())) do
@@ -72,7 +74,7 @@ EVENTS.invention = function(g)
       if (s.def.progress or 0) > 0 then n = n + 1 end
     end
     n = math.min(n, 2)
-    if n > 0 then out[#out + 1] = choice(p, "gain", { left = n, reason = "invention" }) end
+    if n > 0 then out[#out + 1] = choice(p, "gain", { left = n, reason = "invention", place = true }) end
   end
   if #out == 0 then g:log("invention: nobody has a building with a progress point") end
   return out

@@ -10,6 +10,8 @@ local gain_text, choice, room = shared.gain_text, shared.choice, shared.room
 local stealable, advance, head = shared.stealable, shared.advance, shared.head
 local choice_done, start_resolution = shared.choice_done, shared.start_resolution
 local building_labels = shared.building_labels
+local store_open, givers, takers = shared.store_open, shared.givers, shared.takers
+local spend_open, spend_rest, store_rest = shared.spend_open, shared.spend_rest, shared.store_rest
 
 -- Rolling the dice -----------------------------------------------------------------------------
 
@@ -113,10 +115,98 @@ action {
     elseif task.why == "buy" then
       pay(g, p, { gold = 1 })
       g:log("traveling merchant: " .. gain_text(g, p, r, 1, gain(g, p, r, 1)) .. " for 1 gold")
+    elseif task.place and store_open(g, p, r, 1) then
+      -- The owner names the region too (Invention, Pharmacy): a `store` choice follows.
+      choice_done(g, nil, { choice(p, "store", { resource = r, left = 1, reason = task.reason }) })
+      return
     else
       g:log((task.reason or task.why) .. ": " .. gain_text(g, p, r, 1, gain(g, p, r, 1)))
     end
     choice_done(g)
+  end,
+}
+
+-- The owner chooses the regions (dice.lua): one resource paid from, or stored in, the
+-- region named; once the rest is forced it is done at once.
+local function labels(list)
+  local out = {}
+  for i, s in ipairs(list) do out[i] = s.label end
+  return out
+end
+
+local function spend_sources(g, p) return labels(givers(g, p, head(g).resource)) end
+local function store_targets(g, p) return labels(takers(g, p, head(g).resource)) end
+
+action {
+  name = "spend",
+  phases = { "choose" },
+  syntax = "spend <slot>",
+  help = "pay one resource from the region (or Gold Cache) of yours you name (Goldsmith, Mint, Merchant Caravan)",
+  when = function(g, p) return choosing(g, p, { spend = true }) ~= nil end,
+  options = spend_sources,
+  legal = function(g, p, lbl)
+    local task = head(g)
+    if not contains(spend_sources(g, p), lbl) then
+      return deny("pay " .. task.resource .. " from one of your regions holding it: "
+        .. table.concat(spend_sources(g, p), ", "))
+    end
+    return true
+  end,
+  apply = function(g, p, lbl)
+    local task = head(g)
+    local r, c = own(g, p, lbl)
+    g:set_store(p, P, r, c, g:store(p, P, r, c) - 1)
+    local from = { lbl }
+    local left = task.left - 1
+    if left > 0 and not spend_open(g, p, task.resource, left) then
+      for _, l in ipairs(spend_rest(g, p, task.resource, left)) do
+        if not contains(from, l) then from[#from + 1] = l end
+      end
+      task.left = 1
+    else
+      left = 0
+    end
+    g:log(task.reason .. ": " .. name(g, p) .. " pays " .. ((left > 0) and ((left + 1) .. " ") or "")
+      .. task.resource .. " from " .. table.concat(from, ", "))
+    choice_done(g, task)
+  end,
+}
+
+action {
+  name = "store",
+  phases = { "choose" },
+  syntax = "store <slot>",
+  help = "put one resource you receive on the region (or Gold Cache) of yours you name (Invention, Pharmacy, Mineral Mining, Three-Field System)",
+  when = function(g, p) return choosing(g, p, { store = true }) ~= nil end,
+  options = store_targets,
+  legal = function(g, p, lbl)
+    local task = head(g)
+    if not contains(store_targets(g, p), lbl) then
+      return deny("store " .. task.resource .. " on one of your regions of it with room: "
+        .. table.concat(store_targets(g, p), ", "))
+    end
+    return true
+  end,
+  apply = function(g, p, lbl)
+    local task = head(g)
+    local r, c = own(g, p, lbl)
+    g:set_store(p, P, r, c, g:store(p, P, r, c) + 1)
+    local into, lost = { lbl }, 0
+    local left = task.left - 1
+    if left > 0 and not store_open(g, p, task.resource, left) then
+      local rest
+      rest, lost = store_rest(g, p, task.resource, left)
+      for _, l in ipairs(rest) do
+        if not contains(into, l) then into[#into + 1] = l end
+      end
+      task.left = 1
+    else
+      left = 0
+    end
+    local n = 1 + left - lost
+    g:log(task.reason .. ": " .. name(g, p) .. " stores " .. ((n > 1) and (n .. " ") or "") .. task.resource
+      .. " on " .. table.concat(into, ", ") .. ((lost > 0) and (" (" .. lost .. " lost: no room)") or ""))
+    choice_done(g, task)
   end,
 }
 
@@ -233,7 +323,7 @@ action {
     local task = head(g)
     local kind = g:take_card(p, P, r, c, nil, removed_to(g, top(g, p, r, c), stack_index(n)), true)
     g:log((task.reason or "feud") .. ": " .. name(g, p) .. " removes " .. title(kind) .. " from " .. lbl
-      .. " (under stack " .. n .. ")")
+      .. " (under draw stack " .. n .. ")")
     -- A card lost to an event or the opponent's action card (the Theme Sets' Irmgard).
     g:run("forced_removal", p, kind, task)
     choice_done(g)
@@ -263,7 +353,7 @@ action {
   apply = function(g, p, kind, n)
     kind = kind:lower()
     g:move_under(other(p), "hand", nil, stack_index(n), kind)
-    g:log("fraternal feuds: " .. name(g, p) .. " puts a card of " .. name(g, other(p)) .. "'s hand under stack " .. n)
+    g:log("fraternal feuds: " .. name(g, p) .. " puts a card of " .. name(g, other(p)) .. "'s hand under draw stack " .. n)
     g:tell({ p, other(p) }, "(the card was " .. title(kind) .. ")")
     choice_done(g)
   end,

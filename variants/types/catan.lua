@@ -4,7 +4,7 @@
 -- the docs, then run `catan stubs > variants/types/catan.lua` (tests/stubs.rs checks it).
 
 ---@alias CatanSequencePoint "setup"|"after_action"|"turn_begin"|"turn_end"|"seven"|"free_roads"|string
----@alias CatanFilterPoint "to_act"|"victory_points"|"describe"|"welcome"|"action_note"|"points_by_source"|"tallies"|"card_text"|"cost"|"production"|"discard_count"|"trade_ratio"|"robber_targets"|"steal_targets"|"evaluate"|"features"|"metrics"|"development_deck"|"starting_pieces"|string
+---@alias CatanFilterPoint "to_act"|"victory_points"|"describe"|"welcome"|"board_legend"|"action_note"|"points_by_source"|"tallies"|"card_text"|"cost"|"production"|"discard_count"|"trade_ratio"|"robber_targets"|"steal_targets"|"evaluate"|"features"|"metrics"|"development_deck"|"starting_pieces"|string
 ---@alias CatanEvent "rolled"|"built"|"bought"|"produced"|"knights_changed"|"discarded"|"robber_moved"|"stole"|"played_development"|"traded"|"longest_road_changed"|"largest_army_changed"|"turn_ended"|"game_won"|string
 
 -- sequence `setup`: —; the engine, once when a game starts
@@ -15,8 +15,9 @@
 -- sequence `free_roads`: seat, n; base's Road Building (n = 2); base.free_roads enters phase road_building for up to n roads placed free (fewer if the supply or the board has fewer), then returns to the phase it interrupted. Any variant may grant free roads with g:run("free_roads", seat, n)
 -- filter `to_act`: seat (g:current()); —; the engine: who acts next; must return 1..g:players()
 -- filter `victory_points`: points (starts at 0); seat, hidden; the engine for scores and views (hidden = true counts what only the owner knows, false is the public score); base for the win check
--- filter `describe`: info table (starts empty); seat; the engine: extra per-player facts shown in views; a string summary is the line show players prints after the points (base builds it in base.summary, priority 100, from resource_cards, development_cards, army/army_name or knights, road_length and the special cards); a string marker (base: "player 1", "player 2" with paired turns) is shown before it, by the points
+-- filter `describe`: info table (starts empty); seat; the engine: extra per-player facts shown in views; a string summary is the line show players prints after the points (base builds it in base.summary, priority 100, from resource_cards, development_cards, army/army_name or knights, road_length and the special cards); a string marker (base: "player 1", "player 2" with paired turns) is shown before it, by the points; a string holdings is a line show hand prints under the seat's cards (rivals.lua: the resources stored in the principality, with their total)
 -- filter `welcome`: nil; ; the REPL's welcome: a note for the players (base: that the fixed starting pieces are used, and --option starting_pieces=false for the set-up rounds)
+-- filter `board_legend`: nil; ; the REPL's show board: a legend printed under the board (rivals.lua: what the marks beside a slot's label mean)
 -- filter `action_note`: nil; seat, action; the REPL's help and legal: a note on a kind of action for the seat, such as what it costs now after every cost filter (base: costs brick, lumber, or free now)
 -- filter `points_by_source`: a list, fresh (starts empty), of { source, points } pairs: { { "settlements", 3 }, { "Longest Road", 2 } }; seat; the REPL, at the game's end: where each seat's points come from, in the players' words (read-only). Points the list leaves out show as other. base.points_by_source: settlements, cities, Longest Road, Largest Army, victory point cards
 -- filter `tallies`: a list, fresh (starts empty), of { title, { { label, count }, ... } }; —; the REPL, at the game's end: what the variant counted over the game, each drawn as a histogram (read-only). base.dice_rolled: the sums the dice rolled, 2 to 12 (base counts each sum in var rolls, a list of 11 counts for the sums 2 to 12)
@@ -731,6 +732,7 @@ function catan.use_card(g, p, card, face_up) end
 ---@field terrains? table[] list of { name, produces = "kind" } (produces optional)
 ---@field grids? table[] list of { name, owner = "player" | "game", rows = N, cols = N }
 ---@field secret_actions? string[] list of action names
+---@field quiet_actions? string[] list of action names
 ---@field options? table[] list of { name, type, default, doc, ... }
 ---@field feature_titles? table<string, string> { ["near.city"] = "of a city's price, the share in your hand", ... }
 
