@@ -31,7 +31,7 @@ fn play(name: &str, args: &[&str], input: &str) -> Run {
 }
 
 fn is_prompt(line: &str) -> bool {
-    line.starts_with("[turn ") && line.contains("]> ")
+    line.starts_with('[') && line.contains("]> ")
 }
 
 /// The lines printed after the first echo of `command`, up to the next prompt.

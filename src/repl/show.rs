@@ -182,12 +182,15 @@ impl Repl<'_> {
     /// The board: compact (within a 24-line terminal for the standard board) unless
     /// `full` (`show board full`, the large drawing with the harbors on the map).
     pub(super) fn board_text(&self, full: bool) -> String {
-        let st = self.game.state();
-        // A variant without a hex board but with slot grids (Rivals) draws its grids.
-        let board = if st.topology.is_none() && !st.grids.is_empty() {
-            crate::slots::render::render(&st, self.game.spec(), self.config.color)
-        } else {
-            render(&st, self.game.spec(), &RenderOptions { color: self.config.color, compact: !full })
+        // A variant without a hex board but with slot grids (Rivals) draws its grids. (The
+        // state is read in this block only: the legend below calls into the rules.)
+        let board = {
+            let st = self.game.state();
+            if st.topology.is_none() && !st.grids.is_empty() {
+                crate::slots::render::render(&st, self.game.spec(), self.config.color)
+            } else {
+                render(&st, self.game.spec(), &RenderOptions { color: self.config.color, compact: !full })
+            }
         };
         // The variant's legend of its marks, in its words (a failing filter is shown).
         match self.game.board_legend() {
