@@ -6,7 +6,7 @@ use serde_json::Value as J;
 use std::path::PathBuf;
 
 mod common;
-use common::process::{catan_in, tail, Run};
+use common::process::{after, catan_in, tail, Run};
 
 impl Run {
     fn ok(&self) -> &Self {
@@ -24,17 +24,7 @@ impl Run {
     /// The lines printed after the echo of the `n`th (0-based) input line equal to
     /// `command`, up to the next prompt.
     fn after(&self, command: &str, n: usize) -> Vec<&str> {
-        let lines: Vec<&str> = self.out.lines().collect();
-        let echoes: Vec<usize> = lines
-            .iter()
-            .enumerate()
-            .filter(|(_, l)| is_prompt(l) && l.ends_with(&format!("> {command}")))
-            .map(|(i, _)| i)
-            .collect();
-        let Some(&start) = echoes.get(n) else {
-            panic!("'{command}' was not echoed {} time(s):\n{}", n + 1, tail(&self.out));
-        };
-        lines[start + 1..].iter().take_while(|l| !is_prompt(l)).copied().collect()
+        after(&self.out, command, n)
     }
 
     /// The JSON printed by the `n`th `state --json` (or `view --json`).
@@ -42,11 +32,6 @@ impl Run {
         let text = self.after(command, n).join("\n");
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("'{command}' printed no JSON ({e}):\n{text}"))
     }
-}
-
-fn is_prompt(line: &str) -> bool {
-    // `[round 2 red roll]> `, or `[red setup]> ` before the first round.
-    (line.starts_with('[') && line.contains("]> ")) || line.starts_with("game over> ")
 }
 
 /// Runs `catan ARGS` with `input` on stdin; kills it after `secs` seconds. Autosaves go

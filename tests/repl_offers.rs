@@ -2,7 +2,7 @@
 //! `catan play` (and `catan sim`, `catan serve` where a face words its own errors).
 
 mod common;
-use common::process::{catan_in, tail, Run};
+use common::process::{after, catan_in, is_prompt, tail, Run};
 use std::path::PathBuf;
 
 /// A folder for `CATAN_HOME` (autosaves) of one test, emptied.
@@ -28,25 +28,6 @@ fn play(name: &str, extra: &[&str], input: &str) -> Run {
     catan(name, &args, input)
 }
 
-fn is_prompt(line: &str) -> bool {
-    (line.starts_with('[') && line.contains("]> ")) || line.starts_with("game over> ")
-}
-
-/// The lines printed after the `n`th (0-based) echo of `command`, up to the next prompt.
-fn after<'r>(run: &'r Run, command: &str, n: usize) -> Vec<&'r str> {
-    let lines: Vec<&str> = run.out.lines().collect();
-    let echoes: Vec<usize> = lines
-        .iter()
-        .enumerate()
-        .filter(|(_, l)| is_prompt(l) && l.ends_with(&format!("> {command}")))
-        .map(|(i, _)| i)
-        .collect();
-    let Some(&start) = echoes.get(n) else {
-        panic!("'{command}' was not echoed {} time(s):\n{}", n + 1, tail(&run.out));
-    };
-    lines[start + 1..].iter().take_while(|l| !is_prompt(l)).copied().collect()
-}
-
 fn ok(run: &Run) {
     assert_eq!(run.code, Some(0), "exit status {:?}\nstderr:\n{}\nstdout:\n{}", run.code, run.err, tail(&run.out));
 }
@@ -61,19 +42,19 @@ fn an_offer_waiting_on_you_is_worded_for_the_one_who_answers() {
     let input = "roll\noffer 2 ore for brick\nend\nlegal\ncounter brick for ore\ndecline\ndecline\nend\nlegal\n";
     let run = play("offer-words", &[], input);
     ok(&run);
-    let refused = after(&run, "end", 0);
+    let refused = after(&run.out, "end", 0);
     assert_eq!(
         refused,
         ["error: red offers 2 ore for brick: `accept` (you give brick), `decline`, or `counter <cards> for <cards>`"]
     );
-    let legal = after(&run, "legal", 0).join("\n");
+    let legal = after(&run.out, "legal", 0).join("\n");
     assert!(legal.contains("accept   # you give brick for 2 ore"), "{legal}");
     assert_eq!(
-        after(&run, "end", 1),
+        after(&run.out, "end", 1),
         ["error: your trade offer is open: blue counters (you give ore for brick): `confirm PLAYER` with one who \
           accepted or countered, or `cancel`"]
     );
-    let legal = after(&run, "legal", 1).join("\n");
+    let legal = after(&run.out, "legal", 1).join("\n");
     assert!(legal.contains("confirm blue   # blue: you give ore for brick"), "{legal}");
 }
 
@@ -122,8 +103,8 @@ fn offers_off_stops_the_bots_offers() {
     let input = format!("offers\noffers off\n{opening}{}", "roll\nend\n".repeat(6));
     let off = play("offers-off", PLANNERS, &input);
     ok(&off);
-    assert!(after(&off, "offers", 0)[0].starts_with("offers on: the bots may make trade offers"));
-    assert!(after(&off, "offers off", 0)[0].starts_with("offers off: the bots make no offers of their own"));
+    assert!(after(&off.out, "offers", 0)[0].starts_with("offers on: the bots may make trade offers"));
+    assert!(after(&off.out, "offers off", 0)[0].starts_with("offers off: the bots make no offers of their own"));
     assert!(off.out.contains("[round 4 red "), "{}", tail(&off.out));
     assert!(!off.out.contains("(bot)> offer"), "{}", off.out);
     let mut args = PLANNERS.to_vec();
@@ -141,7 +122,7 @@ fn hint_says_why_in_the_players_terms_and_counts_offers() {
     let input = "hint\nsettlement 12\nroad 12-13\nhint\n";
     let run = play("hint-words", &["--option", "starting_pieces=false", "--playouts", "20"], input);
     ok(&run);
-    let hint = after(&run, "hint", 0);
+    let hint = after(&run.out, "hint", 0);
     assert!(hint[0].starts_with("hint: settlement "), "{hint:?}");
     let why = hint.iter().find(|l| l.starts_with("  what it does for you: ")).expect("a reason");
     assert!(why.contains("+1 victory point") && why.contains("production in pips"), "{why}");
@@ -150,13 +131,13 @@ fn hint_says_why_in_the_players_terms_and_counts_offers() {
     let input = "roll\noffer 2 ore for brick\ndecline\nhint\nroll\nhint\n";
     let run = play("hint-counter", &["--playouts", "20"], input);
     ok(&run);
-    let hint = after(&run, "hint", 0);
+    let hint = after(&run.out, "hint", 0);
     assert_eq!(hint[0], "hint: decline", "{hint:?}");
     assert_eq!(hint.last(), Some(&"  (the only action listed; you may also `counter <cards> for <cards>`)"));
     // The robber: what it blocks of the others' production.
     let run = play("hint-robber", &["--sandbox", "--playouts", "20"], "dice 3 4\nroll\nhint\n");
     ok(&run);
-    let hint = after(&run, "hint", 0);
+    let hint = after(&run.out, "hint", 0);
     assert!(hint[0].starts_with("hint: robber H"), "{hint:?}");
     let others = hint.iter().find(|l| l.starts_with("  for the others: ")).expect("what it blocks");
     assert!(others.contains("production in pips") && others.contains(" -"), "{others}");
@@ -204,17 +185,21 @@ fn mistyped_variants_and_options_get_the_closest_name() {
 fn show_and_legal_words_that_match_nothing_say_so() {
     let run = play("show", &[], "show cards\nshow crds\nshow xyzzy\nlegal trade\nflee\n");
     ok(&run);
-    assert!(after(&run, "show cards", 0)[0].starts_with("  red's cards:"), "{:?}", after(&run, "show cards", 0));
-    assert_eq!(after(&run, "show crds", 0), ["error: nothing to show as 'crds'; did you mean `show cards`?"]);
+    assert!(
+        after(&run.out, "show cards", 0)[0].starts_with("  red's cards:"),
+        "{:?}",
+        after(&run.out, "show cards", 0)
+    );
+    assert_eq!(after(&run.out, "show crds", 0), ["error: nothing to show as 'crds'; did you mean `show cards`?"]);
     assert_eq!(
-        after(&run, "show xyzzy", 0),
+        after(&run.out, "show xyzzy", 0),
         ["error: nothing to show as 'xyzzy'; `show` shows: board, hand, cards, players, bank, log"]
     );
     assert_eq!(
-        after(&run, "legal trade", 0),
+        after(&run.out, "legal trade", 0),
         ["red may do nothing that starts with 'trade' now (`legal` lists what red may do)"]
     );
-    assert_eq!(after(&run, "flee", 0), ["error: unknown command 'flee' (type `help` or `legal`)"]);
+    assert_eq!(after(&run.out, "flee", 0), ["error: unknown command 'flee' (type `help` or `legal`)"]);
 }
 
 /// The protocol words its errors for programs (its `legal` request), and takes an action
@@ -244,14 +229,14 @@ fn the_protocol_words_its_own_errors_and_takes_labels() {
 fn classic_help_finds_its_own_cards() {
     let run = play("classic", &["--variant", "classic"], "help soldier\nhelp knight\nhelp market\nhelp soldeir\n");
     ok(&run);
-    assert!(after(&run, "help soldier", 0)[0].starts_with("Soldier (development card, 14): "));
+    assert!(after(&run.out, "help soldier", 0)[0].starts_with("Soldier (development card, 14): "));
     assert_eq!(
-        after(&run, "help knight", 0),
+        after(&run.out, "help knight", 0),
         ["error: no command, action or card 'knight' (type `help` for the list)"]
     );
-    assert!(after(&run, "help market", 0)[0].starts_with("Market (victory point card, 1 of 5)"));
+    assert!(after(&run.out, "help market", 0)[0].starts_with("Market (victory point card, 1 of 5)"));
     assert_eq!(
-        after(&run, "help soldeir", 0),
+        after(&run.out, "help soldeir", 0),
         ["error: no command, action or card 'soldeir'; did you mean `help soldier`?"]
     );
 }
@@ -270,9 +255,9 @@ fn help_lists_only_what_this_game_offers() {
     ] {
         let run = play("help-pass", &args, "help\nhelp pass\n");
         ok(&run);
-        let listed = after(&run, "help", 0).iter().any(|l| l.starts_with("  pass "));
+        let listed = after(&run.out, "help", 0).iter().any(|l| l.starts_with("  pass "));
         assert_eq!(listed, shown, "{args:?}");
-        assert_eq!(after(&run, "help pass", 0)[0].starts_with("error: "), !shown, "{args:?}");
+        assert_eq!(after(&run.out, "help pass", 0)[0].starts_with("error: "), !shown, "{args:?}");
     }
     let run = catan("variants", &["variants", "base", "family", "classic"], "");
     ok(&run);

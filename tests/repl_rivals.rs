@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 mod common;
-use common::process::{catan_in, tail, Run};
+use common::process::{after, catan_in, tail, Run};
 
 /// A folder for `CATAN_HOME` (autosaves), emptied.
 fn scratch_home(name: &str) -> PathBuf {
@@ -30,24 +30,11 @@ fn play(name: &str, args: &[&str], input: &str) -> Run {
     run
 }
 
-fn is_prompt(line: &str) -> bool {
-    line.starts_with('[') && line.contains("]> ")
-}
-
-/// The lines printed after the first echo of `command`, up to the next prompt.
-fn after<'a>(run: &'a Run, command: &str) -> Vec<&'a str> {
-    let lines: Vec<&str> = run.out.lines().collect();
-    let Some(start) = lines.iter().position(|l| is_prompt(l) && l.ends_with(&format!("> {command}"))) else {
-        panic!("'{command}' was not echoed:\n{}", tail(&run.out));
-    };
-    lines[start + 1..].iter().take_while(|l| !is_prompt(l)).copied().collect()
-}
-
 /// `show board` ends with the variant's legend of the stored-resource marks.
 #[test]
 fn show_board_has_a_legend_of_the_marks() {
     let run = play("legend", &["--variant", "rivals", "--bots", "none", "--seed", "1"], "show board\n");
-    let board = after(&run, "show board").join("\n");
+    let board = after(&run.out, "show board", 0).join("\n");
     assert!(board.contains("K2 ●"), "{board}");
     assert!(board.contains("● one resource stored on the card (a region holds 0 to 3)"), "{board}");
 }
@@ -56,7 +43,7 @@ fn show_board_has_a_legend_of_the_marks() {
 #[test]
 fn show_hand_totals_the_resources() {
     let run = play("hand", &["--variant", "rivals", "--bots", "none", "--seed", "1"], "show hand\n");
-    let hand = after(&run, "show hand").join("\n");
+    let hand = after(&run.out, "show hand", 0).join("\n");
     assert!(hand.contains("resources: 1 brick, 1 grain, 1 wool, 1 lumber, 1 ore, 0 gold (5 in all)"), "{hand}");
 }
 
@@ -67,7 +54,7 @@ fn show_hand_totals_the_resources() {
 fn help_lists_only_the_loaded_theme_sets_actions() {
     let help = |v: &str| {
         let run = play(&format!("help-{v}"), &["--variant", v, "--bots", "none"], "help\n");
-        after(&run, "help").join("\n")
+        after(&run.out, "help", 0).join("\n")
     };
     let gold = help("rivals_gold");
     assert!(gold.contains("play brigands <slot>") && gold.contains("yield <slot>") && gold.contains("mint <resource>"));
@@ -98,17 +85,17 @@ fn cards_typed_as_displayed_and_draw_stacks_named() {
         "look 1\nselect Large Trade Ship from 1\nselect merchant caravan from 1\nselect toll_bridge from 1\n\
          look 2\nselect brick factory from 2\nshow bank\n",
     );
-    let look = after(&run, "look 1").join("\n");
+    let look = after(&run.out, "look 1", 0).join("\n");
     assert!(look.contains("draw stack 1 (bottom to top): "), "{look}");
-    assert!(after(&run, "select Large Trade Ship from 1").join("\n").contains("you take large trade ship"));
-    assert!(after(&run, "select merchant caravan from 1").join("\n").contains("you take merchant caravan"));
-    assert!(after(&run, "select toll_bridge from 1")
+    assert!(after(&run.out, "select Large Trade Ship from 1", 0).join("\n").contains("you take large trade ship"));
+    assert!(after(&run.out, "select merchant caravan from 1", 0).join("\n").contains("you take merchant caravan"));
+    assert!(after(&run.out, "select toll_bridge from 1", 0)
         .join("\n")
         .contains("red takes 3 starting cards from draw stack 1"));
     // Blue's pick: read as the card, whether the stack holds one or not.
-    let blue = after(&run, "select brick factory from 2").join("\n");
+    let blue = after(&run.out, "select brick factory from 2", 0).join("\n");
     assert!(blue.contains("you take brick factory") || blue.contains("holds no brick_factory"), "{blue}");
-    let bank = after(&run, "show bank").join("\n");
+    let bank = after(&run.out, "show bank", 0).join("\n");
     for z in [
         "draw stack 1: ",
         "draw stack 4: ",
@@ -125,7 +112,7 @@ fn cards_typed_as_displayed_and_draw_stacks_named() {
         &["--variant", "rivals_gold", "--bots", "none", "--seed", "5"],
         "look 1\nselect large trade boat from 1\n",
     );
-    let bad = after(&run, "select large trade boat from 1").join("\n");
+    let bad = after(&run.out, "select large trade boat from 1", 0).join("\n");
     assert!(bad.contains("'large trade boat' is not a card of this game"), "{bad}");
 }
 
@@ -140,8 +127,8 @@ fn bot_region_swaps_shown_as_their_net_result() {
          rearrange K2 O2\nrearrange K2 O2\nready\n",
     );
     assert!(!run.out.contains("(bot)> rearrange"), "{}", tail(&run.out));
-    assert!(after(&run, "rearrange K2 O2").join("\n").contains("you swap the regions on K2 and O2"));
-    let ready = after(&run, "ready").join("\n");
+    assert!(after(&run.out, "rearrange K2 O2", 0).join("\n").contains("you swap the regions on K2 and O2"));
+    let ready = after(&run.out, "ready", 0).join("\n");
     assert!(ready.contains("red keeps the regions as they were"), "two swaps that undo each other: {ready}");
     assert!(ready.contains("blue (bot)> ready"), "{ready}");
     let blue: Vec<&str> =
@@ -160,11 +147,11 @@ fn goldsmith_asks_where_the_gold_comes_from() {
         "edit hand red goldsmith\nedit place I2 gold_field_2\nedit store M2 2\nedit store I2 2\ndice 3 2\nroll\n\
          play goldsmith ore wool\nlegal\nspend K2\nspend M2\nspend M2\nshow board\n",
     );
-    let legal = after(&run, "legal").join("\n");
+    let legal = after(&run.out, "legal", 0).join("\n");
     assert!(legal.contains("spend I2") && legal.contains("spend M2"), "{legal}");
-    let refused = after(&run, "spend K2").join("\n");
+    let refused = after(&run.out, "spend K2", 0).join("\n");
     assert!(refused.contains("pay gold from one of your regions holding it: I2, M2"), "{refused}");
-    let last = after(&run, "spend M2").join("\n");
+    let last = after(&run.out, "spend M2", 0).join("\n");
     assert!(last.contains("goldsmith: red pays gold from M2"), "{last}");
     let done = run.out.lines().filter(|l| l.contains("goldsmith: red pays 2 gold from M2, I2")).count();
     assert_eq!(done, 1, "{}", tail(&run.out));

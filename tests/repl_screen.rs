@@ -8,7 +8,7 @@ mod common;
 
 use catan_engine::engine::Header;
 use catan_engine::repl::{run_as_terminal, ReplConfig};
-use common::process::{catan_in, tail, Run};
+use common::process::{after, catan_in, tail, Run};
 use common::{act_as, main_phase_of, sb, seat};
 use std::path::PathBuf;
 
@@ -36,24 +36,6 @@ fn play(name: &str, extra: &[&str], input: &str) -> Run {
         args.extend(["--bots", "none"]);
     }
     ok(catan_in(&home(name), &args, input, 60))
-}
-
-fn is_prompt(line: &str) -> bool {
-    (line.starts_with('[') && line.contains("]> ")) || line.starts_with("game over> ")
-}
-
-/// The lines printed after the echo of the `n`th input line `command`, up to the next
-/// prompt.
-fn after<'r>(out: &'r str, command: &str, n: usize) -> Vec<&'r str> {
-    let lines: Vec<&str> = out.lines().collect();
-    let echoes: Vec<usize> = lines
-        .iter()
-        .enumerate()
-        .filter(|(_, l)| is_prompt(l) && l.ends_with(&format!("> {command}")))
-        .map(|(i, _)| i)
-        .collect();
-    let Some(&start) = echoes.get(n) else { panic!("'{command}' was not echoed {} time(s):\n{}", n + 1, tail(out)) };
-    lines[start + 1..].iter().take_while(|l| !is_prompt(l)).copied().collect()
 }
 
 fn header(players: usize) -> Header {

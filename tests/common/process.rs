@@ -21,6 +21,28 @@ pub fn tail(s: &str) -> String {
     lines[lines.len().saturating_sub(40)..].join("\n")
 }
 
+/// A prompt of `catan play` as a transcript echoes it: `[round 2 red roll]> `, `[red
+/// setup]> ` before the first round, `game over> `.
+pub fn is_prompt(line: &str) -> bool {
+    (line.starts_with('[') && line.contains("]> ")) || line.starts_with("game over> ")
+}
+
+/// The lines `out` printed after the echo of the `n`th (0-based) input line equal to
+/// `command`, up to the next prompt.
+pub fn after<'r>(out: &'r str, command: &str, n: usize) -> Vec<&'r str> {
+    let lines: Vec<&str> = out.lines().collect();
+    let echoes: Vec<usize> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| is_prompt(l) && l.ends_with(&format!("> {command}")))
+        .map(|(i, _)| i)
+        .collect();
+    let Some(&start) = echoes.get(n) else {
+        panic!("'{command}' was not echoed {} time(s):\n{}", n + 1, tail(out));
+    };
+    lines[start + 1..].iter().take_while(|l| !is_prompt(l)).copied().collect()
+}
+
 /// `catan ARGS` with `CATAN_HOME` set to `home`.
 pub fn catan_in(home: &Path, args: &[&str], input: impl AsRef<[u8]>, secs: u64) -> Run {
     let mut child = Command::new(BIN)
