@@ -126,11 +126,7 @@ pub fn run(file: &str, text: &str, dir: Option<&std::path::Path>) -> Result<Outc
             Err(e) => return fail(e, &transcript, commands, expectations),
         };
         let _ = writeln!(transcript, "> {}", l.text);
-        let result = if is_edit(command) && game.header().sandbox {
-            game.sandbox(seat, command)
-        } else {
-            game.act(seat, command)
-        };
+        let result = play(&mut game, seat, command);
         match result {
             Ok(o) => {
                 last_messages = o.messages.into_iter().map(|m| m.text).collect();
@@ -147,8 +143,15 @@ pub fn run(file: &str, text: &str, dir: Option<&std::path::Path>) -> Result<Outc
     Ok(Outcome { file: file.to_string(), commands, expectations, failure: None })
 }
 
-fn is_edit(command: &str) -> bool {
-    matches!(command.split_whitespace().next(), Some("dice" | "give" | "place"))
+/// Plays a command as the REPL would: a sandbox edit (`dice`, `give`, `place`) in a
+/// sandbox game, an action otherwise.
+fn play(game: &mut Game, seat: usize, command: &str) -> Result<crate::engine::Outcome, crate::engine::GameError> {
+    let edit = matches!(command.split_whitespace().next(), Some("dice" | "give" | "place"));
+    if edit && game.header().sandbox {
+        game.sandbox(seat, command)
+    } else {
+        game.act(seat, command)
+    }
 }
 
 /// The seat a command is played by, and the command: `as blue: accept`, or the seat to act.
@@ -249,9 +252,7 @@ fn check(game: &mut Game, expect: &str, last: &[String]) -> Result<(), String> {
             let rest = expect["refused".len()..].trim();
             let (command, words) = rest.split_once(':').map_or((rest, ""), |(c, w)| (c.trim(), w.trim()));
             let (s, command) = who(game, command)?;
-            let result =
-                if is_edit(command) && game.header().sandbox { game.sandbox(s, command) } else { game.act(s, command) };
-            match result {
+            match play(game, s, command) {
                 Ok(_) => Err(format!("'{command}' was played (and stays played)")),
                 Err(e) if e.to_string().contains(words) => Ok(()),
                 Err(e) => Err(format!("it was refused, but with: {e}")),
