@@ -87,7 +87,7 @@ impl ExternalSeats {
 /// `blue,white=python3 bot.py` -> (Some("blue,white"), "python3 bot.py"); a command
 /// without a seat list before its first `=` (or with a space, a slash or a dot in what
 /// precedes it) is the whole text.
-fn split_seats(flag: &str) -> (Option<&str>, &str) {
+pub fn split_seats(flag: &str) -> (Option<&str>, &str) {
     match flag.split_once('=') {
         Some((seats, cmd))
             if !seats.trim().is_empty()

@@ -174,12 +174,6 @@ pub fn run_jobs(
     mut progress: impl FnMut(usize),
 ) -> Result<SimReport, GameError> {
     lineup.check_players(players).map_err(GameError::Setup)?;
-    if !lineup.external.is_empty() && lineup.external.commands.len() != players {
-        return Err(GameError::Setup(format!(
-            "--bot-cmd names seats of a {}-player game",
-            lineup.external.commands.len()
-        )));
-    }
     let start = Instant::now();
     let header = Header { variants: variants.to_vec(), players, seed, options: options.to_vec(), sandbox: false };
     let jobs = jobs.clamp(1, games.max(1));
@@ -201,10 +195,9 @@ pub fn run_jobs(
                         return;
                     }
                 };
-                let mut external = lineup.external.bots();
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= games || tx.send(Ok(play_row(&mut game, header.seed, i, lineup, &mut external))).is_err() {
+                    if i >= games || tx.send(Ok(play_row(&mut game, header.seed, i, lineup))).is_err() {
                         break;
                     }
                 }
@@ -239,33 +232,29 @@ pub fn run_jobs(
 pub fn play_range(header: &Header, range: Range<usize>, lineup: &Lineup) -> Result<Vec<GameRow>, GameError> {
     lineup.check_players(header.players).map_err(GameError::Setup)?;
     let mut game = Game::new(header.clone())?;
-    let mut external = lineup.external.bots();
-    Ok(range.map(|i| play_row(&mut game, header.seed, i, lineup, &mut external)).collect())
+    Ok(range.map(|i| play_row(&mut game, header.seed, i, lineup)).collect())
 }
 
 /// Plays game `index` of a run (seed: the run's seed plus the index, bots: the lineup
-/// rotated `index` seats, the seats with a bot in `external` played by those programs)
-/// on a worker's game, quiet (`Game::set_quiet`), and returns its row.
-pub fn play_row(
-    game: &mut Game,
-    seed: u64,
-    index: usize,
-    lineup: &Lineup,
-    external: &mut [Option<ExternalBot>],
-) -> GameRow {
+/// rotated `index` seats, the seats of a program played by a process of its own started
+/// for this game) on a worker's game, quiet (`Game::set_quiet`), and returns its row.
+pub fn play_row(game: &mut Game, seed: u64, index: usize, lineup: &Lineup) -> GameRow {
     let seed = seed.wrapping_add(index as u64);
     let players = game.header().players;
     let seats = lineup.seats(players, index);
-    let bots: Vec<String> = seats
-        .iter()
-        .enumerate()
-        .map(|(s, k)| if lineup.external.is_external(s) { "external".to_string() } else { k.name() })
-        .collect();
+    let bots: Vec<String> = seats.iter().map(Entrant::name).collect();
+    // A program's seat has a bot of ours too, never asked: its seed stays that of the seat.
+    let specs: Vec<BotSpec> = seats.iter().map(|e| e.bot().cloned().unwrap_or(BotKind::Random.into())).collect();
+    // Started for this game and stopped at its end (dropped): what a program keeps from one
+    // game to the next cannot make the games depend on which worker played them.
+    let mut programs = lineup.programs_of(&seats);
     let cap = lineup.max_actions;
     // A row reads no message: the game measures them and keeps none (the same game).
     game.set_quiet(true);
-    let played =
-        game.restart(seed).and_then(|()| play_capped_external(game, &seats, lineup.budget, cap, external, |_| Ok(())));
+    let played = game
+        .restart(seed)
+        .and_then(|()| play_capped_external(game, &specs, lineup.budget, cap, &mut programs, |_| Ok(())));
+    drop(programs);
     // A game an error stopped is replayed up to the error (its log holds the actions
     // that succeeded).
     let save = lineup.saves.then(|| game.save_file());

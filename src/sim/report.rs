@@ -2,7 +2,6 @@
 //! runs side by side; and the texts `catan sim` prints for each.
 
 use super::*;
-use crate::bot::BotSpec;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -70,7 +69,7 @@ pub fn report_from_rows(
     let mut wins = vec![0; players];
     let (mut turns, mut acts, mut finished) = (vec![], 0u64, 0usize);
     let (mut failed, mut cut_off) = (vec![], vec![]);
-    let mut by_kind: BTreeMap<BotSpec, usize> = BTreeMap::new();
+    let mut by_kind: BTreeMap<Entrant, usize> = BTreeMap::new();
     for row in &rows {
         match row.end {
             End::Error => {
@@ -82,9 +81,7 @@ pub fn report_from_rows(
         }
         if let Some(w) = row.winner.and_then(|w| w.checked_sub(1)).filter(|&w| w < players) {
             wins[w] += 1;
-            if !lineup.external.is_external(w) {
-                *by_kind.entry(lineup.seats(players, row.game)[w].clone()).or_default() += 1;
-            }
+            *by_kind.entry(lineup.seats(players, row.game)[w].clone()).or_default() += 1;
             finished += 1;
         }
         turns.push(row.turns as f64);
@@ -93,21 +90,8 @@ pub fn report_from_rows(
     let n = games - failed.len();
     let played = n.max(1) as f64;
     let mut bots = BTreeMap::new();
-    // External seats are fixed: their wins are those of their seats.
-    let ext: Vec<usize> = (0..players).filter(|&s| lineup.external.is_external(s)).collect();
-    if !ext.is_empty() {
-        let w = ext.iter().map(|&s| wins[s]).sum();
-        let fair_share = ext.len() as f64 / players as f64;
-        let (seats, rate, ci95) = (ext.len(), w as f64 / played, wilson95(w, n));
-        bots.insert("external".to_string(), BotWins { seats, wins: w, rate, ci95, fair_share });
-    }
-    let first: Vec<BotSpec> = lineup
-        .seats(players, 0)
-        .into_iter()
-        .enumerate()
-        .filter(|(s, _)| !lineup.external.is_external(*s))
-        .map(|(_, k)| k)
-        .collect();
+    // Programs as bots: each by its name.
+    let first = lineup.seats(players, 0);
     for kind in &first {
         let seats = first.iter().filter(|&k| k == kind).count();
         let w = by_kind.get(kind).copied().unwrap_or(0);
