@@ -237,3 +237,57 @@ fn the_forks_transcript_of_the_docs_is_what_the_server_answers() {
     let got: Vec<String> = requests.iter().map(|r| s.handle_line(r)).collect();
     assert_eq!(got, answers);
 }
+
+/// The example lookahead bot (examples/bots/lookahead_bot.py) plays whole games on forks
+/// over the protocol, beside our bots, the same games on one worker or two; a bot that
+/// asks for something else than forks while deciding is told so and may go on.
+#[test]
+fn the_lookahead_example_plays_on_forks_over_the_protocol() {
+    use common::process::catan_in;
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let bot = format!("look=python3 '{}/examples/bots/lookahead_bot.py'", env!("CARGO_MANIFEST_DIR"));
+    let run = |jobs: &str| {
+        let args = [
+            "sim",
+            "--games",
+            "2",
+            "--seed",
+            "1",
+            "--jobs",
+            jobs,
+            "--json",
+            "--option",
+            "victory_points=4",
+            "--bots",
+            "look,random,greedy,random",
+            "--bot-cmd",
+            &bot,
+        ];
+        let run = catan_in(dir, &args, "", 120);
+        assert_eq!(run.code, Some(0), "{}", run.err);
+        let mut r: J = serde_json::from_str(&run.out).unwrap();
+        for timing in ["seconds", "games_per_second", "jobs"] {
+            r.as_object_mut().unwrap().remove(timing);
+        }
+        r
+    };
+    let (one, two) = std::thread::scope(|s| {
+        let a = s.spawn(|| run("1"));
+        let b = s.spawn(|| run("2"));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    assert_eq!((one["finished"].clone(), one["failed"].clone()), (json!(2), json!([])), "{one}");
+    assert_eq!(one["bots"]["look"]["seats"], json!(1), "{one}");
+    assert_eq!(two, one);
+
+    // A bot that asks for the real game's save while deciding gets an error line, then answers.
+    let script = "import sys, json\nfor line in sys.stdin:\n    r = json.loads(line)\n    print(json.dumps({'cmd': 'save'}), flush=True)\n    e = json.loads(sys.stdin.readline())\n    assert e['error']['kind'] == 'protocol', e\n    sys.stderr.write(e['error']['message'] + '\\n')\n    print(json.dumps({'index': 0, 'request': r['request']}), flush=True)\n";
+    let path = dir.join(format!("asks_save_{}.py", std::process::id()));
+    std::fs::write(&path, script).unwrap();
+    let cmd = format!("python3 '{}'", path.display());
+    let args = ["play", "--seed", "7", "--bots", "none", "--bot-cmd", &format!("red={cmd}")];
+    let run = catan_in(dir, &args, "show players\n", 60);
+    assert_eq!(run.code, Some(0), "{}", run.err);
+    assert!(run.err.contains("a bot may ask about forks only"), "{}", run.err);
+    assert!(run.out.contains("red (bot)> roll"), "{}", run.out);
+}
