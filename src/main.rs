@@ -49,7 +49,8 @@ enum Command {
         /// Seats played by bots: "2,3,4", colours "blue,white", "all" or "none", each
         /// with a kind if wanted: "blue=mcts,white=greedy,orange=random" (default kind:
         /// mcts, the strongest; default seats: every seat but the first); a kind alone
-        /// ("random") plays every seat but the first
+        /// ("random") plays every seat but the first; a kind may be a program's name from
+        /// --bot-cmd NAME=COMMAND ("blue=ext")
         #[arg(long)]
         bots: Option<String>,
         #[command(flatten)]
@@ -251,10 +252,10 @@ enum Command {
 #[derive(clap::Args, Clone)]
 struct BotCmdArgs {
     /// A program that plays seats over the JSON Lines protocol (docs/protocol.md), run
-    /// through the shell, one process per seat. In sim with --bots: "NAME=COMMAND", the
-    /// program seated wherever --bots names it and rotated like the others, e.g. --bots
-    /// mcts,ext,greedy,ext --bot-cmd "ext=python3 bot.py" (each game starts its own
-    /// processes). Otherwise "[SEATS=]COMMAND", SEATS as play's --bots names them ("2",
+    /// through the shell, one process per seat. "NAME=COMMAND": the program seated wherever
+    /// --bots names it, in sim rotated like the others (each game starts its own
+    /// processes), e.g. sim --bots mcts,ext,greedy,ext --bot-cmd "ext=python3 bot.py", or
+    /// play --bots blue=ext,white=mcts --bot-cmd "ext=python3 bot.py". Otherwise "[SEATS=]COMMAND", SEATS as play's --bots names them ("2",
     /// "blue,white", "all"): those seats (default: every seat but the first in play,
     /// every seat in sim), fixed in sim, random bots in the others. Repeatable; a program
     /// that crashes, times out or answers an illegal action is an error (in sim: the game

@@ -110,3 +110,33 @@ fn the_seat_form_keeps_its_fixed_seats_alone_and_is_refused_beside_a_lineup() {
     assert_eq!(run.code, Some(1));
     assert!(run.err.contains("'ext' is not a seat") && run.err.contains("--bots mcts,ext"), "{}", run.err);
 }
+
+/// `catan play` seats a program by name too: `--bots blue=ext --bot-cmd "ext=COMMAND"`,
+/// beside a bot of ours, and the seat form keeps working there.
+#[test]
+fn play_seats_a_program_by_its_name_beside_our_bots() {
+    let named = format!("ext={}", random_bot());
+    let run = catan_in(
+        Path::new(env!("CARGO_TARGET_TMPDIR")),
+        &["play", "--seed", "7", "--bots", "blue=ext,white=random", "--bot-cmd", &named],
+        "roll\nend\nshow players\n",
+        60,
+    );
+    assert_eq!(run.code, Some(0), "{}", run.err);
+    assert!(run.out.contains("bots: blue (external: python3"), "{}", run.out);
+    assert!(run.out.contains("white (random)"), "{}", run.out);
+    assert!(run.out.contains("blue (bot)> roll"), "{}", run.out);
+    let seat_form = format!("blue={}", random_bot());
+    let run = catan_in(
+        Path::new(env!("CARGO_TARGET_TMPDIR")),
+        &["play", "--seed", "7", "--bots", "none", "--bot-cmd", &seat_form],
+        "roll\nend\n",
+        60,
+    );
+    assert_eq!(run.code, Some(0), "{}", run.err);
+    assert!(run.out.contains("blue (bot)> roll"), "{}", run.out);
+    // A name no seat uses.
+    let run = catan(&["play", "--seed", "7", "--bots", "blue=greedy", "--bot-cmd", "ext=python3 x.py"], 30);
+    assert_eq!(run.code, Some(1));
+    assert!(run.err.contains("nor a program --bots seats"), "{}", run.err);
+}

@@ -85,6 +85,52 @@ impl ExternalSeats {
     }
 }
 
+/// `catan play --bots blue=ext,white=mcts --bot-cmd "ext=python3 bot.py"`: the programs
+/// named in `--bots` (a `--bot-cmd NAME=COMMAND` whose NAME is no seat) put in their
+/// seats' place as `--bot-cmd SEATS=COMMAND` flags. Returns `--bots` without them (`none`
+/// when nothing is left) and the `--bot-cmd` flags by seats.
+pub fn seat_named_programs(bots: &str, flags: &[String], game: &Game) -> Result<(String, Vec<String>), String> {
+    let is_seats = |p: &str| p.split(',').all(|p| p == "all" || crate::protocol::seat_by_name(game, p).is_some());
+    let mut named = std::collections::BTreeMap::new();
+    let mut by_seats = vec![];
+    for flag in flags {
+        match split_seats(flag) {
+            (Some(name), command) if !is_seats(name) => {
+                named.insert(name.to_string(), (command.trim().to_string(), false));
+            }
+            _ => by_seats.push(flag.clone()),
+        }
+    }
+    if named.is_empty() {
+        return Ok((bots.to_string(), by_seats));
+    }
+    let mut kept = vec![];
+    for part in bots.split(',').map(str::trim).filter(|p| !p.is_empty() && *p != "none") {
+        // `blue=ext`, or `ext` alone (every seat but the first, as a kind alone).
+        let (seats, name) = part.split_once('=').map_or(("", part), |(s, n)| (s.trim(), n.trim()));
+        match named.get_mut(name) {
+            Some((command, used)) => {
+                *used = true;
+                let seats = if seats.is_empty() {
+                    (2..=game.header().players).map(|s| s.to_string()).collect::<Vec<_>>().join(",")
+                } else {
+                    seats.to_string()
+                };
+                by_seats.push(format!("{seats}={command}"));
+            }
+            None => kept.push(part.to_string()),
+        }
+    }
+    if let Some((name, _)) = named.iter().find(|(_, (_, used))| !used) {
+        return Err(format!(
+            "--bot-cmd: '{name}' is not a seat or a colour in this game, nor a program --bots seats (e.g. --bots \
+             blue={name} --bot-cmd \"{name}=python3 bot.py\")"
+        ));
+    }
+    let kept = if kept.is_empty() { "none".to_string() } else { kept.join(",") };
+    Ok((kept, by_seats))
+}
+
 /// `blue,white=python3 bot.py` -> (Some("blue,white"), "python3 bot.py"); a command
 /// without a seat list before its first `=` (or with a space, a slash or a dot in what
 /// precedes it) is the whole text.
