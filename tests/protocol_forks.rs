@@ -291,3 +291,25 @@ fn the_lookahead_example_plays_on_forks_over_the_protocol() {
     assert!(run.err.contains("a bot may ask about forks only"), "{}", run.err);
     assert!(run.out.contains("red (bot)> roll"), "{}", run.out);
 }
+
+/// Forks played in turn keep their own positions: two forks of one seed, played the same
+/// actions alternately, end the same, and a third left alone is where it was.
+#[test]
+fn forks_played_in_turn_keep_their_own_positions() {
+    let mut s = base(6);
+    let a = ok(&mut s, json!({"cmd": "fork", "seed": 3}))["fork"].clone();
+    let b = ok(&mut s, json!({"cmd": "fork", "seed": 3}))["fork"].clone();
+    let c = ok(&mut s, json!({"cmd": "fork", "seed": 3}))["fork"].clone();
+    let view_c = ok(&mut s, json!({"cmd": "view", "fork": c, "seat": "referee"}))["view"].clone();
+    for _ in 0..30 {
+        let legal = ok(&mut s, json!({"cmd": "legal", "fork": a}));
+        let Some(first) = legal["actions"].as_array().and_then(|x| x.last()).cloned() else { break };
+        for f in [&a, &b] {
+            ok(&mut s, json!({"cmd": "act", "fork": f, "seat": legal["seat"], "action": first["action"]}));
+        }
+    }
+    let view = |s: &mut Server, f: &J| ok(s, json!({"cmd": "view", "fork": f, "seat": "referee"}))["view"].clone();
+    assert_eq!(view(&mut s, &a), view(&mut s, &b));
+    assert_ne!(view(&mut s, &a), view_c);
+    assert_eq!(view(&mut s, &c), view_c);
+}

@@ -101,6 +101,8 @@ pub struct Forks {
     seed: u64,
     decision: Option<Decision>,
     limits: ForkLimits,
+    /// The fork whose position the scratch game holds, if it holds one's as it stands.
+    loaded: Option<u64>,
 }
 
 fn limit(message: String) -> ProtocolError {
@@ -157,17 +159,33 @@ impl Forks {
     }
 
     /// The scratch game, a copy of `game` on its own rules (made again if `game`'s rules,
-    /// players or options changed), holding `position`.
-    fn scratch_at(&mut self, game: &Game, position: &Snapshot) -> Result<&mut Game, ProtocolError> {
+    /// players or options changed).
+    fn scratch(&mut self, game: &Game) -> Result<&mut Game, ProtocolError> {
         let same = |s: &Game| {
             let (a, b) = (s.header(), game.header());
             a.variants == b.variants && a.players == b.players && a.options == b.options
         };
         if !self.scratch.as_ref().is_some_and(same) {
             self.scratch = Some(game.try_clone().map_err(|e| ProtocolError::new("setup", e.to_string()))?);
+            self.loaded = None;
         }
-        let scratch = self.scratch.as_mut().ok_or_else(|| ProtocolError::new("setup", "no copy of the game"))?;
-        scratch.restore(position);
+        self.scratch.as_mut().ok_or_else(|| ProtocolError::new("setup", "no copy of the game"))
+    }
+
+    /// The scratch game holding fork `id`'s position: put there unless it holds it already
+    /// (the last request was about this fork), so a fork played action after action is not
+    /// copied back in before each.
+    fn load(&mut self, game: &Game, id: u64) -> Result<&mut Game, ProtocolError> {
+        self.get(id)?;
+        let loaded = self.loaded;
+        self.scratch(game)?;
+        let (Some(scratch), Some(fork)) = (self.scratch.as_mut(), self.open.get(&id)) else {
+            return Err(ProtocolError::new("no_fork", format!("no fork {id}")));
+        };
+        if loaded != Some(id) {
+            scratch.restore(&fork.position);
+            self.loaded = Some(id);
+        }
         Ok(scratch)
     }
 
@@ -187,6 +205,14 @@ impl Forks {
             let open = if open.is_empty() { "none".to_string() } else { open.join(", ") };
             ProtocolError::new("no_fork", format!("no fork {id} (open: {open}; `fork` opens one)"))
         })
+    }
+
+    /// The status of fork `id`, loaded in the scratch game.
+    fn status_of(&self, id: u64) -> Result<Map<String, J>, ProtocolError> {
+        match (self.scratch.as_ref(), self.open.get(&id)) {
+            (Some(scratch), Some(fork)) => Ok(Forks::status(scratch, id, fork)),
+            _ => Err(ProtocolError::new("no_fork", format!("no fork {id}"))),
+        }
     }
 
     /// The status of fork `id` as it stands in the scratch game.
@@ -264,21 +290,16 @@ impl Forks {
         let (position, actions) = match from {
             None => (fork_position(game, seat, seed), game.log().len()),
             Some(f) => {
-                let (at, actions) = {
-                    let fork = self.get(f)?;
-                    (fork.position.clone(), fork.actions)
-                };
-                (fork_position(self.scratch_at(game, &at)?, seat, seed), actions)
+                let actions = self.get(f)?.actions;
+                (fork_position(self.load(game, f)?, seat, seed), actions)
             }
         };
         self.made += 1;
         self.next_id += 1;
         let id = self.next_id;
-        let fork = Fork { position, seed, actions, taken: 0 };
-        let scratch = self.scratch_at(game, &fork.position)?;
-        let status = Forks::status(scratch, id, &fork);
-        self.open.insert(id, fork);
-        Ok(status)
+        self.open.insert(id, Fork { position, seed, actions, taken: 0 });
+        self.load(game, id)?;
+        self.status_of(id)
     }
 
     fn on_fork(
@@ -288,7 +309,6 @@ impl Forks {
         cmd: &str,
         obj: &Map<String, J>,
     ) -> Result<Map<String, J>, ProtocolError> {
-        let position = self.get(id)?.position.clone();
         if cmd == "act" {
             let (fork, limits) = (self.get(id)?, self.limits);
             if fork.taken >= limits.actions_per_fork {
@@ -304,7 +324,7 @@ impl Forks {
             }
         }
         let bot = self.decision.is_some();
-        let scratch = self.scratch_at(game, &position)?;
+        let scratch = self.load(game, id)?;
         let mut out = Map::new();
         match cmd {
             "legal" => {
