@@ -1,7 +1,8 @@
 //! The JSON Lines protocol over stdio (`catan serve`, docs/protocol.md): one JSON object
 //! per request line, one JSON object per answer line. Also what the engine sends an
 //! external bot (`--bot-cmd`) and how it reads the bot's answer: the legal actions of a
-//! seat as structured objects and as typed text, actions given either way.
+//! seat as structured objects and as typed text, actions given either way. Forks, the
+//! copies of a position a program looks ahead on, are in `forks.rs`.
 //!
 //! A request never changes the game unless it succeeds: every action is all-or-nothing in
 //! [`Game::perform`], and `new`, `load` and `undo` replace the game only once the new one
@@ -27,7 +28,9 @@ pub const COMMANDS: [&str; 12] =
 /// request: bad JSON, no or unknown `cmd`, a field of the wrong type), `no_game` (no game
 /// started yet), `setup` (a game that cannot be created, loaded or undone as asked),
 /// `parse` (not an action of this game), `refused` (a rule said no; the game is
-/// unchanged), `script` (a variant's script failed; the game is unchanged), `game_over`.
+/// unchanged), `script` (a variant's script failed; the game is unchanged), `game_over`,
+/// and about forks (`forks.rs`): `no_fork` (no open fork of that number), `limit` (a
+/// fork past its limits).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProtocolError {
     pub kind: &'static str,
