@@ -1,6 +1,5 @@
 //! `catan`: a thin shell over the catan-engine library.
 
-use catan_engine::bot::external::ExternalSeats;
 use catan_engine::bot::BotKind;
 use catan_engine::engine::Header;
 use catan_engine::repl::{jsonl_failure, last_autosave, read_save, run_interactive, run_script, ReplConfig};
@@ -50,7 +49,8 @@ enum Command {
         /// Seats played by bots: "2,3,4", colours "blue,white", "all" or "none", each
         /// with a kind if wanted: "blue=mcts,white=greedy,orange=random" (default kind:
         /// mcts, the strongest; default seats: every seat but the first); a kind alone
-        /// ("random") plays every seat but the first
+        /// ("random") plays every seat but the first; a kind may be a program's name from
+        /// --bot-cmd NAME=COMMAND ("blue=ext")
         #[arg(long)]
         bots: Option<String>,
         #[command(flatten)]
@@ -111,7 +111,8 @@ enum Command {
         jobs: Option<usize>,
         /// Who plays: one kind in every seat, e.g. "greedy", or one bot per seat, e.g.
         /// "mcts,random,random,random", seated by --seats, with wins reported per kind
-        /// (kinds: random, greedy, mcts; default: random in every seat)
+        /// (kinds: random, greedy, planner, mcts, or a program's name from --bot-cmd
+        /// NAME=COMMAND: "mcts,ext,greedy,ext"; default: random in every seat)
         #[arg(long)]
         bots: Option<String>,
         /// How the --bots lineup is seated from game to game: rotate (one seat further
@@ -250,15 +251,16 @@ enum Command {
 /// External bots: programs that play seats over the JSON Lines protocol.
 #[derive(clap::Args, Clone)]
 struct BotCmdArgs {
-    /// A program that plays seats over the JSON Lines protocol (docs/protocol.md):
-    /// "[SEATS=]COMMAND", run through the shell, one process per seat, e.g.
-    /// "python3 examples/bots/random_bot.py" or "blue,white=python3 bot.py" (SEATS as
-    /// --bots names them, or "all"; without SEATS: every seat but the first in play, every
-    /// seat in sim, where the seats stay fixed, the others play random bots and each
-    /// worker runs its own processes). Repeatable; a program that crashes, times out or
-    /// answers an illegal action is an error (in sim: the game counted as an error), not
-    /// a hang
-    #[arg(long = "bot-cmd", value_name = "[SEATS=]COMMAND")]
+    /// A program that plays seats over the JSON Lines protocol (docs/protocol.md), run
+    /// through the shell, one process per seat. "NAME=COMMAND": the program seated wherever
+    /// --bots names it, in sim rotated like the others (each game starts its own
+    /// processes), e.g. sim --bots mcts,ext,greedy,ext --bot-cmd "ext=python3 bot.py", or
+    /// play --bots blue=ext,white=mcts --bot-cmd "ext=python3 bot.py". Otherwise "[SEATS=]COMMAND", SEATS as play's --bots names them ("2",
+    /// "blue,white", "all"): those seats (default: every seat but the first in play,
+    /// every seat in sim), fixed in sim, random bots in the others. Repeatable; a program
+    /// that crashes, times out or answers an illegal action is an error (in sim: the game
+    /// counted as an error), not a hang
+    #[arg(long = "bot-cmd", value_name = "[NAME=|SEATS=]COMMAND")]
     bot_cmd: Vec<String>,
     /// Seconds an external bot may take over one decision
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
@@ -468,7 +470,10 @@ fn play_side(
     jobs: usize,
     label: &str,
 ) -> Result<sim::SimReport, String> {
-    weights_warning(h, lineup.bots.iter().any(|b| b.kind != catan_engine::bot::BotKind::Random));
+    weights_warning(
+        h,
+        lineup.bots.iter().any(|b| b.bot().is_some_and(|b| b.kind != catan_engine::bot::BotKind::Random)),
+    );
     let bar = progress_bar(games, label);
     let r = sim::run_jobs(&h.variants, h.players, &h.options, games, h.seed, lineup, jobs, |done| {
         if let Some(b) = &bar {
@@ -481,32 +486,22 @@ fn play_side(
     r.map_err(|e| e.to_string())
 }
 
-/// Who plays a `catan sim` run, from its flags.
+/// Who plays a `catan sim` run, from its flags: `--bots`, `--seats`, `--max-actions`, the
+/// budget and the programs of `--bot-cmd` (named in a game of the run's set-up).
 fn sim_lineup(
-    bots: Option<String>,
+    h: &Header,
+    bots: Option<&str>,
     seats: &str,
     max_actions: usize,
     budget: &BudgetArgs,
+    bot_cmd: &BotCmdArgs,
 ) -> Result<sim::Lineup, String> {
-    sim::Lineup::from_args(bots.as_deref(), seats, max_actions, budget.budget())
-}
-
-/// The seats `--bot-cmd` gives external programs in `catan sim` (every seat without a
-/// seat list), named in a game of the run's set-up.
-fn sim_external(h: &Header, lineup: &sim::Lineup, args: &BotCmdArgs) -> Result<ExternalSeats, String> {
-    if args.bot_cmd.is_empty() {
-        return Ok(ExternalSeats::default());
-    }
-    if !lineup.bots.is_empty() {
-        return Err(
-            "--bot-cmd and --bots cannot be combined in sim: the seats --bot-cmd leaves are played by random bots"
-                .into(),
-        );
+    if bot_cmd.bot_cmd.is_empty() {
+        return sim::Lineup::from_args(bots, seats, max_actions, budget.budget());
     }
     let game = catan_engine::Game::new(h.clone()).map_err(|e| e.to_string())?;
-    let mut ext = ExternalSeats::parse(&args.bot_cmd, &game, &(0..h.players).collect::<Vec<_>>())?;
-    ext.timeout = Some(args.timeout()?);
-    Ok(ext)
+    let lineup = sim::Lineup::from_flags(bots, &bot_cmd.bot_cmd, seats, max_actions, budget.budget(), &game)?;
+    Ok(sim::Lineup { bot_timeout: bot_cmd.timeout()?, ..lineup })
 }
 
 // Each argument is one flag of `catan sim`.
@@ -516,7 +511,7 @@ fn run_sim(
     games: usize,
     json: bool,
     jobs: Option<usize>,
-    lineup: &sim::Lineup,
+    (bots, seats, max_actions, budget): (Option<&str>, &str, usize, &BudgetArgs),
     bot_cmd: &BotCmdArgs,
     compare: Option<Vec<String>>,
     sweep: Option<String>,
@@ -531,7 +526,7 @@ fn run_sim(
     }
     // JSON Lines rows carry each game's save, for `catan play --load rows.jsonl#N`.
     let saves = out.as_deref().is_some_and(sim::rows_are_jsonl);
-    let lineup = &sim::Lineup { external: sim_external(&h, lineup, bot_cmd)?, saves, ..lineup.clone() };
+    let lineup = &sim::Lineup { saves, ..sim_lineup(&h, bots, seats, max_actions, budget, bot_cmd)? };
     let jobs = jobs.unwrap_or_else(sim::default_jobs).max(1);
     let write =
         |path: &str, bytes: Vec<u8>| std::fs::write(path, bytes).map_err(|e| format!("cannot write {path}: {e}"));
@@ -761,14 +756,8 @@ transcript up to it:
             budget,
             bot_cmd,
         } => {
-            let lineup = match sim_lineup(bots, &seats, max_actions, &budget) {
-                Ok(l) => l,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(1);
-                }
-            };
-            match run_sim(&game, games, json, jobs, &lineup, &bot_cmd, compare, sweep, out, plot) {
+            let who = (bots.as_deref(), seats.as_str(), max_actions, &budget);
+            match run_sim(&game, games, json, jobs, who, &bot_cmd, compare, sweep, out, plot) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("error: {e}");

@@ -6,8 +6,8 @@
 mod common;
 
 use catan_engine::bot::determinize::determinize;
-use catan_engine::bot::{win_chances, Bot, BotKind, BotSpec, Budget, RandomBot};
-use catan_engine::sim::{wilson95, Lineup};
+use catan_engine::bot::{win_chances, Bot, BotKind, Budget, RandomBot};
+use catan_engine::sim::{wilson95, Entrant, Lineup};
 use catan_engine::state::Zone;
 use catan_engine::{Game, Header};
 use common::*;
@@ -230,7 +230,7 @@ fn the_same_seed_and_budget_give_the_same_decision() {
 #[test]
 fn sim_rotates_bots_one_seat_each_game() {
     use BotKind::*;
-    let specs = |kinds: &[BotKind]| kinds.iter().map(|&k| BotSpec::from(k)).collect::<Vec<_>>();
+    let specs = |kinds: &[BotKind]| kinds.iter().map(|&k| Entrant::from(k)).collect::<Vec<_>>();
     let l = Lineup { bots: specs(&[Mcts, Random, Random, Greedy]), budget: FEW, ..Lineup::default() };
     assert_eq!(l.seats(4, 0), specs(&[Mcts, Random, Random, Greedy]));
     assert_eq!(l.seats(4, 1), specs(&[Greedy, Mcts, Random, Random]));
@@ -238,7 +238,7 @@ fn sim_rotates_bots_one_seat_each_game() {
     assert_eq!(l.seats(4, 4), l.seats(4, 0));
     // Over 4 games each bot sits once in each seat.
     for s in 0..4 {
-        let mut at: Vec<BotKind> = (0..4).map(|i| l.seats(4, i)[s].kind).collect();
+        let mut at: Vec<BotKind> = (0..4).filter_map(|i| Some(l.seats(4, i)[s].bot()?.kind)).collect();
         at.sort();
         assert_eq!(at, vec![Random, Random, Greedy, Mcts]);
     }

@@ -85,7 +85,7 @@ fn seat_imbalance_is_a_chi_squared_test() {
 #[test]
 fn seats_are_rotated_shuffled_or_fixed() {
     use catan_engine::bot::BotKind::{Greedy, Random};
-    let kinds = |l: &Lineup, i: usize| l.seats(3, i).iter().map(|b| b.kind).collect::<Vec<_>>();
+    let kinds = |l: &Lineup, i: usize| l.seats(3, i).iter().filter_map(|b| Some(b.bot()?.kind)).collect::<Vec<_>>();
     let bots = vec![Greedy.into(), Random.into(), Random.into()];
     let l = Lineup { bots, order: SeatOrder::Fixed, ..Lineup::default() };
     assert_eq!(kinds(&l, 5), vec![Greedy, Random, Random]);
@@ -144,7 +144,7 @@ fn one_bot_kind_fills_every_seat_and_the_report_names_the_bots() {
     use catan_engine::bot::{BotKind, Budget};
     let one = Lineup::from_args(Some("greedy"), "rotate", 100, Budget::default()).unwrap();
     assert!(one.check_players(4).is_ok() && one.check_players(3).is_ok());
-    assert!((0..5).all(|i| one.seats(4, i) == vec![BotKind::Greedy.into(); 4]));
+    assert!((0..5).all(|i| one.seats(4, i) == vec![sim::Entrant::from(BotKind::Greedy); 4]));
     assert_eq!(one.describe(4), "greedy in every seat");
     assert_eq!(Lineup::default().describe(3), "random in every seat");
     let two = Lineup::from_args(Some("greedy,random"), "rotate", 100, Budget::default()).unwrap();

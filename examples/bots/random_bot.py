@@ -2,6 +2,7 @@
 """A random bot for catan-engine's --bot-cmd, in plain Python (standard library only).
 
     catan play --bot-cmd "python3 examples/bots/random_bot.py"
+    catan sim --games 8 --bots greedy,ext,random,ext --bot-cmd "ext=python3 examples/bots/random_bot.py"
     catan sim --variant rivals --players 2 --games 10 --bot-cmd "1=python3 examples/bots/random_bot.py"
 
 The engine writes one JSON line when the bot's seat is to act (docs/protocol.md):
@@ -14,7 +15,7 @@ Like the engine's own random bot it draws a kind of action first (roll, road, en
 then one of that kind, so a long list of roads does not drown out ending the turn. It
 reseeds with every new "seed" (one per game and seat), so the same game is played the
 same way whatever games this process played before: `catan sim --jobs N` stays
-deterministic.
+deterministic. examples/bots/lookahead_bot.py looks ahead on forks before it answers.
 """
 
 import json

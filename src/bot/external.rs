@@ -18,11 +18,12 @@
 use crate::action::Action;
 use crate::bounded::{self, BOT_LINE_CAP};
 use crate::engine::Game;
-use crate::protocol::{bot_answer_action, decision_request, short};
+use crate::protocol::forks::Forks;
+use crate::protocol::{answer_json, bot_answer_action, decision_request, short, ProtocolError};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How long an external bot may think about one decision by default.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -84,10 +85,56 @@ impl ExternalSeats {
     }
 }
 
+/// `catan play --bots blue=ext,white=mcts --bot-cmd "ext=python3 bot.py"`: the programs
+/// named in `--bots` (a `--bot-cmd NAME=COMMAND` whose NAME is no seat) put in their
+/// seats' place as `--bot-cmd SEATS=COMMAND` flags. Returns `--bots` without them (`none`
+/// when nothing is left) and the `--bot-cmd` flags by seats.
+pub fn seat_named_programs(bots: &str, flags: &[String], game: &Game) -> Result<(String, Vec<String>), String> {
+    let is_seats = |p: &str| p.split(',').all(|p| p == "all" || crate::protocol::seat_by_name(game, p).is_some());
+    let mut named = std::collections::BTreeMap::new();
+    let mut by_seats = vec![];
+    for flag in flags {
+        match split_seats(flag) {
+            (Some(name), command) if !is_seats(name) => {
+                named.insert(name.to_string(), (command.trim().to_string(), false));
+            }
+            _ => by_seats.push(flag.clone()),
+        }
+    }
+    if named.is_empty() {
+        return Ok((bots.to_string(), by_seats));
+    }
+    let mut kept = vec![];
+    for part in bots.split(',').map(str::trim).filter(|p| !p.is_empty() && *p != "none") {
+        // `blue=ext`, or `ext` alone (every seat but the first, as a kind alone).
+        let (seats, name) = part.split_once('=').map_or(("", part), |(s, n)| (s.trim(), n.trim()));
+        match named.get_mut(name) {
+            Some((command, used)) => {
+                *used = true;
+                let seats = if seats.is_empty() {
+                    (2..=game.header().players).map(|s| s.to_string()).collect::<Vec<_>>().join(",")
+                } else {
+                    seats.to_string()
+                };
+                by_seats.push(format!("{seats}={command}"));
+            }
+            None => kept.push(part.to_string()),
+        }
+    }
+    if let Some((name, _)) = named.iter().find(|(_, (_, used))| !used) {
+        return Err(format!(
+            "--bot-cmd: '{name}' is not a seat or a colour in this game, nor a program --bots seats (e.g. --bots \
+             blue={name} --bot-cmd \"{name}=python3 bot.py\")"
+        ));
+    }
+    let kept = if kept.is_empty() { "none".to_string() } else { kept.join(",") };
+    Ok((kept, by_seats))
+}
+
 /// `blue,white=python3 bot.py` -> (Some("blue,white"), "python3 bot.py"); a command
 /// without a seat list before its first `=` (or with a space, a slash or a dot in what
 /// precedes it) is the whole text.
-fn split_seats(flag: &str) -> (Option<&str>, &str) {
+pub fn split_seats(flag: &str) -> (Option<&str>, &str) {
     match flag.split_once('=') {
         Some((seats, cmd))
             if !seats.trim().is_empty()
@@ -123,11 +170,13 @@ pub struct ExternalBot {
     running: Option<Running>,
     /// Requests written to the running program: the number the next one carries, less one.
     requests: u64,
+    /// The forks the program opens while it decides (dropped at the end of each decision).
+    forks: Forks,
 }
 
 impl ExternalBot {
     pub fn new(command: &str, timeout: Duration) -> ExternalBot {
-        ExternalBot { command: command.to_string(), timeout, running: None, requests: 0 }
+        ExternalBot { command: command.to_string(), timeout, running: None, requests: 0, forks: Forks::new() }
     }
 
     pub fn command(&self) -> &str {
@@ -152,7 +201,10 @@ impl ExternalBot {
 
     /// The program's action for `seat`, `seed` being the bot's seed for this game. Any
     /// failure (it could not start, exited, timed out, answered something that is not an
-    /// action of the game) is an error saying which, and stops the program.
+    /// action of the game) is an error saying which, and stops the program. Before it
+    /// answers, the program may send requests about forks of the position (`fork`, `act`,
+    /// `legal`, `view`, `status` and `drop` with a `fork`: docs/protocol.md, "Forks"), each
+    /// answered with one line; the game itself is only read.
     pub fn choose(&mut self, game: &Game, seat: usize, seed: u64) -> Result<Action, String> {
         let mut request = decision_request(game, seat, seed).map_err(|e| format!("cannot ask the bot: {e}"))?;
         // Counted per program: a program started again (`start`) begins at 1.
@@ -163,37 +215,73 @@ impl ExternalBot {
         let number = self.requests;
         // Numbered, so that an answer that echoes the number cannot be a line written
         // before its request (the check for such lines is made just before the request
-        // is written; one arriving in between would otherwise pass for the answer).
+        // is written; one arriving in between would otherwise pass for the answer to it).
         request["request"] = serde_json::json!(number);
-        let result = self.exchange(&request.to_string()).and_then(|line| {
-            let answer: serde_json::Value = serde_json::from_str(&line)
-                .map_err(|e| format!("answered something that is not JSON ({e}): {}", short(&line)))?;
+        // The whole decision, forks included, within the timeout.
+        let deadline = Instant::now() + self.timeout;
+        self.forks.begin_decision(seat, seed, game.log().len());
+        let mut line = self.exchange(&request.to_string(), deadline);
+        let result = loop {
+            let answer = line.and_then(|line| {
+                serde_json::from_str::<serde_json::Value>(&line)
+                    .map_err(|e| format!("answered something that is not JSON ({e}): {}", short(&line)))
+                    .map(|a| (a, line))
+            });
+            let (answer, line_text) = match answer {
+                Ok(a) => a,
+                Err(e) => break Err(e),
+            };
+            if answer.get("cmd").is_some() {
+                // A request about forks: answered, then the next line is read.
+                let reply = self.fork_answer(game, &answer);
+                line = self.exchange(&reply.to_string(), deadline);
+                continue;
+            }
             if let Some(echoed) = answer.get("request") {
                 if echoed.as_u64() != Some(number) {
-                    return Err(format!(
+                    break Err(format!(
                         "answered request {echoed} while request {number} waits (an answer written before its \
                          request?): {}",
-                        short(line.trim())
+                        short(line_text.trim())
                     ));
                 }
             }
-            bot_answer_action(game, seat, &answer).map_err(|e| format!("answered {}: {e}", short(line.trim())))
-        });
+            break bot_answer_action(game, seat, &answer)
+                .map_err(|e| format!("answered {}: {e}", short(line_text.trim())));
+        };
+        self.forks.end_decision();
         result.map_err(|e| {
             self.stop();
             format!("the external bot `{}` {e}", self.command)
         })
     }
 
-    /// Sends one line, waits for one line back.
-    fn exchange(&mut self, request: &str) -> Result<String, String> {
+    /// The answer to a request about forks, with the request's `id` when it has one.
+    fn fork_answer(&mut self, game: &Game, request: &serde_json::Value) -> serde_json::Value {
+        let id = request.get("id").cloned();
+        let result = match (request.as_object(), request.get("cmd").and_then(|c| c.as_str())) {
+            (Some(obj), Some(cmd)) if Forks::is_fork_request(cmd, obj) => self.forks.handle(game, cmd, obj),
+            (_, Some(cmd)) => Err(ProtocolError::new(
+                "protocol",
+                format!(
+                    "while deciding, a bot may ask about forks only (fork, then act, legal, view, status or drop \
+                     with its `fork`), not `{cmd}`"
+                ),
+            )),
+            _ => Err(ProtocolError::new("protocol", "`cmd` is a string")),
+        };
+        answer_json(id, result)
+    }
+
+    /// Sends one line, waits for one line back until `deadline`.
+    fn exchange(&mut self, request: &str, deadline: Instant) -> Result<String, String> {
         let timeout = self.timeout;
         let r = self.start()?;
         // The talk ended at a failure, said at the time: the program is stopped since.
         if r.to_bot.send(request.to_string()).is_err() {
             return Err(format!("stopped reading its input ({})", exit_status(&mut r.child)));
         }
-        match r.from_bot.recv_timeout(timeout) {
+        match r.from_bot.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
             Ok(Ok(line)) => Ok(line),
             Ok(Err(Failure::Other(e))) => Err(e),
             Ok(Err(Failure::StoppedReading(e))) => {

@@ -14,7 +14,7 @@ pub use modes::{jsonl_failure, run_as_terminal, run_interactive, run_script};
 pub use saves::{autosave_dir, last_autosave, read_save};
 pub use text::{closest, group_legal};
 
-use crate::bot::external::{ExternalBot, ExternalSeats};
+use crate::bot::external::{seat_named_programs, ExternalBot, ExternalSeats};
 use crate::bot::{Bot, BotKind, Budget, RandomBot};
 use crate::engine::{Game, GameError, Header, LogEntry, Observer};
 use crate::script::{Message, ScriptErrorKind};
@@ -151,9 +151,12 @@ impl<'w> Repl<'w> {
         };
         let players = game.header().players;
         let seed = game.header().seed;
-        let kinds = parse_bots(&config.bots, &game).map_err(GameError::Setup)?;
-        let mut ext = ExternalSeats::parse(&config.bot_cmds, &game, &(1..players).collect::<Vec<_>>())
-            .map_err(GameError::Setup)?;
+        // Programs named in --bots (`blue=ext`, `--bot-cmd ext=COMMAND`) sit in their seats.
+        let (bots_spec, bot_cmds) =
+            seat_named_programs(&config.bots, &config.bot_cmds, &game).map_err(GameError::Setup)?;
+        let kinds = parse_bots(&bots_spec, &game).map_err(GameError::Setup)?;
+        let mut ext =
+            ExternalSeats::parse(&bot_cmds, &game, &(1..players).collect::<Vec<_>>()).map_err(GameError::Setup)?;
         ext.timeout = config.bot_timeout;
         let is_bot = (0..players).map(|s| kinds.get(s).is_some_and(Option::is_some) || ext.is_external(s)).collect();
         let bots = (0..players)

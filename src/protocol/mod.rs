@@ -1,11 +1,14 @@
 //! The JSON Lines protocol over stdio (`catan serve`, docs/protocol.md): one JSON object
 //! per request line, one JSON object per answer line. Also what the engine sends an
 //! external bot (`--bot-cmd`) and how it reads the bot's answer: the legal actions of a
-//! seat as structured objects and as typed text, actions given either way.
+//! seat as structured objects and as typed text, actions given either way. Forks, the
+//! copies of a position a program looks ahead on, are in `forks.rs`.
 //!
 //! A request never changes the game unless it succeeds: every action is all-or-nothing in
 //! [`Game::perform`], and `new`, `load` and `undo` replace the game only once the new one
 //! is ready.
+
+pub mod forks;
 
 use crate::action::{Action, Arg};
 use crate::engine::{Game, GameError, Header, Observer};
@@ -18,13 +21,16 @@ use std::io::{BufRead, Write};
 pub const PROTOCOL_VERSION: u32 = 1;
 
 /// The requests `catan serve` answers, by their `cmd`.
-pub const COMMANDS: [&str; 10] = ["hello", "new", "status", "legal", "act", "view", "save", "load", "undo", "quit"];
+pub const COMMANDS: [&str; 12] =
+    ["hello", "new", "status", "legal", "act", "view", "save", "load", "undo", "fork", "drop", "quit"];
 
 /// A request that failed, as its answer names it: `kind` is one of `protocol` (not a
 /// request: bad JSON, no or unknown `cmd`, a field of the wrong type), `no_game` (no game
 /// started yet), `setup` (a game that cannot be created, loaded or undone as asked),
 /// `parse` (not an action of this game), `refused` (a rule said no; the game is
-/// unchanged), `script` (a variant's script failed; the game is unchanged), `game_over`.
+/// unchanged), `script` (a variant's script failed; the game is unchanged), `game_over`,
+/// and about forks (`forks.rs`): `no_fork` (no open fork of that number), `limit` (a
+/// fork past its limits).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProtocolError {
     pub kind: &'static str,
@@ -245,12 +251,19 @@ pub fn short(s: &str) -> String {
 #[derive(Default)]
 pub struct Server {
     game: Option<Game>,
+    /// Copies of the position a program plays on (`fork`), dropped with the game.
+    forks: forks::Forks,
     quit: bool,
 }
 
 impl Server {
     pub fn new() -> Server {
         Server::default()
+    }
+
+    /// A server whose forks stay within `limits` (tests).
+    pub fn with_fork_limits(limits: forks::ForkLimits) -> Server {
+        Server { forks: forks::Forks::with_limits(limits), ..Server::default() }
     }
 
     /// The game being played, if one was started or loaded.
@@ -276,18 +289,7 @@ impl Server {
     /// the command, or `error` with its `kind` and `message`.
     pub fn handle(&mut self, req: &J) -> J {
         let id = req.get("id").cloned();
-        match self.dispatch(req) {
-            Ok(fields) => {
-                let mut m = Map::new();
-                if let Some(id) = id {
-                    m.insert("id".into(), id);
-                }
-                m.insert("ok".into(), J::Bool(true));
-                m.extend(fields);
-                J::Object(m)
-            }
-            Err(e) => error_answer(id, &e),
-        }
+        answer_json(id, self.dispatch(req))
     }
 
     fn current(&self) -> Result<&Game, ProtocolError> {
@@ -306,6 +308,13 @@ impl Server {
             Some(other) => return Err(ProtocolError::protocol(format!("`cmd` is a string, not {other}"))),
             None => return Err(ProtocolError::protocol(format!("no `cmd` (commands: {})", COMMANDS.join(", ")))),
         };
+        if forks::Forks::is_fork_request(cmd, obj) {
+            let game = self
+                .game
+                .as_ref()
+                .ok_or_else(|| ProtocolError::new("no_game", "no game yet: send {\"cmd\": \"new\"} or load"))?;
+            return self.forks.handle(game, cmd, obj);
+        }
         let mut out = Map::new();
         match cmd {
             "hello" | "version" => {
@@ -319,6 +328,7 @@ impl Server {
                 // option, the players) is a set-up error: the current game stays.
                 let game = Game::new(header).map_err(setup_error)?;
                 self.game = Some(game);
+                self.forks.clear();
                 out.extend(status_fields(self.current()?));
             }
             "status" => out.extend(status_fields(self.current()?)),
@@ -344,25 +354,12 @@ impl Server {
                 let action = parse_action(game, a)?;
                 let outcome = game.perform(seat, &action)?;
                 out.insert("done".into(), json!(game.log().last().map(|e| e.command.clone())));
-                let messages: Vec<J> = outcome
-                    .messages
-                    .iter()
-                    .map(|m| match &m.to {
-                        None => json!({ "text": m.text }),
-                        Some(to) => json!({ "text": m.text, "to": to.iter().map(|s| s + 1).collect::<Vec<_>>() }),
-                    })
-                    .collect();
-                out.insert("messages".into(), J::Array(messages));
+                out.insert("messages".into(), messages_json(&outcome));
                 out.extend(status_fields(game));
             }
             "view" => {
                 let game = self.current()?;
-                let obs = match obj.get("seat") {
-                    Some(J::String(s)) if s == "spectator" => Observer::Spectator,
-                    Some(J::String(s)) if s == "referee" => Observer::Referee,
-                    other => Observer::Seat(seat_or_to_act(game, other)?),
-                };
-                out.insert("view".into(), view(game, obs));
+                out.insert("view".into(), view(game, observer(game, obj.get("seat"))?));
             }
             "save" => {
                 let game = self.current()?;
@@ -397,6 +394,7 @@ impl Server {
                 let (game, divergence) = Game::load_json(&text).map_err(setup_error)?;
                 let warning = divergence.map(|d| d.to_string());
                 self.game = Some(game);
+                self.forks.clear();
                 out.insert("warning".into(), json!(warning));
                 out.extend(status_fields(self.current()?));
             }
@@ -431,8 +429,45 @@ impl Server {
     }
 }
 
+/// What an action told the table, for an answer: a message only some seats may read
+/// has `to`, their 1-based seats.
+fn messages_json(outcome: &crate::engine::Outcome) -> J {
+    let messages = outcome.messages.iter().map(|m| match &m.to {
+        None => json!({ "text": m.text }),
+        Some(to) => json!({ "text": m.text, "to": to.iter().map(|s| s + 1).collect::<Vec<_>>() }),
+    });
+    J::Array(messages.collect())
+}
+
+/// The observer a `view` request names in `seat`: a seat (default: the seat to act),
+/// `"spectator"` or `"referee"`.
+fn observer(game: &Game, seat: Option<&J>) -> Result<Observer, ProtocolError> {
+    Ok(match seat {
+        Some(J::String(s)) if s == "spectator" => Observer::Spectator,
+        Some(J::String(s)) if s == "referee" => Observer::Referee,
+        other => Observer::Seat(seat_or_to_act(game, other)?),
+    })
+}
+
 fn setup_error(e: GameError) -> ProtocolError {
     ProtocolError::new("setup", e.to_string())
+}
+
+/// An answer line: `ok`, the request's `id` if it had one, and the fields of the request,
+/// or `error` with its `kind` and `message`.
+pub fn answer_json(id: Option<J>, result: Result<Map<String, J>, ProtocolError>) -> J {
+    match result {
+        Ok(fields) => {
+            let mut m = Map::new();
+            if let Some(id) = id {
+                m.insert("id".into(), id);
+            }
+            m.insert("ok".into(), J::Bool(true));
+            m.extend(fields);
+            J::Object(m)
+        }
+        Err(e) => error_answer(id, &e),
+    }
 }
 
 fn error_answer(id: Option<J>, e: &ProtocolError) -> J {
