@@ -4,9 +4,10 @@
 //! in target/ (issue 31, "The first minutes"); one program links once.
 //!
 //! One area: `cargo test --test all repl_rivals::` (a module's tests by their path prefix);
-//! one test: `cargo test --test all repl_rivals::show_hand_totals_the_resources -- --exact`. A new area
-//! is a new file under tests/ and one `mod NAME;` line below (its helpers come in with
-//! `use crate::common;` or `use crate::rivals;`, not `mod common;`).
+//! one test: `cargo test --test all repl_rivals::show_hand_totals_the_resources -- --exact`.
+//! A new area is a new file under tests/ and one `mod NAME;` line below (its helpers come
+//! in with `use crate::common;` or `use crate::rivals;`, not `mod common;`); a file no line
+//! names would never be built, which `every_file_of_tests_is_a_module_here` catches.
 //!
 //! `tests/docs_output.rs` stays a program of its own (Cargo.toml): its long run is
 //! `cargo test --release --test docs_output -- --ignored`, which should not build every
@@ -65,3 +66,24 @@ mod stored_lists;
 mod stubs;
 mod trace;
 mod tune;
+
+/// With `autotests = false` a file of tests/ that no `mod` line names is never built, so
+/// its tests would pass unseen: every one is named above (or is a program of its own).
+#[test]
+fn every_file_of_tests_is_a_module_here() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let this = std::fs::read_to_string(dir.join("all.rs")).expect("tests/all.rs");
+    let programs = ["all", "docs_output"]; // Cargo.toml's [[test]] targets
+    let mut missing = vec![];
+    for entry in std::fs::read_dir(&dir).expect("tests/").flatten() {
+        let path = entry.path();
+        let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else { continue };
+        if path.extension().is_some_and(|e| e == "rs")
+            && !programs.contains(&stem)
+            && !this.lines().any(|l| l == format!("mod {stem};"))
+        {
+            missing.push(stem.to_string());
+        }
+    }
+    assert!(missing.is_empty(), "tests/all.rs needs a line `mod NAME;` for each of {missing:?}");
+}
