@@ -3,7 +3,7 @@
 //! confidence intervals in `catan sim`, and the REPL's `--bots name=kind` and `hint`.
 //! Strength is measured by documented `catan sim` commands (docs/bots.md), not here.
 
-mod common;
+use crate::common;
 
 use catan_engine::bot::determinize::determinize;
 use catan_engine::bot::{win_chances, Bot, BotKind, Budget, RandomBot};

@@ -10,8 +10,8 @@
 //! CI is repeatable). For longer runs (docs/modding.md, "Fuzzing"):
 //!
 //! ```sh
-//! CATAN_FUZZ_CASES=20000 cargo test --release --test fuzz -- --nocapture
-//! CATAN_FUZZ_CASES=20000 CATAN_FUZZ_SEED=7 cargo test --release --test fuzz saves
+//! CATAN_FUZZ_CASES=20000 cargo test --release --test all fuzz:: -- --nocapture
+//! CATAN_FUZZ_CASES=20000 CATAN_FUZZ_SEED=7 cargo test --release --test all fuzz::saves
 //! ```
 //!
 //! A case a fuzzer finds is fixed and kept below as a regression (`regressions`), or as

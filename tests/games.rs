@@ -4,7 +4,7 @@
 //!
 //! Timing (test profile, opt-level 2): see `thousand_games_keep_every_invariant`.
 
-mod common;
+use crate::common;
 
 use catan_engine::bot::RandomBot;
 use catan_engine::sim;

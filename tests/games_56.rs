@@ -4,7 +4,7 @@
 //! resource, 34 development cards) and the rules of each turn structure checked after every
 //! action; determinism, save/load, and the promise that every listed action is accepted.
 
-mod common;
+use crate::common;
 
 use catan_engine::bot::RandomBot;
 use catan_engine::{sim, Game};

@@ -4,7 +4,7 @@
 //! use every helper; every listed action is accepted; only the seat asked may act; same seed,
 //! same game; save and load.
 
-mod common;
+use crate::common;
 
 use catan_engine::bot::RandomBot;
 use catan_engine::sim;

@@ -4,7 +4,7 @@
 //! stacks of `rivals::check_views` every 16 actions; determinism, save/load, undo, every
 //! listed action accepted, and the REPL.
 
-mod rivals;
+use crate::rivals;
 
 use catan_engine::bot::RandomBot;
 use catan_engine::repl::{run_script, ReplConfig};

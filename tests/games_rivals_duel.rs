@@ -5,9 +5,8 @@
 //! action accepted, save and load, and the REPL. The suite plays to 7 points and a few
 //! hundred actions of the 13-point game; `-- --ignored` plays whole 13-point games.
 
-mod rivals;
-mod rivals_gold;
-mod rivals_theme;
+use crate::rivals_gold;
+use crate::rivals_theme;
 
 use catan_engine::Game;
 use rivals_theme::*;

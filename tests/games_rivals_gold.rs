@@ -8,12 +8,11 @@
 //!
 //! Random bots need thousands of actions to reach 12 points (they remove and trade away
 //! what they build), so the default suite plays a handful of seeds to 8 points and a few
-//! hundred actions of the 12-point game; `cargo test --test games_rivals_gold -- --ignored`
+//! hundred actions of the 12-point game; `cargo test --test all games_rivals_gold:: -- --ignored`
 //! plays whole 12-point games.
 
-mod rivals;
-mod rivals_gold;
-mod rivals_theme;
+use crate::rivals_gold;
+use crate::rivals_theme;
 
 use catan_engine::bot::RandomBot;
 use catan_engine::repl::{run_script, ReplConfig};

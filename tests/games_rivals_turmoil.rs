@@ -8,8 +8,7 @@
 //! own removals undo much of what they build), so the suite plays to 7 points and a few
 //! hundred actions of the 12-point game; `-- --ignored` plays whole 12-point games.
 
-mod rivals;
-mod rivals_theme;
+use crate::rivals_theme;
 
 use catan_engine::Game;
 use rivals_theme::*;

@@ -7,7 +7,7 @@
 //!
 //! The tests run from the crate root, where `./variants` holds the variant files.
 
-mod common;
+use crate::common;
 
 use catan_engine::engine::{Game, GameError, Header};
 use catan_engine::script::{Script, BUILTIN_PARTS, BUILTIN_VARIANTS};

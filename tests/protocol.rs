@@ -4,14 +4,14 @@
 //! Every run of the binary has a deadline, so a hang fails the test.
 //!
 //! The every-variant run is ignored by default (minutes of Python):
-//! `cargo test --test protocol -- --ignored --nocapture`.
+//! `cargo test --test all protocol:: -- --ignored --nocapture`.
 
 use catan_engine::protocol::{Server, PROTOCOL_VERSION};
 use serde_json::{json, Value as J};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-mod common;
+use crate::common;
 use common::process::{catan_in, Run};
 
 /// The example random bot, as a `--bot-cmd` command.
@@ -313,7 +313,7 @@ fn play_with_an_external_bot() {
 
 /// Every edition through the protocol: the example bot in every seat, complete games.
 /// Ignored by default (minutes); run with
-/// `cargo test --test protocol -- --ignored --nocapture` (`CATAN_PROTOCOL_GAMES`: games
+/// `cargo test --test all protocol:: -- --ignored --nocapture` (`CATAN_PROTOCOL_GAMES`: games
 /// per variant, default 5; `CATAN_PROTOCOL_ONLY=rivals`: the variants so named).
 #[test]
 #[ignore]

@@ -5,7 +5,7 @@
 use serde_json::Value as J;
 use std::path::PathBuf;
 
-mod common;
+use crate::common;
 use common::process::{after, catan_in, tail, Run};
 
 impl Run {

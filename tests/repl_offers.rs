@@ -1,7 +1,7 @@
 //! Issue 31, "Offers and hints" and "Words and names": REPL transcripts piped through
 //! `catan play` (and `catan sim`, `catan serve` where a face words its own errors).
 
-mod common;
+use crate::common;
 use common::process::{after, catan_in, is_prompt, tail, Run};
 use std::path::PathBuf;
 

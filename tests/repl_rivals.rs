@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-mod common;
+use crate::common;
 use common::process::{after, catan_in, tail, Run};
 
 /// A folder for `CATAN_HOME` (autosaves), emptied.

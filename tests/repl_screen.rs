@@ -4,7 +4,7 @@
 //! back, which game `--resume` continues, the hot-seat pause, plurals, rounds, the speed
 //! of `catan sim`, and the summary at the game's end.
 
-mod common;
+use crate::common;
 
 use catan_engine::engine::Header;
 use catan_engine::repl::{run_as_terminal, ReplConfig};

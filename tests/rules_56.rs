@@ -7,7 +7,7 @@
 //! starting pieces, red to roll on turn 1) in sandbox mode; the tests read positions from
 //! the state rather than naming intersections, so the stand-in data may change.
 
-mod common;
+use crate::common;
 
 use catan_engine::value::Value;
 use catan_engine::Game;

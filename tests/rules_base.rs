@@ -7,7 +7,7 @@
 //! `common::reject`, which also checks that the state is exactly unchanged and that the
 //! refusal names a line of base (variants/base.lua and its parts, variants/base/).
 
-mod common;
+use crate::common;
 
 use catan_engine::engine::Observer;
 use catan_engine::value::Value;

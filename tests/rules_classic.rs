@@ -6,7 +6,7 @@
 //! Positions are those of `rules_base.rs`: the beginner board, the set-up phase played with
 //! `common::PLACEMENTS`, then sandbox edits.
 
-mod common;
+use crate::common;
 
 use catan_engine::{sim, Game, GameError, GameState, Header, ScriptErrorKind};
 use common::*;

@@ -8,7 +8,7 @@
 //! Rule positions use the first-game island with the set-up rounds played as
 //! `FAMILY_PLACEMENTS` (the island has the base board's shape and labels).
 
-mod common;
+use crate::common;
 
 use catan_engine::{sim, Game, GameError, GameState, Header, ScriptErrorKind};
 use common::*;

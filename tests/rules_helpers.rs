@@ -10,7 +10,7 @@
 //! Nobody holds Marianne or Sean unless a test asks for them, so a roll of 12 (6+6) passes a
 //! turn without touching any hand and without asking anyone anything.
 
-mod common;
+use crate::common;
 
 use catan_engine::engine::Observer;
 use catan_engine::value::Value;

@@ -9,7 +9,7 @@
 //! through `rivals::reject`, which also checks that the state is exactly unchanged.
 //! Labels: see tests/rivals/mod.rs (red's forest 2 is K2, blue's forest 3 is K7, ...).
 
-mod rivals;
+use crate::rivals;
 
 use rivals::*;
 

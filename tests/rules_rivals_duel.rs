@@ -2,8 +2,8 @@
 //! the draw stacks without the half-moon cards, the event deck, 13 points; and cards of the
 //! three sets meeting in one game. Each test's doc comment names its rule.
 
-mod rivals;
-mod rivals_theme;
+use crate::rivals;
+use crate::rivals_theme;
 
 use catan_engine::Game;
 use rivals::*;

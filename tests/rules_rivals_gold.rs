@@ -8,9 +8,8 @@
 //! O2 fields, K4 hills, M4 pasture, O4 mountains; settlements L3 and N3; a city has the
 //! building sites L1 L2 L4 L5; region expansions go on K1 M1 O1 K5 M5 O5.
 
-mod rivals;
-mod rivals_gold;
-mod rivals_theme;
+use crate::rivals;
+use crate::rivals_gold;
 
 use catan_engine::engine::Observer;
 use catan_engine::view::view;

@@ -6,8 +6,8 @@
 //! hills, M4 pasture, O4 mountains; blue's K7 M7 O7 K9 M9 O9. Red has a city on L3 (sites L1
 //! L2 L4 L5) and a settlement on N3 (N2 N4); blue's settlements are L8 and N8 (L7 L9 N7 N9).
 
-mod rivals;
-mod rivals_theme;
+use crate::rivals;
+use crate::rivals_theme;
 
 use catan_engine::Game;
 use rivals::*;

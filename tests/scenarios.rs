@@ -2,7 +2,7 @@
 //! words. Every file in tests/scenarios/ is a rule test in this form and must pass; the
 //! failures are shown at their line with the transcript up to it.
 
-mod common;
+use crate::common;
 use catan_engine::scenario::{run, run_file};
 use common::process::catan_in;
 use std::path::PathBuf;

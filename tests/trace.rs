@@ -2,7 +2,7 @@
 //! ran for an action, from which file:line, given what and answering what; a line a
 //! rule prints for its modder that never enters the game.
 
-mod common;
+use crate::common;
 use common::process::{catan_in, tail, Run};
 use std::path::PathBuf;
 

@@ -1,7 +1,7 @@
 //! Tuned evaluations: the generic features, weights files keyed to their stack, `catan
 //! tune`'s self-play, and bots that play with weights of their own (docs/bots.md).
 
-mod common;
+use crate::common;
 
 use catan_engine::bot::features::FeatureSpace;
 use catan_engine::bot::weights::{stack_hash, Tuned, WeightsFile};

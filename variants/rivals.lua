@@ -27,7 +27,9 @@
 -- Choices the rulebook leaves to the player but that change nothing a player could want
 -- are made for them, and said so here: resources are paid from the region of that type
 -- holding the most (ties: reading order) and received into the one holding the least that
--- has room; the two regions of a new settlement drawn from the stack go above, then below;
+-- has room, except where the rulebook or the card index names the player's choice (a
+-- trade, the Goldsmith, the Mint, Mineral Mining, ...: `spend` and `store`,
+-- rivals/dice.lua); the two regions of a new settlement drawn from the stack go above, then below;
 -- the starting player's hand is drawn from stack 1, the other's from stack 2.
 
 variant {

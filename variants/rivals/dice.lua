@@ -120,11 +120,12 @@ end
 -- Where the card index leaves the regions to the owner (the Goldsmith's gold "from different
 -- gold fields and/or from the Gold Cache", the Merchant Caravan's resources "from the same or
 -- different regions", Mineral Mining's ore "among any mountains regions of your choice", the
--- Pharmacy's resource "in any one region of your choice", ...), each resource paid is a
--- `spend` choice and each received a `store` choice, asked only while the choice is open:
--- more than one region could give (take) it and not all of them must. What is forced is
--- done at once. (Other payments and receipts take from the fullest region and fill the
--- emptiest: principality.lua, pay and gain.)
+-- Pharmacy's resource "in any one region of your choice", a trade's resources "taken from
+-- various regions of the same type", ...), each resource paid is a `spend` choice and each
+-- received a `store` choice, asked only while the choice is open: more than one region
+-- could give (take) it and not all of them must. What is forced is done at once. (Other
+-- payments and receipts take from the fullest region and fill the emptiest:
+-- principality.lua, pay and gain.)
 
 -- p's holders of r that hold some (`spend`) or have room (`store`), and how much in all.
 local function givers(g, p, r)

@@ -141,7 +141,7 @@ action {
   name = "spend",
   phases = { "choose" },
   syntax = "spend <slot>",
-  help = "pay one resource from the region (or Gold Cache) of yours you name (Goldsmith, Mint, Merchant Caravan)",
+  help = "pay one resource from the region (or Gold Cache) of yours you name (trades, Goldsmith, Mint, Merchant Caravan)",
   when = function(g, p) return choosing(g, p, { spend = true }) ~= nil end,
   options = spend_sources,
   legal = function(g, p, lbl)

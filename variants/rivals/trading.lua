@@ -1,5 +1,6 @@
 -- Rivals for Catan: trading with the bank.
--- Rulebook: Game Turn 2b: Regular and Improved Exchange Rate.
+-- Rulebook: Game Turn 2b: Regular and Improved Exchange Rate ("The resources paid can be
+-- taken from various regions of the same type": the player names them, `spend`).
 -- A part of ../rivals.lua, run in the order it lists: `shared` holds the helpers of the
 -- parts before this one, and this one adds those the parts after it use.
 local shared = ...
@@ -7,8 +8,9 @@ local P, RESOURCES, IS_RESOURCE = shared.P, shared.RESOURCES, shared.IS_RESOURCE
 local CARDS, contains, name = shared.CARDS, shared.contains, shared.name
 local cards_text, top, site_regions = shared.cards_text, shared.top, shared.site_regions
 local label, own, ships, expansions = shared.label, shared.own, shared.ships, shared.expansions
-local stock, can_pay, pay, gain = shared.stock, shared.can_pay, shared.pay, shared.gain
+local stock, can_pay, gain = shared.stock, shared.can_pay, shared.gain
 local only_kind, in_action = shared.only_kind, shared.in_action
+local resolve, spend_choices, givers = shared.resolve, shared.spend_choices, shared.givers
 
 -- Trading -----------------------------------------------------------------------------------------
 
@@ -39,7 +41,8 @@ action {
   name = "trade",
   phases = { "action" },
   syntax = "trade <cards> for <resource>",
-  help = "trade 3 resources of one type (2 with its trade ship) for 1 other, e.g. `trade 3 ore for wool`",
+  help = "trade 3 resources of one type (2 with its trade ship) for 1 other, e.g. `trade 3 ore for wool`;"
+    .. " when more than one region could pay you name them, `spend O4` for each resource",
   when = in_action,
   options = function(g, p)
     local out, gives = {}, trade_gives(g, p)
@@ -83,10 +86,23 @@ action {
     if not can_pay(g, p, give) then return deny("you do not have " .. cards_text(give)) end
     return true
   end,
+  -- The regions that pay are the player's ("taken from various regions of the same
+  -- type"): a `spend` choice for each resource while more than one region could pay and
+  -- not all must (dice.lua, spend_choices); what is forced is paid at once.
   apply = function(g, p, give, get)
-    pay(g, p, give)
-    local got = gain(g, p, get, 1)
+    local steps = spend_choices(g, p, give, "trade")
     local r, n = only_kind(give)
+    if #steps > 0 then
+      local from = {}
+      for i, s in ipairs(givers(g, p, r)) do from[i] = s.label end
+      g:log("%s trades %d %s for %s: which regions pay? `spend %s` for each %s", name(g, p), n, r, get,
+        table.concat(from, "` or `spend "), r)
+      g:emit("traded", { seat = p, give = give, get = get })
+      steps[#steps + 1] = { t = "receive", seat = p, get = { [get] = 1 }, reason = "trade" }
+      resolve(g, steps)
+      return
+    end
+    local got = gain(g, p, get, 1)
     if IS_RESOURCE[r] and n > 1 then
       g:log("%s trades %d %s for %s%s", name(g, p), n, r, get, got == 0 and " (lost: no room)" or "")
     else
