@@ -9,7 +9,7 @@ use catan_engine::protocol::Server;
 use catan_engine::Game;
 use serde_json::{json, Map, Value as J};
 
-mod common;
+use crate::common;
 use common::sb;
 
 fn ask(server: &mut Server, request: J) -> J {

@@ -7,7 +7,7 @@
 use serde_json::Value as J;
 use std::path::Path;
 
-mod common;
+use crate::common;
 use common::process::{catan_in, Run};
 
 /// The example random bot, as a `--bot-cmd` command.
