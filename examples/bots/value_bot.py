@@ -25,41 +25,66 @@ import numpy as np
 import catan_engine as ce
 
 # Weights of the feature vector's columns (``Game.feature_names()``), in victory points'
-# units; columns not named weigh nothing.
+# units, after base's hand-written evaluation (variants/base/evaluation.lua); columns not
+# named weigh nothing. A city's production column counts its pips once: its settlement's
+# pips are gone from the settlement column, so a city weighs twice.
 WEIGHTS = {
     "points": 1.0,
-    "production.settlement": 0.06,  # pips: chances in 36 of each roll
-    "production.city": 0.06,  # a city's pips count once more on top of its settlement's
-    "production.kinds": 0.12,
-    "harbors": 0.05,
-    "harbors.matched": 0.01,
-    "trail.road": 0.04,
-    "sites.open": 0.06,
-    "sites.best": 0.01,
+    "production.settlement": 0.07,  # pips: chances in 36 of each roll
+    "production.city": 0.14,
+    "production.kinds": 0.2,
+    "harbors": 0.15,
+    "dev.total": 0.3,
+    "dev_new.total": 0.3,
+    "played.total": 0.15,
+    "trail.road": 0.02,
     "hand.total": 0.03,
-    "dev.total": 0.15,
-    "dev_new.total": 0.15,
-    "played.knight": 0.1,
+    "sites.best": 0.02,
+}
+
+# What the hand may build next, by the printed costs, and what being near it is worth.
+BUILDS = {
+    "city": ({"grain": 2, "ore": 3}, 0.6),
+    "settlement": ({"brick": 1, "lumber": 1, "wool": 1, "grain": 1}, 0.6),
+    "development": ({"wool": 1, "grain": 1, "ore": 1}, 0.3),
+    "road": ({"brick": 1, "lumber": 1}, 0.15),
 }
 
 
 class ValueBot:
-    """A one-ply bot for one seat of ``game``'s kind of game."""
+    """A one-ply bot for one seat of ``game``'s kind of game (base and its editions)."""
 
-    def __init__(self, game, weights=WEIGHTS):
+    def __init__(self, game, weights=None):
         names = game.feature_names()
+        self.col = {n: i for i, n in enumerate(names)}
         self.width = len(names)
-        self.w = np.array([weights.get(n, 0.0) for n in names])
-        self.hand = names.index("hand.total") if "hand.total" in names else None
+        self.w = np.array([(weights or WEIGHTS).get(n, 0.0) for n in names])
 
     def value(self, fork, seat):
-        """The position's worth to ``seat``: its own score less the best other's."""
+        """The position's worth to ``seat``: its score less the best other seat's."""
+        if fork.winner is not None:
+            return 100.0 if fork.winner == seat else -100.0
         rows = fork.features().reshape(-1, self.width)
         v = rows @ self.w
-        if self.hand is not None:  # a 7 takes half of a hand over seven cards
-            v -= 0.08 * np.maximum(rows[:, self.hand] - 7, 0)
-        if fork.winner is not None:
-            v[fork.winner] += 100
+        c = self.col
+        for s, row in enumerate(rows):
+            # Room to grow: up to two open sites reachable by road.
+            v[s] += 0.2 * min(row[c["sites.open"]], 2)
+            # The hand: more as it nears a build; over seven cards it is at risk on a 7.
+            n = row[c["hand.total"]]
+            v[s] -= 0.08 * max(n - 7, 0)
+            can = {
+                "city": row[c["pieces.settlement"]] > 0 and row[c["pieces.city"]] < 4,
+                "settlement": row[c["sites.open"]] > 0 and row[c["pieces.settlement"]] < 5,
+                "development": True,
+                "road": row[c["pieces.road"]] < 15,
+            }
+            best = 0.0
+            for what, (price, worth) in BUILDS.items():
+                if can[what] and n > 0:
+                    have = sum(min(row[c["hand." + r]], k) for r, k in price.items())
+                    best = max(best, worth * (have / sum(price.values())) ** 2)
+            v[s] += best
         return v[seat] - np.max(np.delete(v, seat))
 
     def choose(self, game, seat=None):
@@ -67,6 +92,8 @@ class ValueBot:
         legal = game.legal(seat)
         if len(legal) <= 1:
             return legal[0] if legal else None
+        # One fair fork per decision, from this seat's view; each action tried on it and
+        # taken back (restore reuses the loaded rules: a state clone).
         fork = game.fork(seat=seat)
         start = fork.snapshot()
         best, best_value = legal[0], -math.inf
