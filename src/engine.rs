@@ -337,8 +337,9 @@ impl Game {
     /// are dealt again. Given a seat, it is the position as that seat may know it, as the
     /// engine's own bots see it (`bot::determinize`): every card the seat cannot see dealt
     /// again from the pool of such cards, each zone's size and categories kept. It shares
-    /// the loaded rules as `try_clone` does. A fork cannot be saved (`save_file` on it is
-    /// refused by `is_fork`'s callers) and cannot be undone past the fork.
+    /// the loaded rules as `try_clone` does. Its save would not replay (its generator is not
+    /// the header's): callers ask `is_fork` before saving (the Python package refuses). It
+    /// cannot be undone past the fork (`undo` replays from there, not from the header).
     pub fn fork(&self, seat: Option<usize>, seed: u64) -> Result<Game, GameError> {
         if let Some(s) = seat {
             self.seat_exists(s)?;
@@ -382,7 +383,8 @@ impl Game {
         &self.header
     }
     pub fn spec(&self) -> &Arc<Spec> {
-        &self.script().spec
+        // The same for every game sharing the rules: no state needs to be put in place.
+        &self.rules.script.spec
     }
     pub fn log(&self) -> &[LogEntry] {
         &self.log
