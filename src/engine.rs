@@ -180,10 +180,10 @@ pub struct Game {
     id: u64,
     /// This game's state while another game sharing `rules` has its own in place.
     parked: Rc<RefCell<Option<GameState>>>,
-    /// Set on a fork (`fork`): the state it was made with and the log's length then. Its
-    /// random generator (and hidden cards) are not the game's, so undo replays from here,
-    /// never from the header, and a fork cannot be saved.
-    origin: Option<Rc<(GameState, usize)>>,
+    /// Set on a fork (`fork`): the state it was made with, before the first action of its
+    /// log. Its random generator (and hidden cards) are not the game's, so undo replays
+    /// from here, never from the header, and a fork cannot be saved.
+    origin: Option<Rc<GameState>>,
     header: Header,
     log: Vec<LogEntry>,
     /// Messages of the whole game with the index of the action that produced them
@@ -191,6 +191,9 @@ pub struct Game {
     messages: Vec<(usize, Message)>,
     /// The bytes of text in `messages`, held under `GAME_MESSAGES_CAP`.
     message_bytes: usize,
+    /// Whether `messages` keeps the history (`set_message_history`); the bytes are
+    /// counted against the cap either way.
+    history: bool,
     /// The seat to act in the current state, once asked: every action checks it anyway
     /// (see `perform`), so the bots' next question costs no call into the rules.
     next: std::cell::Cell<Option<usize>>,
@@ -261,6 +264,7 @@ impl Game {
             log: vec![],
             messages: vec![],
             message_bytes: 0,
+            history: true,
             next: Default::default(),
             checkpoint: None,
             tuned: Default::default(),
@@ -302,17 +306,19 @@ impl Game {
         &rules.script
     }
 
-    /// A copy of this game sharing its loaded rules, with `state` as its own, parked.
-    fn sibling(&self, state: GameState, origin: Option<Rc<(GameState, usize)>>) -> Game {
+    /// A copy of this game sharing its loaded rules, with `state` as its own, parked, and
+    /// this game's log and messages if `history` (else none: a fork's start their own).
+    fn sibling(&self, state: GameState, origin: Option<Rc<GameState>>, history: bool) -> Game {
         Game {
             rules: self.rules.clone(),
             id: GAME_IDS.fetch_add(1, Ordering::Relaxed),
             parked: Rc::new(RefCell::new(Some(state))),
             origin,
             header: self.header.clone(),
-            log: self.log.clone(),
-            messages: self.messages.clone(),
+            log: if history { self.log.clone() } else { vec![] },
+            messages: if history { self.messages.clone() } else { vec![] },
             message_bytes: self.message_bytes,
+            history: self.history,
             next: Cell::new(self.next.get()),
             checkpoint: None,
             tuned: self.tuned.clone(),
@@ -329,7 +335,7 @@ impl Game {
     /// `fork`).
     pub fn try_clone(&self) -> Result<Game, GameError> {
         let state = self.state().clone();
-        Ok(self.sibling(state, self.origin.clone()))
+        Ok(self.sibling(state, self.origin.clone(), true))
     }
 
     /// A fair copy to look ahead on: its random generator is seeded anew from `seed`, so
@@ -338,8 +344,9 @@ impl Game {
     /// engine's own bots see it (`bot::determinize`): every card the seat cannot see dealt
     /// again from the pool of such cards, each zone's size and categories kept. It shares
     /// the loaded rules as `try_clone` does. Its save would not replay (its generator is not
-    /// the header's): callers ask `is_fork` before saving (the Python package refuses). It
-    /// cannot be undone past the fork (`undo` replays from there, not from the header).
+    /// the header's): callers ask `is_fork` before saving (the Python package refuses). Its
+    /// log and messages hold only what was played on it (its cost does not grow with the
+    /// game's length), and it cannot be undone past the fork (`undo` replays from there).
     pub fn fork(&self, seat: Option<usize>, seed: u64) -> Result<Game, GameError> {
         if let Some(s) = seat {
             self.seat_exists(s)?;
@@ -347,8 +354,10 @@ impl Game {
         use rand::SeedableRng;
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let state = crate::bot::determinize::determinize_view(self.spec(), &self.state(), seat, &mut rng);
-        let origin = Rc::new((state.clone(), self.log.len()));
-        let fork = self.sibling(state, Some(origin));
+        // Its log starts empty: the game's history would not replay on its generator, and
+        // copying it would make a fork's cost grow with the game.
+        let origin = Rc::new(state.clone());
+        let fork = self.sibling(state, Some(origin), false);
         // Asked again of the fork's own state (hidden cards dealt again could matter).
         fork.next.set(None);
         Ok(fork)
@@ -402,7 +411,21 @@ impl Game {
     /// Adds the messages of action `n` (0: the setup) to the game's history.
     fn record(&mut self, n: usize, msgs: Vec<Message>) {
         self.message_bytes += msgs.iter().map(|m| m.text.len()).sum::<usize>();
-        self.messages.extend(msgs.into_iter().map(|m| (n, m)));
+        if self.history {
+            self.messages.extend(msgs.into_iter().map(|m| (n, m)));
+        }
+    }
+
+    /// Whether `messages` keeps the game's history of messages (on by default; each
+    /// action's `Outcome` has its messages either way, and they count against the game's
+    /// cap either way). Off, a copy (`try_clone`) does not copy them: the Python package,
+    /// which never reads the history, turns it off so that clones stay cheap in long
+    /// games. Turning it off forgets the history kept so far.
+    pub fn set_message_history(&mut self, on: bool) {
+        self.history = on;
+        if !on {
+            self.messages = vec![];
+        }
     }
 
     /// What the last call produced; the bytes of a quiet game's messages go to the cap's
@@ -834,6 +857,12 @@ impl Game {
 
     /// Takes back the last `n` logged actions by replaying the rest.
     pub fn undo(&mut self, n: usize) -> Result<(), GameError> {
+        if n > self.log.len() && self.origin.is_some() {
+            return Err(GameError::Setup(format!(
+                "only {} actions were played on this fork: it cannot be undone past the fork (its dice are not the game's)",
+                self.log.len()
+            )));
+        }
         if n > self.log.len() {
             return Err(GameError::Setup(format!("only {} actions to undo", self.log.len())));
         }
@@ -850,26 +879,20 @@ impl Game {
         Ok(())
     }
 
-    /// Undo on a fork: its state when forked, then its own logged actions up to `keep`.
-    fn undo_fork(&mut self, origin: &(GameState, usize), keep: usize) -> Result<(), GameError> {
-        let (state, from) = origin;
-        if keep < *from {
-            return Err(GameError::Setup(format!(
-                "this fork was made after action {from}: it cannot be undone past it (its dice are not the game's)"
-            )));
-        }
+    /// Undo on a fork: its state when forked, then its own logged actions up to `keep`
+    /// played again (their messages count against the cap once more: it only tightens).
+    fn undo_fork(&mut self, state: &GameState, keep: usize) -> Result<(), GameError> {
         self.script().with_ctx(|c| {
             c.state.clone_from(state);
             c.output().clear();
         });
-        self.checkpoint = Some((state.clone(), *from));
-        let entries: Vec<LogEntry> = self.log.drain(*from..).collect();
-        self.messages.retain(|(i, _)| *i <= *from);
-        self.message_bytes = self.messages.iter().map(|(_, m)| m.text.len()).sum();
+        self.checkpoint = Some((state.clone(), 0));
+        let entries: Vec<LogEntry> = std::mem::take(&mut self.log);
+        self.messages.clear();
         self.next.set(None);
         let cap = self.script().set_memory_cap(MEMORY_CAP + REPLAY_HEADROOM)?;
         let mut result = Ok(());
-        for entry in &entries[..keep - from] {
+        for entry in &entries[..keep] {
             let done = if entry.sandbox {
                 self.sandbox(entry.seat, &entry.command)
             } else {

@@ -151,6 +151,7 @@ fn a_fork_undoes_its_own_actions_but_never_past_the_fork() {
     play_until(&mut g, &mut bot, |g| g.state().turn > 3);
     let mut f = g.fork(None, 1).expect("a fork");
     assert!(f.is_fork() && !g.is_fork());
+    assert!(f.log().is_empty() && f.messages().is_empty(), "a fork's log holds what is played on it");
     let start: GameState = f.state().clone();
     for _ in 0..5 {
         let seat = f.to_act().expect("a seat");
@@ -167,4 +168,19 @@ fn a_fork_undoes_its_own_actions_but_never_past_the_fork() {
     assert!(*f.state() == start);
     assert!(f.undo(1).is_err(), "a fork cannot be undone past the point it was made");
     assert!(after_two != start);
+}
+
+#[test]
+fn without_a_message_history_a_copy_copies_none_and_actions_still_say_theirs() {
+    let mut g = game(6);
+    let mut bot = RandomBot::new(6);
+    play_until(&mut g, &mut bot, |g| g.state().turn > 2 && may_roll(g));
+    assert!(!g.messages().is_empty());
+    g.set_message_history(false);
+    assert!(g.messages().is_empty());
+    let mut c = g.try_clone().expect("a clone");
+    let seat = c.to_act().expect("a seat");
+    let said = c.act(seat, "roll").expect("the roll");
+    assert!(!said.messages.is_empty() && c.messages().is_empty());
+    assert_eq!(c.log().len(), g.log().len() + 1, "a clone keeps the log");
 }

@@ -166,6 +166,10 @@ def bench():
     print(f"clone: {median_us(g.clone):.1f} us; fork: {median_us(g.fork):.1f} us; "
           f"fork(seat=0): {median_us(lambda: g.fork(seat=0)):.1f} us; "
           f"snapshot+restore: {median_us(lambda: g.restore(g.snapshot())):.1f} us")
+    long = ce.Game("base", seed=9)
+    long.play_random()  # to the end: the longest log a clone copies
+    print(f"after {len(long.log)} actions: clone: {median_us(long.clone):.1f} us; "
+          f"fork(seat=0): {median_us(lambda: long.fork(seat=0)):.1f} us")
     print(f"features: {median_us(g.features):.1f} us; features(seat=0): {median_us(lambda: g.features(0)):.1f} us; "
           f"view: {median_us(g.view, 100) / 1e3:.3f} ms; view(0): {median_us(lambda: g.view(0), 100) / 1e3:.3f} ms")
     times = []

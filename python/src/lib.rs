@@ -300,7 +300,10 @@ fn messages_list(py: Python<'_>, messages: Vec<catan_engine::script::Message>) -
 }
 
 impl Game {
-    fn wrap(inner: CoreGame) -> Game {
+    fn wrap(mut inner: CoreGame) -> Game {
+        // Python never reads the game's history of messages (`play` returns each action's):
+        // without it a clone copies the log only.
+        inner.set_message_history(false);
         let seed = inner.header().seed;
         Game { inner, rng: RandomBot::new(seed ^ RANDOM_STREAM), fixed: Default::default(), forks: 0 }
     }
