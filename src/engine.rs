@@ -1,6 +1,7 @@
 //! `Game`: the action pipeline (parse → legal? → apply → events → log), save/load by
 //! replay, undo, and sandbox edits. Every action is all-or-nothing: the state is cloned
-//! before it runs and restored if any rule refuses or any script fails.
+//! before it runs and restored if any rule refuses or any script fails. Clones and fair
+//! forks (`try_clone`, `fork`) share the loaded rules and swap their states in.
 
 use crate::action::{Action, ParseError};
 use crate::board::Label;
@@ -9,8 +10,11 @@ use crate::spec::{SiteKind, Spec};
 use crate::state::{GameState, Piece};
 use crate::value::Value;
 use serde::{Deserialize, Serialize};
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::fmt;
+use std::rc::{Rc, Weak};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// What a game is made of before its first action: enough to replay it.
@@ -168,7 +172,18 @@ pub enum Observer {
 }
 
 pub struct Game {
-    script: Script,
+    /// The loaded rules, shared by this game's clones and forks (`try_clone`, `fork`):
+    /// each holds its own state and puts it in place before it asks the rules anything
+    /// (`script()`), so a copy costs a state clone instead of a load of the stack.
+    rules: Rc<Rules>,
+    /// This game's number among those sharing `rules` (which one's state is in place).
+    id: u64,
+    /// This game's state while another game sharing `rules` has its own in place.
+    parked: Rc<RefCell<Option<GameState>>>,
+    /// Set on a fork (`fork`): the state it was made with, before the first action of its
+    /// log. Its random generator (and hidden cards) are not the game's, so undo replays
+    /// from here, never from the header, and a fork cannot be saved.
+    origin: Option<Rc<GameState>>,
     header: Header,
     log: Vec<LogEntry>,
     /// Messages of the whole game with the index of the action that produced them
@@ -176,6 +191,9 @@ pub struct Game {
     messages: Vec<(usize, Message)>,
     /// The bytes of text in `messages`, held under `GAME_MESSAGES_CAP`.
     message_bytes: usize,
+    /// Whether `messages` keeps the history (`set_message_history`); the bytes are
+    /// counted against the cap either way.
+    history: bool,
     /// The seat to act in the current state, once asked: every action checks it anyway
     /// (see `perform`), so the bots' next question costs no call into the rules.
     next: std::cell::Cell<Option<usize>>,
@@ -193,6 +211,18 @@ pub struct Game {
     #[cfg(debug_assertions)]
     before: Option<GameState>,
 }
+
+/// A loaded variant stack and which of the games sharing it has its state in place.
+struct Rules {
+    script: Script,
+    /// The id of the game whose state the script holds now.
+    occupant: Cell<u64>,
+    /// Where that game keeps its state while another one's is in place (gone with it).
+    occupant_slot: RefCell<Weak<RefCell<Option<GameState>>>>,
+}
+
+/// Ids of games, unique in the process (games on other threads have rules of their own).
+static GAME_IDS: AtomicU64 = AtomicU64::new(1);
 
 /// Actions between two copies of the state (`Game::checkpoint`): undoing a failed action
 /// performs at most this many again.
@@ -226,50 +256,128 @@ impl Game {
         script.set_state(GameState::new(&spec, header.players, header.seed, options));
         script.setup().map_err(|e| GameError::Setup(format!("setup failed: {e}")))?;
         let mut game = Game {
-            script,
+            rules: Rc::new(Rules { script, occupant: Cell::new(0), occupant_slot: RefCell::new(Weak::new()) }),
+            id: 0,
+            parked: Default::default(),
+            origin: None,
             header,
             log: vec![],
             messages: vec![],
             message_bytes: 0,
+            history: true,
             next: Default::default(),
             checkpoint: None,
             tuned: Default::default(),
             #[cfg(debug_assertions)]
             before: None,
         };
+        game.id = GAME_IDS.fetch_add(1, Ordering::Relaxed);
+        game.rules.occupant.set(game.id);
+        *game.rules.occupant_slot.borrow_mut() = Rc::downgrade(&game.parked);
         let outcome = game.take_outcome();
         game.record(0, outcome.messages);
         Ok(game)
     }
 
-    /// An independent copy of the game as it stands (state, log, messages) on freshly
-    /// loaded scripts: what Python's `Game.clone()` gives. Costs a load of the variant
-    /// stack; a fork within one game (`snapshot`/`restore`) costs only a state clone.
-    pub fn try_clone(&self) -> Result<Game, GameError> {
-        let script = Script::load(&self.header.variants)?;
-        script.set_state(self.state().clone());
-        Ok(Game {
-            script,
+    /// The loaded rules with this game's state in place: the state of the game sharing
+    /// them that had its own in place is moved to that game's keeping first. Every use of
+    /// the rules goes through here.
+    fn script(&self) -> &Script {
+        let rules = &*self.rules;
+        if rules.occupant.get() != self.id {
+            // Our state is parked whenever another game is in place (`sibling` parks it,
+            // and so does this swap), so the empty state below is never reached.
+            let mine = self
+                .parked
+                .borrow_mut()
+                .take()
+                .unwrap_or_else(|| GameState::new(&rules.script.spec, 0, 0, Default::default()));
+            // As `restore` does: whatever the rules derived from the state is dropped.
+            let theirs = rules.script.with_ctx(|c| {
+                c.output().clear();
+                std::mem::replace(&mut c.state, mine)
+            });
+            let slot = rules.occupant_slot.replace(Rc::downgrade(&self.parked));
+            if let Some(slot) = slot.upgrade() {
+                *slot.borrow_mut() = Some(theirs);
+            }
+            rules.occupant.set(self.id);
+        }
+        &rules.script
+    }
+
+    /// A copy of this game sharing its loaded rules, with `state` as its own, parked, and
+    /// this game's log and messages if `history` (else none: a fork's start their own).
+    fn sibling(&self, state: GameState, origin: Option<Rc<GameState>>, history: bool) -> Game {
+        Game {
+            rules: self.rules.clone(),
+            id: GAME_IDS.fetch_add(1, Ordering::Relaxed),
+            parked: Rc::new(RefCell::new(Some(state))),
+            origin,
             header: self.header.clone(),
-            log: self.log.clone(),
-            messages: self.messages.clone(),
+            log: if history { self.log.clone() } else { vec![] },
+            messages: if history { self.messages.clone() } else { vec![] },
             message_bytes: self.message_bytes,
-            next: std::cell::Cell::new(self.next.get()),
+            history: self.history,
+            next: Cell::new(self.next.get()),
             checkpoint: None,
-            tuned: Default::default(),
+            tuned: self.tuned.clone(),
             #[cfg(debug_assertions)]
             before: None,
-        })
+        }
+    }
+
+    /// An independent copy of the game as it stands (state, log, messages): what Python's
+    /// `Game.clone()` gives. It shares this game's loaded rules (each of the two puts its
+    /// own state in place when it acts or reads), so it costs one state clone, as a
+    /// `snapshot` does; the two must not be used from different threads (no `Game` is
+    /// `Send`). A clone keeps the random generator: it rolls the game's future dice (see
+    /// `fork`).
+    pub fn try_clone(&self) -> Result<Game, GameError> {
+        let state = self.state().clone();
+        Ok(self.sibling(state, self.origin.clone(), true))
+    }
+
+    /// A fair copy to look ahead on: its random generator is seeded anew from `seed`, so
+    /// its dice and draws are not this game's, and the cards nobody may see (draw stacks)
+    /// are dealt again. Given a seat, it is the position as that seat may know it, as the
+    /// engine's own bots see it (`bot::determinize`): every card the seat cannot see dealt
+    /// again from the pool of such cards, each zone's size and categories kept. It shares
+    /// the loaded rules as `try_clone` does. Its save would not replay (its generator is not
+    /// the header's): callers ask `is_fork` before saving (the Python package refuses). Its
+    /// log and messages hold only what was played on it (its cost does not grow with the
+    /// game's length), and it cannot be undone past the fork (`undo` replays from there).
+    pub fn fork(&self, seat: Option<usize>, seed: u64) -> Result<Game, GameError> {
+        if let Some(s) = seat {
+            self.seat_exists(s)?;
+        }
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let state = crate::bot::determinize::determinize_view(self.spec(), &self.state(), seat, &mut rng);
+        // Its log starts empty: the game's history would not replay on its generator, and
+        // copying it would make a fork's cost grow with the game.
+        let origin = Rc::new(state.clone());
+        let fork = self.sibling(state, Some(origin), false);
+        // Asked again of the fork's own state (hidden cards dealt again could matter).
+        fork.next.set(None);
+        Ok(fork)
+    }
+
+    /// Whether this game is a fork (`fork`) or a clone of one: its dice are its own, so
+    /// its log does not replay from its header.
+    pub fn is_fork(&self) -> bool {
+        self.origin.is_some()
     }
 
     /// Starts a new game with the same variants, players and options but another seed,
     /// reusing the loaded scripts (the hooks are fixed once loaded). For simulations.
     pub fn restart(&mut self, seed: u64) -> Result<(), GameError> {
         self.header.seed = seed;
-        let spec = self.script.spec.clone();
+        self.origin = None;
+        let spec = self.script().spec.clone();
         let options = crate::script::resolve_options(&spec, &self.header.options).map_err(GameError::Setup)?;
-        self.script.set_state(GameState::new(&spec, self.header.players, seed, options));
-        self.script.setup().map_err(|e| GameError::Setup(format!("setup failed: {e}")))?;
+        self.script().set_state(GameState::new(&spec, self.header.players, seed, options));
+        self.script().setup().map_err(|e| GameError::Setup(format!("setup failed: {e}")))?;
         self.log.clear();
         self.checkpoint = None;
         self.next.set(None);
@@ -284,13 +392,14 @@ impl Game {
         &self.header
     }
     pub fn spec(&self) -> &Arc<Spec> {
-        &self.script.spec
+        // The same for every game sharing the rules: no state needs to be put in place.
+        &self.rules.script.spec
     }
     pub fn log(&self) -> &[LogEntry] {
         &self.log
     }
     pub fn state(&self) -> impl std::ops::Deref<Target = GameState> + '_ {
-        self.script.state()
+        self.script().state()
     }
     pub fn winner(&self) -> Option<usize> {
         self.state().winner
@@ -302,13 +411,27 @@ impl Game {
     /// Adds the messages of action `n` (0: the setup) to the game's history.
     fn record(&mut self, n: usize, msgs: Vec<Message>) {
         self.message_bytes += msgs.iter().map(|m| m.text.len()).sum::<usize>();
-        self.messages.extend(msgs.into_iter().map(|m| (n, m)));
+        if self.history {
+            self.messages.extend(msgs.into_iter().map(|m| (n, m)));
+        }
+    }
+
+    /// Whether `messages` keeps the game's history of messages (on by default; each
+    /// action's `Outcome` has its messages either way, and they count against the game's
+    /// cap either way). Off, a copy (`try_clone`) does not copy them: the Python package,
+    /// which never reads the history, turns it off so that clones stay cheap in long
+    /// games. Turning it off forgets the history kept so far.
+    pub fn set_message_history(&mut self, on: bool) {
+        self.history = on;
+        if !on {
+            self.messages = vec![];
+        }
     }
 
     /// What the last call produced; the bytes of a quiet game's messages go to the cap's
     /// count here (its kept ones in `record`).
     fn take_outcome(&mut self) -> Outcome {
-        let (outcome, quiet) = self.script.with_output(|c| {
+        let (outcome, quiet) = self.script().with_output(|c| {
             c.draws.clear();
             let outcome = Outcome { messages: std::mem::take(c.messages), events: std::mem::take(c.events) };
             (outcome, std::mem::take(c.quiet_bytes))
@@ -322,14 +445,14 @@ impl Game {
     /// exactly as the same game with its messages kept, action for action. `messages`
     /// and each `Outcome`'s messages and events stay empty.
     pub fn set_quiet(&mut self, on: bool) {
-        self.script.set_quiet(on);
+        self.script().set_quiet(on);
     }
 
     /// The instructions one call into the rules may run, from the next call on
     /// (`script::INSTRUCTION_BUDGET` unless set): a tighter budget lets a test prove that a
     /// hostile script is stopped without spending the whole of the default one.
     pub fn set_instruction_budget(&mut self, units: u64) {
-        self.script.set_instruction_budget(units);
+        self.script().set_instruction_budget(units);
     }
 
     /// The seat expected to act now.
@@ -337,7 +460,7 @@ impl Game {
         if let Some(seat) = self.next.get() {
             return Ok(seat);
         }
-        let seat = self.script.to_act()?;
+        let seat = self.script().to_act()?;
         self.next.set(Some(seat));
         Ok(seat)
     }
@@ -346,7 +469,7 @@ impl Game {
     pub fn act(&mut self, seat: usize, line: &str) -> Result<Outcome, GameError> {
         let action = {
             let st = self.state();
-            Action::parse(&self.script.spec, &st, line)?
+            Action::parse(&self.script().spec, &st, line)?
         };
         self.perform(seat, &action)
     }
@@ -362,7 +485,7 @@ impl Game {
             // on the game alone (and a replay, which knows it fitted, has headroom for
             // the engine's own small tables: REPLAY_HEADROOM).
             Err(GameError::Script(e)) if e.kind == ScriptErrorKind::Memory => {
-                self.script.forget_kept()?;
+                self.script().forget_kept()?;
                 self.perform_once(seat, action)
             }
             other => other,
@@ -372,28 +495,31 @@ impl Game {
     fn perform_once(&mut self, seat: usize, action: &Action) -> Result<Outcome, GameError> {
         self.seat_exists(seat)?;
         let at = self.log.len();
+        self.script();
+        let rules = self.rules.clone();
+        let script = &rules.script;
         match &mut self.checkpoint {
             Some((_, n)) if at >= *n && at - *n < CHECKPOINT_EVERY => {}
             Some((copy, n)) => {
-                copy.clone_from(&self.script.state());
+                copy.clone_from(&script.state());
                 *n = at;
             }
-            None => self.checkpoint = Some((self.script.state().clone(), at)),
+            None => self.checkpoint = Some((script.state().clone(), at)),
         }
         #[cfg(debug_assertions)]
         {
             let before = self.state().clone();
             self.before = Some(before);
         }
-        let version = self.script.version();
-        self.script.with_output(|mut c| c.clear());
+        let version = self.script().version();
+        self.script().with_output(|mut c| c.clear());
         // An action must leave someone to act: one after which `to_act` fails (a hook
         // answering the wrong type) is refused with that hook's error.
-        let result = self.script.perform(seat, action).and_then(|next| {
+        let result = self.script().perform(seat, action).and_then(|next| {
             // The history lives in Rust, out of the Lua memory cap's sight: each call is
             // bounded (HOST_MEMORY_CAP), and so is the whole game.
             let bytes: usize =
-                self.script.with_output(|c| c.messages.iter().map(|m| m.text.len()).sum::<usize>() + *c.quiet_bytes);
+                self.script().with_output(|c| c.messages.iter().map(|m| m.text.len()).sum::<usize>() + *c.quiet_bytes);
             if self.message_bytes + bytes > GAME_MESSAGES_CAP {
                 return Err(ScriptError::new(
                     ScriptErrorKind::Memory,
@@ -408,8 +534,8 @@ impl Game {
         match result {
             Ok(next) => {
                 self.next.set(next);
-                let draws = self.script.with_output(|c| std::mem::take(c.draws));
-                let command = action.to_text(&self.script.spec, &self.state());
+                let draws = self.script().with_output(|c| std::mem::take(c.draws));
+                let command = action.to_text(&self.script().spec, &self.state());
                 self.log.push(LogEntry { seat, command, draws, sandbox: false });
                 let outcome = self.take_outcome();
                 self.record(self.log.len(), outcome.messages.clone());
@@ -418,8 +544,8 @@ impl Game {
             Err(e) => {
                 // Refused before anything changed (the usual refusal: `when` or `legal`
                 // said no): nothing to put back.
-                let rebuilt = if self.script.version() != version { self.rebuild() } else { Ok(()) };
-                self.script.with_output(|mut c| c.clear());
+                let rebuilt = if self.script().version() != version { self.rebuild() } else { Ok(()) };
+                self.script().with_output(|mut c| c.clear());
                 rebuilt?;
                 Err(GameError::Script(e))
             }
@@ -433,19 +559,19 @@ impl Game {
         let Some((copy, from)) = self.checkpoint.take() else {
             return Err(GameError::Setup("no copy of the state to put back".into()));
         };
-        self.script.with_ctx(|c| c.state.clone_from(&copy));
+        self.script().with_ctx(|c| c.state.clone_from(&copy));
         // These actions fitted once: the headroom keeps the engine's own tables (which
         // may have grown since) from refusing them now.
-        let cap = self.script.set_memory_cap(MEMORY_CAP + REPLAY_HEADROOM)?;
+        let cap = self.script().set_memory_cap(MEMORY_CAP + REPLAY_HEADROOM)?;
         let mut result = Ok(());
         for entry in self.log.get(from..).unwrap_or_default() {
             let again = {
                 let st = self.state();
-                Action::parse(&self.script.spec, &st, &entry.command)
+                Action::parse(&self.script().spec, &st, &entry.command)
             }
             .map_err(GameError::from)
-            .and_then(|a| self.script.perform(entry.seat, &a).map_err(GameError::Script));
-            self.script.with_output(|mut c| c.clear());
+            .and_then(|a| self.script().perform(entry.seat, &a).map_err(GameError::Script));
+            self.script().with_output(|mut c| c.clear());
             if let Err(e) = again {
                 result = Err(GameError::Setup(format!(
                     "the state before the failed action could not be rebuilt: '{}' was refused the second time \
@@ -456,7 +582,7 @@ impl Game {
             }
         }
         self.checkpoint = Some((copy, from));
-        self.script.set_memory_cap(cap)?;
+        self.script().set_memory_cap(cap)?;
         #[cfg(debug_assertions)]
         if result.is_ok() {
             if let Some(before) = &self.before {
@@ -476,7 +602,7 @@ impl Game {
     }
 
     pub fn legal_actions(&self, seat: usize) -> Result<Vec<Action>, GameError> {
-        Ok(self.script.legal_actions(seat)?.0)
+        Ok(self.script().legal_actions(seat)?.0)
     }
 
     /// Whether `perform` asks `when` and `legal` again of an action `sample_action` just
@@ -484,43 +610,43 @@ impl Game {
     /// `catan check` turns it on, so that a listing offering what the rules refuse is
     /// found.
     pub fn recheck_drawn(&self, on: bool) {
-        self.script.set_recheck_drawn(on);
+        self.script().set_recheck_drawn(on);
     }
 
     /// A random legal action for `seat` drawn with the numbers in `rnd` (each in [0, 1)),
     /// uniformly by kind of action, then by option. Ok(Err(())) asks for more numbers.
     pub fn sample_action(&self, seat: usize, rnd: &[f64]) -> Result<Result<Option<Action>, ()>, GameError> {
-        Ok(self.script.sample(seat, rnd)?)
+        Ok(self.script().sample(seat, rnd)?)
     }
 
     /// Legal actions plus templates of those that cannot be listed (trade offers).
     pub fn legal_with_templates(&self, seat: usize) -> Result<(Vec<Action>, Vec<String>), GameError> {
-        Ok(self.script.legal_actions(seat)?)
+        Ok(self.script().legal_actions(seat)?)
     }
 
     pub fn action_text(&self, a: &Action) -> String {
-        a.to_text(&self.script.spec, &self.state())
+        a.to_text(&self.script().spec, &self.state())
     }
 
     pub fn points(&self, seat: usize, hidden: bool) -> Result<i64, GameError> {
-        Ok(self.script.points(seat, hidden)?)
+        Ok(self.script().points(seat, hidden)?)
     }
 
     pub fn describe(&self, seat: usize) -> Result<Value, GameError> {
-        Ok(self.script.describe(seat)?)
+        Ok(self.script().describe(seat)?)
     }
 
     /// Where `seat`'s points come from, as the variant's `points_by_source` filter breaks
     /// them down: (source, points) in its order; empty if the variant does not.
     pub fn points_by_source(&self, seat: usize) -> Result<Vec<(String, i64)>, GameError> {
-        let v = self.script.end_summary("points_by_source", seat)?;
+        let v = self.script().end_summary("points_by_source", seat)?;
         pairs(&v).ok_or_else(|| bad_summary("points_by_source", "a list of { source, points }"))
     }
 
     /// What the variant counted over the game (its `tallies` filter), each a title and
     /// (label, count) pairs in its order, such as base's dice rolled.
     pub fn tallies(&self) -> Result<Vec<Tally>, GameError> {
-        let v = self.script.end_summary("tallies", 0)?;
+        let v = self.script().end_summary("tallies", 0)?;
         let bad = || bad_summary("tallies", "a list of { title, { { label, count }, ... } }");
         let items = match v {
             Value::List(items) => items,
@@ -541,30 +667,30 @@ impl Game {
 
     /// The rules text the variant gives for a kind of card (`help <card>` in the REPL).
     pub fn card_text(&self, kind: &str) -> Result<Option<String>, GameError> {
-        Ok(self.script.card_text(kind)?)
+        Ok(self.script().card_text(kind)?)
     }
 
     /// The variant's welcome note for the players (its `welcome` filter), if any.
     pub fn welcome_text(&self) -> Result<Option<String>, GameError> {
-        Ok(self.script.player_text("welcome", 0, "")?)
+        Ok(self.script().player_text("welcome", 0, "")?)
     }
 
     /// The actions this game can never offer under its players and options (the
     /// variant's `available`), which `help` leaves out.
     pub fn unavailable_actions(&self) -> Result<Vec<String>, GameError> {
-        Ok(self.script.unavailable_actions()?)
+        Ok(self.script().unavailable_actions()?)
     }
 
     /// The variant's legend for the board (its `board_legend` filter), if any: what the
     /// marks `show board` draws mean.
     pub fn board_legend(&self) -> Result<Option<String>, GameError> {
-        Ok(self.script.player_text("board_legend", 0, "")?)
+        Ok(self.script().player_text("board_legend", 0, "")?)
     }
 
     /// A note on an action for `seat` (the variant's `action_note` filter), such as what
     /// it costs now after every house rule.
     pub fn action_note(&self, seat: usize, action: &str) -> Result<Option<String>, GameError> {
-        Ok(self.script.player_text("action_note", seat, action)?)
+        Ok(self.script().player_text("action_note", seat, action)?)
     }
 
     // Sandbox -----------------------------------------------------------------------
@@ -589,7 +715,7 @@ impl Game {
                 Ok(Outcome { messages: vec![msg], events: vec![] })
             }
             Err(e) => {
-                self.script.with_ctx(|c| c.state = snapshot);
+                self.script().with_ctx(|c| c.state = snapshot);
                 Err(GameError::Sandbox(e))
             }
         }
@@ -597,7 +723,7 @@ impl Game {
 
     fn sandbox_edit(&mut self, line: &str) -> Result<String, String> {
         let words: Vec<&str> = line.split_whitespace().collect();
-        let spec = self.script.spec.clone();
+        let spec = self.script().spec.clone();
         let player = |st: &GameState, w: &str| -> Result<usize, String> {
             st.players
                 .iter()
@@ -612,7 +738,7 @@ impl Game {
                 if !(1..=6).contains(&a) || !(1..=6).contains(&b) {
                     return Err("dice are 1 to 6".into());
                 }
-                self.script.with_ctx(|c| c.state.forced_dice.extend([a, b]));
+                self.script().with_ctx(|c| c.state.forced_dice.extend([a, b]));
                 Ok(format!("the next roll will be {a} and {b}"))
             }
             ["give", who, cards @ ..] => {
@@ -625,7 +751,7 @@ impl Game {
                 let bank =
                     spec.zone("bank").filter(|&z| !spec.zones[z].per_player).ok_or("this variant has no bank")?;
                 let hand = spec.zone("hand").filter(|&z| spec.zones[z].per_player).ok_or("this variant has no hand")?;
-                self.script.with_ctx(|c| -> Result<(), String> {
+                self.script().with_ctx(|c| -> Result<(), String> {
                     for (kind, n) in &cards {
                         let k = spec.card(kind).ok_or("unknown card")?;
                         let have = c.state.zones[bank].count(k);
@@ -650,7 +776,7 @@ impl Game {
                     (Some(Label::Path(n)), SiteKind::Path) => n,
                     _ => return Err(format!("'{label}' is not a place for a {piece}")),
                 };
-                self.script.with_ctx(|c| -> Result<(), String> {
+                self.script().with_ctx(|c| -> Result<(), String> {
                     if c.state.players[p].supply[k] == 0 {
                         return Err(format!("no {piece} left in {}'s supply", c.state.players[p].color));
                     }
@@ -696,9 +822,9 @@ impl Game {
         // Every logged action fitted in the Lua memory cap once, with no value `g:cached`
         // kept if it needed the room (`perform`); the headroom covers what the engine's
         // own tables may hold more here than they did then.
-        game.script.set_memory_cap(MEMORY_CAP + REPLAY_HEADROOM)?;
+        game.script().set_memory_cap(MEMORY_CAP + REPLAY_HEADROOM)?;
         let result = game.replay_log(file);
-        game.script.set_memory_cap(MEMORY_CAP)?;
+        game.script().set_memory_cap(MEMORY_CAP)?;
         Ok((game, result?))
     }
 
@@ -731,10 +857,19 @@ impl Game {
 
     /// Takes back the last `n` logged actions by replaying the rest.
     pub fn undo(&mut self, n: usize) -> Result<(), GameError> {
+        if n > self.log.len() && self.origin.is_some() {
+            return Err(GameError::Setup(format!(
+                "only {} actions were played on this fork: it cannot be undone past the fork (its dice are not the game's)",
+                self.log.len()
+            )));
+        }
         if n > self.log.len() {
             return Err(GameError::Setup(format!("only {} actions to undo", self.log.len())));
         }
         let keep = self.log.len() - n;
+        if let Some(origin) = self.origin.clone() {
+            return self.undo_fork(&origin, keep);
+        }
         let file = SaveFile { format: 1, header: self.header.clone(), log: self.log[..keep].to_vec() };
         let (game, div) = Game::replay(&file)?;
         if let Some(d) = div {
@@ -744,13 +879,41 @@ impl Game {
         Ok(())
     }
 
+    /// Undo on a fork: its state when forked, then its own logged actions up to `keep`
+    /// played again (their messages count against the cap once more: it only tightens).
+    fn undo_fork(&mut self, state: &GameState, keep: usize) -> Result<(), GameError> {
+        self.script().with_ctx(|c| {
+            c.state.clone_from(state);
+            c.output().clear();
+        });
+        self.checkpoint = Some((state.clone(), 0));
+        let entries: Vec<LogEntry> = std::mem::take(&mut self.log);
+        self.messages.clear();
+        self.next.set(None);
+        let cap = self.script().set_memory_cap(MEMORY_CAP + REPLAY_HEADROOM)?;
+        let mut result = Ok(());
+        for entry in &entries[..keep] {
+            let done = if entry.sandbox {
+                self.sandbox(entry.seat, &entry.command)
+            } else {
+                self.act(entry.seat, &entry.command)
+            };
+            if let Err(e) = done {
+                result = Err(GameError::Setup(format!("undo failed at '{}': {e}", entry.command)));
+                break;
+            }
+        }
+        self.script().set_memory_cap(cap)?;
+        result
+    }
+
     /// Traces `line` for `seat` on a copy of the game: which hooks and parts of the action
     /// ran, from which file:line, what each was given and answered, and how it ended.
     pub fn trace(&self, seat: usize, line: &str) -> Result<Trace, GameError> {
         let mut copy = self.try_clone()?;
-        copy.script.trace_start()?;
+        copy.script().trace_start()?;
         let result = copy.act(seat, line);
-        let (entries, dropped) = copy.script.trace_take()?;
+        let (entries, dropped) = copy.script().trace_take()?;
         let result = match result {
             Ok(outcome) => Ok(outcome.messages),
             Err(e) => Err(e.to_string()),
@@ -776,7 +939,7 @@ impl Game {
     /// The lines rules printed with `g:debug` since the last take ("file:line: text"), a
     /// note of how many were dropped past the cap last: for `--debug`. Never in the log.
     pub fn take_debug(&self) -> Result<Vec<String>, GameError> {
-        let (mut lines, over) = self.script.debug_take()?;
+        let (mut lines, over) = self.script().debug_take()?;
         if over > 0 {
             lines.push(format!("({over} more g:debug lines in that call were dropped: 200 a call are kept)"));
         }
@@ -804,7 +967,7 @@ impl Game {
     /// `Snapshot::with_state`): the state, and the log and messages cut to their length
     /// then. The loaded scripts are reused, so a fork costs one state clone.
     pub fn restore(&mut self, snap: &Snapshot) {
-        self.script.with_ctx(|c| {
+        self.script().with_ctx(|c| {
             c.state = snap.state.clone();
             c.output().clear();
         });
@@ -819,13 +982,13 @@ impl Game {
     /// The variant's evaluation of the position for every seat (the `evaluate` filter,
     /// or victory points when the variant declares none), read-only.
     pub fn evaluate(&self) -> Result<Vec<f64>, GameError> {
-        Ok(self.script.evaluate()?)
+        Ok(self.script().evaluate()?)
     }
 
     /// The variant's named features of every seat (its `features` filter), read-only;
     /// empty when the variant declares none.
     pub fn named_features(&self) -> Result<Vec<BTreeMap<String, f64>>, GameError> {
-        Ok(self.script.features()?)
+        Ok(self.script().features()?)
     }
 
     /// The bots' tuned evaluation of this stack (`bot::weights`: the weights file of its
@@ -866,25 +1029,25 @@ impl Game {
 
     /// Whether a hook of the stack fills the filter point `point` ("evaluate", say).
     pub fn has_hook(&self, point: &str) -> bool {
-        self.script.has_filter(point).unwrap_or(false)
+        self.script().has_filter(point).unwrap_or(false)
     }
 
     /// Source texts of the variant stack as loaded (chunk name, source), parts included.
     pub fn stack_files(&self) -> &[(String, String)] {
-        &self.script.files
+        &self.script().files
     }
 
     /// What the variant measures of the game now (the `metrics` filter: name to number),
     /// read-only; `catan sim` asks it at the end of each game.
     pub fn metrics(&self) -> Result<std::collections::BTreeMap<String, f64>, GameError> {
-        Ok(self.script.metrics()?)
+        Ok(self.script().metrics()?)
     }
 
     /// How many values `g:cached` has computed on this game's loaded rules (each miss,
     /// replays to undo a failed action included): what tests of the cache count, since a
     /// rule cannot keep a count of its own.
     pub fn cached_computations(&self) -> Result<u64, GameError> {
-        Ok(self.script.cached_computations()?)
+        Ok(self.script().cached_computations()?)
     }
 }
 
@@ -954,10 +1117,10 @@ mod tests {
     /// its own units plus what the VM charged since the count hook last ran, less what was
     /// pending when it began.
     fn cost_of(g: &mut Game, line: &str) -> u64 {
-        let action = Action::parse(&g.script.spec, &g.state(), line).expect("the line parses");
-        let (_, pending_before) = g.script.charged();
-        g.script.perform(0, &action).unwrap_or_else(|e| panic!("{line}: {e}"));
-        let (used, pending) = g.script.charged();
+        let action = Action::parse(&g.script().spec, &g.state(), line).expect("the line parses");
+        let (_, pending_before) = g.script().charged();
+        g.script().perform(0, &action).unwrap_or_else(|e| panic!("{line}: {e}"));
+        let (used, pending) = g.script().charged();
         used + pending - pending_before
     }
 

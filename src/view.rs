@@ -54,6 +54,12 @@ pub fn can_see(vis: Visibility, owner: Option<usize>, obs: Observer) -> bool {
 
 /// The game as `obs` may see it.
 pub fn view(game: &Game, obs: Observer) -> J {
+    view_with(game, obs, true)
+}
+
+/// The view, with its `board` null unless `board` (the Python package builds the board
+/// itself from the parts that never change, kept once: most of the view's cost).
+pub fn view_with(game: &Game, obs: Observer, board: bool) -> J {
     let spec = game.spec().clone();
     let st = game.state().clone();
     let label = |kind: &str, i: usize| -> String {
@@ -76,7 +82,7 @@ pub fn view(game: &Game, obs: Observer) -> J {
         }
     };
     let board = match &st.topology {
-        Some(t) => json!({
+        Some(t) if board => json!({
             "hexes": t.hexes.iter().enumerate().map(|(i, h)| json!({
                 "label": h.label, "q": h.q, "r": h.r,
                 "terrain": spec.terrains[st.hexes[i].terrain as usize].name,
@@ -101,7 +107,7 @@ pub fn view(game: &Game, obs: Observer) -> J {
             })).collect::<Vec<_>>(),
             "markers": st.markers.iter().map(|(k, v)| (k.clone(), json!(label("hex", *v)))).collect::<Map<_, _>>(),
         }),
-        None => J::Null,
+        _ => J::Null,
     };
     // Slot grids lie face up: every observer sees them whole.
     let grids: Vec<J> = st

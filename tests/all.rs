@@ -23,6 +23,7 @@ mod rivals_theme;
 mod bots;
 mod cached;
 mod check;
+mod forks;
 mod fuzz;
 mod games;
 mod games_56;

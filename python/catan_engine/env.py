@@ -7,8 +7,11 @@ engine's bots.
 Actions are indices into the variant's stable action index (``catan_engine.ActionIndex``,
 documented in docs/python.md): every declared action times every value of its arguments,
 plus a last entry, "other", for a legal action outside the index (drawn at random).
-Observations are a float32 vector of what the seat may see (``ActionIndex.observe``) and
-the legal-action mask; the raw view (``Game.view(seat)``) is ``env.view(agent)``, or in
+Observations are a float32 vector of what the seat may see: the generic features the
+engine's bots evaluate and tune on (``Game.features(seat)``: one row of
+``Game.feature_names()`` per seat, the observing seat's row first), followed, with
+``board=True``, by the board's one-hot encoding (``ActionIndex.observe``); and the
+legal-action mask. The raw view (``Game.view(seat)``) is ``env.view(agent)``, or in
 ``infos`` with ``raw_view=True``.
 """
 
@@ -25,27 +28,37 @@ except ImportError as e:  # pragma: no cover
     raise ImportError("catan_engine.env needs gymnasium: pip install gymnasium pettingzoo") from e
 
 
-def _spaces(index: ActionIndex):
-    # Counts of cards (at most 65535 a kind), points, pieces, flags in {-1, 0, 1}.
-    obs = spaces.Box(low=-1.0, high=65535.0, shape=(index.observation_size,), dtype=np.float32)
-    mask = spaces.Box(low=0, high=1, shape=(len(index),), dtype=np.int8)
-    return obs, mask, spaces.Discrete(len(index))
+def _spaces(kind):
+    # The generic features are counts, points, pips and lengths (none negative); the
+    # board's encoding counts cards (at most 65535 a kind) and flags in {-1, 0, 1}.
+    n = kind.observation_size
+    obs = spaces.Box(low=-1.0, high=65535.0, shape=(n,), dtype=np.float32)
+    mask = spaces.Box(low=0, high=1, shape=(len(kind.index),), dtype=np.int8)
+    return obs, mask, spaces.Discrete(len(kind.index))
 
 
 class _Kind:
-    """The game set-up an environment plays, and its action index."""
+    """The game set-up an environment plays, its action index and its observations."""
 
-    def __init__(self, variant, players, options, cards_cap):
+    def __init__(self, variant, players, options, cards_cap, board=False):
         self.variant, self.options = variant, dict(options or {})
         probe = Game(variant, players=players, seed=0, options=self.options)
         self.players = probe.players
         self.index = ActionIndex(probe, cards_cap=cards_cap)
+        self.board = board
+        self.feature_names = probe.feature_names()
+        self.observation_size = self.players * len(self.feature_names)
+        if board:
+            self.observation_size += self.index.observation_size
 
     def new_game(self, seed: int) -> Game:
         return Game(self.variant, players=self.players, seed=int(seed), options=self.options)
 
     def observe(self, game: Game, seat: int) -> np.ndarray:
-        return np.frombuffer(self.index.observe(game, seat), dtype=np.float32).copy()
+        features = game.features(seat).astype(np.float32)
+        if not self.board:
+            return features
+        return np.concatenate([features, np.frombuffer(self.index.observe(game, seat), dtype=np.float32)])
 
     def mask(self, game: Game, seat: int) -> np.ndarray:
         if game.over or game.to_act != seat:
@@ -67,7 +80,8 @@ def _make_aec_class():
     class CatanAEC(AECEnv):
         """A PettingZoo AEC environment of a variant stack: one agent per seat.
 
-        ``variant``, ``players``, ``options``: the game, as for ``Game``. Rewards: +1 to
+        ``variant``, ``players``, ``options``: the game, as for ``Game``. ``board``: the
+        board's one-hot encoding after the features in each observation. Rewards: +1 to
         the winner and -1 to the others when the game is won; a game still running after
         ``max_actions`` actions is truncated with rewards 0. Each observation is a dict of
         ``observation`` (float32 vector) and ``action_mask`` (int8, only the seat to act
@@ -77,15 +91,15 @@ def _make_aec_class():
         metadata = {"render_modes": ["ansi", "human"], "name": "catan_v0", "is_parallelizable": False}
 
         def __init__(self, variant="base", players=None, options=None, max_actions=MAX_ACTIONS,
-                     cards_cap=4, raw_view=False, render_mode=None):
+                     cards_cap=4, raw_view=False, render_mode=None, board=False):
             super().__init__()
-            self._kind = _Kind(variant, players, options, cards_cap)
+            self._kind = _Kind(variant, players, options, cards_cap, board)
             self.index = self._kind.index
             self.max_actions = max_actions
             self.raw_view = raw_view
             self.render_mode = render_mode
             self.possible_agents = [f"player_{i}" for i in range(self._kind.players)]
-            obs, mask, act = _spaces(self.index)
+            obs, mask, act = _spaces(self._kind)
             self.observation_spaces = {a: spaces.Dict({"observation": obs, "action_mask": mask})
                                        for a in self.possible_agents}
             self.action_spaces = {a: act for a in self.possible_agents}
@@ -192,16 +206,18 @@ class CatanGymEnv(gymnasium.Env):
     action outside the mask does: "random" plays a random legal action instead (``info
     ["illegal"]`` says so), "raise" raises ``InvalidAction``. The mask is in ``info
     ["action_mask"]`` and ``action_masks()`` (as sb3-contrib's MaskablePPO asks).
+    ``board``: the board's one-hot encoding after the features in each observation.
     """
 
     metadata = {"render_modes": ["ansi"]}
 
     def __init__(self, variant="base", players=None, options=None, seat=0, opponents="random",
-                 playouts=None, max_actions=MAX_ACTIONS, cards_cap=4, illegal="random", render_mode=None):
+                 playouts=None, max_actions=MAX_ACTIONS, cards_cap=4, illegal="random", render_mode=None,
+                 board=False):
         super().__init__()
         if illegal not in ("random", "raise"):
             raise ValueError(f"illegal is 'random' or 'raise', not {illegal!r}")
-        self._kind = _Kind(variant, players, options, cards_cap)
+        self._kind = _Kind(variant, players, options, cards_cap, board)
         self.index = self._kind.index
         self.players = self._kind.players
         if not 0 <= seat < self.players:
@@ -217,7 +233,7 @@ class CatanGymEnv(gymnasium.Env):
         self.max_actions = max_actions
         self.illegal = illegal
         self.render_mode = render_mode
-        obs, _, act = _spaces(self.index)
+        obs, _, act = _spaces(self._kind)
         self.observation_space = obs
         self.action_space = act
         self.game = None

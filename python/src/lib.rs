@@ -10,16 +10,21 @@
 mod index;
 mod sweep;
 mod tune;
+mod view;
 
+use catan_engine::bot::features::FeatureSpace;
 use catan_engine::bot::{Bot as CoreBot, BotKind, Budget, RandomBot};
 use catan_engine::engine::{option_args, SaveFile, Snapshot as CoreSnapshot};
 use catan_engine::{Action as CoreAction, Game as CoreGame, GameError, Header, Observer, ScriptErrorKind};
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::sync::GILOnceCell;
+use pyo3::types::{PyByteArray, PyDict, PyList, PyString};
 use pyo3::IntoPyObjectExt;
 use serde_json::Value as J;
+use std::cell::OnceCell;
+use std::rc::Rc;
 
 #[global_allocator]
 static ALLOCATOR: catan_engine::alloc::Allocator = catan_engine::alloc::Allocator;
@@ -223,6 +228,14 @@ fn option_pairs(options: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, St
     Ok(out)
 }
 
+/// Whether `action` is the text of a sandbox edit (`Game.edit`), for `play`'s error.
+fn is_sandbox_command(action: &Bound<'_, PyAny>) -> bool {
+    action.downcast::<PyString>().is_ok_and(|s| {
+        let text = s.to_string();
+        matches!(text.split_whitespace().next(), Some("dice" | "give" | "place"))
+    })
+}
+
 /// Keys the random actions' stream of a game (`random_action`) apart from its bots'.
 const RANDOM_STREAM: u64 = 0x5EED_5EA7;
 
@@ -238,12 +251,81 @@ pub struct Game {
     /// The random actions' stream (`random_action`, `play_random`), seeded from the
     /// game's seed so that the same seed gives the same game.
     rng: RandomBot,
+    /// What is fixed once the rules are loaded, worked out once for a game and shared by
+    /// its clones and forks.
+    fixed: Rc<Fixed>,
+    /// Forks made without a seed so far: the next one's seed is derived from it.
+    forks: u64,
+}
+
+/// What a game and its copies share: the feature space (`features`) and the Python
+/// objects of the board's shape (`view`).
+#[derive(Default)]
+struct Fixed {
+    features: OnceCell<FeatureSpace>,
+    shape: std::cell::RefCell<Option<view::Shape>>,
+}
+
+/// A well-mixed 64-bit number from `x` (splitmix64's finaliser): the seed of a fork made
+/// without one, from the game's seed, its length and the forks made so far.
+fn mix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+/// numpy's `frombuffer`, looked up once.
+static FROMBUFFER: GILOnceCell<PyObject> = GILOnceCell::new();
+
+/// `values` as a writable one-dimensional numpy array of float64.
+fn float_array(py: Python<'_>, values: &[f64]) -> PyResult<PyObject> {
+    let frombuffer = FROMBUFFER
+        .get_or_try_init(py, || -> PyResult<PyObject> { Ok(py.import("numpy")?.getattr("frombuffer")?.unbind()) })?;
+    let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_ne_bytes()).collect();
+    let buffer = PyByteArray::new(py, &bytes);
+    frombuffer.call1(py, (buffer, "float64"))
+}
+
+/// The messages of an action as Python dicts `{"text": ..., "to": [seats] or None}`.
+fn messages_list(py: Python<'_>, messages: Vec<catan_engine::script::Message>) -> PyResult<PyObject> {
+    let list = PyList::empty(py);
+    for m in messages {
+        let d = PyDict::new(py);
+        d.set_item("text", m.text)?;
+        d.set_item("to", m.to)?;
+        list.append(d)?;
+    }
+    Ok(list.into_any().unbind())
 }
 
 impl Game {
-    fn wrap(inner: CoreGame) -> Game {
+    fn wrap(mut inner: CoreGame) -> Game {
+        // Python never reads the game's history of messages (`play` returns each action's):
+        // without it a clone copies the log only.
+        inner.set_message_history(false);
         let seed = inner.header().seed;
-        Game { inner, rng: RandomBot::new(seed ^ RANDOM_STREAM) }
+        Game { inner, rng: RandomBot::new(seed ^ RANDOM_STREAM), fixed: Default::default(), forks: 0 }
+    }
+
+    /// A copy made of this game (a clone or a fork), sharing what is fixed.
+    fn copy(&self, inner: CoreGame, stream: u64) -> Game {
+        Game { inner, rng: RandomBot::new(stream ^ RANDOM_STREAM), fixed: self.fixed.clone(), forks: 0 }
+    }
+
+    fn feature_space(&self) -> &FeatureSpace {
+        self.fixed.features.get_or_init(|| FeatureSpace::of(&self.inner))
+    }
+
+    /// A save of this game, refused for a fork (its dice are its own: the header's seed
+    /// does not replay it).
+    fn save_text(&self) -> PyResult<String> {
+        if self.inner.is_fork() {
+            return Err(SetupError::new_err(
+                "a fork cannot be saved: its dice and hidden cards are not the game's, so its log does not replay",
+            ));
+        }
+        Ok(self.inner.save_json())
     }
 
     pub(crate) fn seat_or_to_act(&self, seat: Option<Seat>) -> PyResult<usize> {
@@ -320,16 +402,41 @@ impl Game {
         Ok(())
     }
 
-    /// The game as JSON text (header and log): `Game.load` replays it.
-    fn save(&self) -> String {
-        self.inner.save_json()
+    /// The game as JSON text (header and log): `Game.load` replays it. A fork cannot be
+    /// saved.
+    fn save(&self) -> PyResult<String> {
+        self.save_text()
     }
 
-    /// An independent copy (loads the scripts again; for quick forks within one game see
-    /// `snapshot`/`restore`).
+    /// An independent copy, as cheap as a `snapshot` (it shares this game's loaded rules;
+    /// each puts its own state in place when it acts or reads). It keeps the game's random
+    /// generator, so it rolls the game's future dice: look ahead on a `fork`.
     fn clone(&self, py: Python<'_>) -> PyResult<Game> {
         let copy = nogil(py, || self.inner.try_clone()).map_err(py_err)?;
-        Ok(Game { inner: copy, rng: RandomBot::new(self.inner.header().seed ^ RANDOM_STREAM) })
+        Ok(self.copy(copy, self.inner.header().seed))
+    }
+
+    /// A fair copy to look ahead on: its random generator seeded anew (its dice and draws
+    /// are not the game's), the cards nobody may see (draw stacks) shuffled again, and,
+    /// given a seat, every card that seat cannot see dealt again from their pool (each
+    /// zone's size kept), as the engine's own bots see the game. `seed` None: derived from
+    /// the game's seed, its length and the forks made so far, so a program run twice makes
+    /// the same forks. As cheap as `clone`; it cannot be saved or undone past the fork.
+    #[pyo3(signature = (seat = None, seed = None))]
+    fn fork(&mut self, seat: Option<Seat>, seed: Option<u64>) -> PyResult<Game> {
+        let seat = seat.map(|s| seat_index(&self.inner, &s)).transpose()?;
+        let seed = seed.unwrap_or_else(|| {
+            self.forks += 1;
+            mix(self.inner.header().seed ^ mix(self.inner.log().len() as u64) ^ mix(self.forks.wrapping_neg()))
+        });
+        let fork = self.inner.fork(seat, seed).map_err(py_err)?;
+        Ok(self.copy(fork, seed))
+    }
+
+    /// Whether this game is a fork (or a clone of one).
+    #[getter]
+    fn is_fork(&self) -> bool {
+        self.inner.is_fork()
     }
 
     fn __copy__(&self, py: Python<'_>) -> PyResult<Game> {
@@ -340,11 +447,11 @@ impl Game {
         self.clone(py)
     }
 
-    /// Pickled as its save: unpickling replays it.
+    /// Pickled as its save: unpickling replays it (a fork cannot be pickled).
     fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(PyObject, (String,))> {
         let py = slf.py();
         let load = py.get_type::<Game>().getattr("load")?.unbind();
-        Ok((load, (slf.borrow().inner.save_json(),)))
+        Ok((load, (slf.borrow().save_text()?,)))
     }
 
     /// The legal actions of `seat` (default: the seat to act), as `Action`s. Actions the
@@ -377,18 +484,38 @@ impl Game {
     /// is then unchanged.
     #[pyo3(signature = (action, seat = None))]
     fn play(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>, seat: Option<Seat>) -> PyResult<PyObject> {
-        let action = self.action_of(action)?;
+        let action = match self.action_of(action) {
+            Err(e) if is_sandbox_command(action) => {
+                return Err(InvalidAction::new_err(format!(
+                    "{} (a sandbox edit: `Game.edit`, on a game made with sandbox=True)",
+                    e.value(py)
+                )))
+            }
+            other => other?,
+        };
         let seat = self.seat_or_to_act(seat)?;
         let inner = &mut self.inner;
         let outcome = nogil(py, move || inner.perform(seat, &action)).map_err(py_err)?;
-        let list = PyList::empty(py);
-        for m in outcome.messages {
-            let d = PyDict::new(py);
-            d.set_item("text", m.text)?;
-            d.set_item("to", m.to)?;
-            list.append(d)?;
+        messages_list(py, outcome.messages)
+    }
+
+    /// A sandbox edit, logged like an action: `dice A B` (the next roll), `give PLAYER
+    /// CARDS` (from the bank), `place PIECE LABEL PLAYER`. Only on a game made with
+    /// `sandbox=True`; a bad edit raises `SetupError` and changes nothing. Returns the
+    /// messages, as `play` does. `seat` (default: the seat to act) is who the log names.
+    #[pyo3(signature = (command, seat = None))]
+    fn edit(&mut self, py: Python<'_>, command: &str, seat: Option<Seat>) -> PyResult<PyObject> {
+        if !self.inner.header().sandbox {
+            return Err(SetupError::new_err(format!(
+                "'{command}' is a sandbox edit: make the game with Game(..., sandbox=True) to edit it"
+            )));
         }
-        Ok(list.into_any().unbind())
+        let seat = match seat {
+            Some(s) => seat_index(&self.inner, &s)?,
+            None => self.inner.to_act().unwrap_or(0),
+        };
+        let outcome = self.inner.sandbox(seat, command).map_err(py_err)?;
+        messages_list(py, outcome.messages)
     }
 
     /// The text a player types for `action`.
@@ -466,8 +593,20 @@ impl Game {
     #[pyo3(signature = (seat = None))]
     fn view(&self, py: Python<'_>, seat: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
         let obs = observer(seat, &self.inner)?;
-        let v = nogil(py, || catan_engine::view::view(&self.inner, obs));
-        to_py(py, &v)
+        // The board apart: its shape's Python objects are made once (`view.rs`).
+        let v = nogil(py, || catan_engine::view::view_with(&self.inner, obs, false));
+        let out = to_py(py, &v)?;
+        let topology = self.inner.state().topology.clone();
+        if let Some(t) = topology {
+            let mut shape = self.fixed.shape.borrow_mut();
+            let shape = match shape.take() {
+                Some(s) if s.is_of(&t) => shape.insert(s),
+                _ => shape.insert(view::Shape::of(py, &t)?),
+            };
+            let board = shape.board(py, self.inner.spec(), &self.inner.state())?;
+            out.bind(py).set_item("board", board)?;
+        }
+        Ok(out)
     }
 
     /// The same view as compact JSON text.
@@ -551,6 +690,51 @@ impl Game {
         let seat = self.seat_or_to_act(Some(seat))?;
         self.inner.points(seat, hidden).map_err(py_err)
     }
+    /// The cards `seat` holds in one of its zones (default "hand"), by kind: what the
+    /// referee sees (on a seat's fork, that seat's guess of the others' cards).
+    #[pyo3(signature = (seat, zone = "hand"))]
+    fn cards(&self, py: Python<'_>, seat: Seat, zone: &str) -> PyResult<PyObject> {
+        let seat = seat_index(&self.inner, &seat)?;
+        let spec = self.inner.spec();
+        let z = spec.zone(zone).filter(|&z| spec.zones[z].per_player).ok_or_else(|| {
+            let names: Vec<&str> = spec.zones.iter().filter(|z| z.per_player).map(|z| z.name.as_str()).collect();
+            SetupError::new_err(format!("'{zone}' is not a zone of a seat ({})", names.join(", ")))
+        })?;
+        let st = self.inner.state();
+        let d = PyDict::new(py);
+        if let Some(zone) = st.players[seat].zones.get(z) {
+            for (k, card) in spec.cards.iter().enumerate() {
+                let n = zone.count(k);
+                if n > 0 {
+                    d.set_item(&card.name, n)?;
+                }
+            }
+        }
+        Ok(d.into_any().unbind())
+    }
+
+    /// The generic features the engine's bots evaluate and tune on (points, cards by zone
+    /// and kind, pieces, production by pips, harbors, trails, open sites), one row of
+    /// `feature_names()` columns per seat, flattened into a float64 numpy array. Given a
+    /// seat: rows from that seat round the table (row 0 the seat itself), another seat's
+    /// hidden points left out and its cards in zones the seat cannot look into counted
+    /// only (each kind 0, the total kept). None: the referee's rows, seat 0 first.
+    #[pyo3(signature = (seat = None))]
+    fn features(&self, py: Python<'_>, seat: Option<Seat>) -> PyResult<PyObject> {
+        let seat = seat.map(|s| seat_index(&self.inner, &s)).transpose()?;
+        let rows = self.feature_space().generic(&self.inner, seat).map_err(py_err)?;
+        let n = rows.len();
+        let first = seat.unwrap_or(0);
+        let flat: Vec<f64> = (0..n).flat_map(|i| rows[(first + i) % n].iter().copied()).collect();
+        float_array(py, &flat)
+    }
+
+    /// The names of `features`' columns of one seat, in order (`points`, `hand.total`,
+    /// `hand.brick`, ...): the array holds `players` rows of them.
+    fn feature_names(&self) -> Vec<String> {
+        self.feature_space().names.clone()
+    }
+
     /// The variant's evaluation of the position for every seat (what the bots score).
     fn evaluate(&self, py: Python<'_>) -> PyResult<Vec<f64>> {
         nogil(py, || self.inner.evaluate()).map_err(py_err)

@@ -6,7 +6,8 @@ import sys
 
 import pytest
 
-DOC = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "python.md")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+DOC = os.path.join(ROOT, "docs", "python.md")
 
 
 def blocks():
@@ -15,7 +16,11 @@ def blocks():
 
 
 @pytest.mark.parametrize("code", blocks(), ids=lambda c: c.splitlines()[1][:40] if len(c.splitlines()) > 1 else c[:40])
-def test_doc_example_runs(code):
+def test_doc_example_runs(code, monkeypatch):
+    # From the repository's root, as the page says (examples/bots/...); it holds no
+    # catan_engine folder, so the installed package is the one imported.
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr(sys, "path", list(sys.path))
     try:
         exec(compile(code, DOC, "exec"), {"__name__": "__doc_example__"})
     finally:

@@ -78,3 +78,19 @@ def test_gym_env_check_and_play():
     bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
     with pytest.raises(ce.InvalidAction):
         strict.step(bad)
+
+
+def test_observations_are_the_feature_vector():
+    env = CatanGymEnv(variant="base", seat=1)
+    obs, info = env.reset(seed=4)
+    g = env.game
+    assert obs.dtype == np.float32 and obs.shape == env.observation_space.shape == (4 * len(g.feature_names()),)
+    assert np.array_equal(obs, g.features(1).astype(np.float32))
+    assert env.observation_space.contains(obs)
+    wide = CatanGymEnv(variant="base", seat=1, board=True)
+    more, _ = wide.reset(seed=4)
+    assert more.shape == wide.observation_space.shape and np.array_equal(more[: obs.size], obs)
+    aec = aec_env(variant="base")
+    aec.reset(seed=2)
+    first = aec.observe("player_0")["observation"]
+    assert np.array_equal(first, aec.unwrapped.game.features(0).astype(np.float32))

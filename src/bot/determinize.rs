@@ -10,18 +10,21 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// May `seat` see which cards the zone `z` of `owner` (None: the game) holds?
-fn sees(spec: &Spec, z: usize, owner: Option<usize>, seat: usize) -> bool {
-    match spec.zones[z].visibility {
-        Visibility::Public => true,
+/// May `seat` see which cards the zone `z` of `owner` (None: the game) holds? Seat None
+/// is the referee forgetting only what no player may see (draw stacks): the future.
+fn sees(spec: &Spec, z: usize, owner: Option<usize>, seat: Option<usize>) -> bool {
+    match (spec.zones[z].visibility, seat) {
+        (Visibility::Public, _) => true,
+        (Visibility::Hidden, _) => false,
         // A `top` zone (a discard pile) shows one card: treated as hidden, the seat forgets it.
-        Visibility::Hidden | Visibility::Top => false,
-        Visibility::Count | Visibility::Owner => owner == Some(seat),
+        (Visibility::Top, Some(_)) => false,
+        (Visibility::Count | Visibility::Owner, Some(_)) => owner == seat,
+        (Visibility::Top | Visibility::Count | Visibility::Owner, None) => true,
     }
 }
 
 /// The zones `seat` cannot see, in a fixed order: game zones, then each player's.
-fn hidden_zones(spec: &Spec, players: usize, seat: usize) -> Vec<(Option<usize>, usize)> {
+fn hidden_zones(spec: &Spec, players: usize, seat: Option<usize>) -> Vec<(Option<usize>, usize)> {
     let mut out = vec![];
     for z in 0..spec.zones.len() {
         if spec.zones[z].per_player {
@@ -51,6 +54,12 @@ fn categories(spec: &Spec) -> Vec<usize> {
 /// A copy of `state` as `seat` might believe it to be: hidden cards re-dealt, the random
 /// generator re-seeded from `rng`.
 pub fn determinize(spec: &Spec, state: &GameState, seat: usize, rng: &mut ChaCha8Rng) -> GameState {
+    determinize_view(spec, state, Some(seat), rng)
+}
+
+/// `determinize` for any observer: a seat, or None for the referee, who keeps every hand
+/// and forgets only the order of the cards nobody may see (`Game::fork`).
+pub fn determinize_view(spec: &Spec, state: &GameState, seat: Option<usize>, rng: &mut ChaCha8Rng) -> GameState {
     let mut st = state.clone();
     let cat = categories(spec);
     let ncat = cat.iter().copied().max().map_or(0, |m| m + 1);

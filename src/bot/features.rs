@@ -130,6 +130,36 @@ impl FeatureSpace {
         Ok(Features { generic, named })
     }
 
+    /// The generic features of every seat as `seat` may know them (None: the referee, who
+    /// sees everything): another seat's points without its hidden ones, and its cards in a
+    /// zone `seat` cannot look into counted only (each kind's column 0, the zone's total
+    /// kept). On a seat's fork (`Game::fork`) the referee's features are that seat's guess.
+    /// No call into the rules but the points: what a bot written outside the engine reads
+    /// at every leaf (the Python package's `Game.features`).
+    pub fn generic(&self, game: &Game, seat: Option<usize>) -> Result<Vec<Vec<f64>>, GameError> {
+        let players = game.header().players;
+        let mut generic = vec![vec![0.0; self.names.len()]; players];
+        for (s, row) in generic.iter_mut().enumerate() {
+            row[0] = game.points(s, seat.is_none_or(|me| me == s))? as f64;
+        }
+        let st = game.state();
+        self.fill(game, &st, &mut generic);
+        if let Some(me) = seat {
+            let spec = game.spec();
+            let obs = crate::engine::Observer::Seat(me);
+            for (s, row) in generic.iter_mut().enumerate() {
+                for (z, zs) in spec.zones.iter().enumerate().filter(|(_, z)| z.per_player) {
+                    if !crate::view::can_see(zs.visibility, Some(s), obs) {
+                        for i in self.zone_card[z].iter().flatten() {
+                            row[*i] = 0.0;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(generic)
+    }
+
     fn set(&self, row: &mut [f64], name: &str, v: f64) {
         if let Some(i) = self.index(name) {
             row[i] = v;
