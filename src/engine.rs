@@ -353,7 +353,9 @@ impl Game {
         }
         use rand::SeedableRng;
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        let state = crate::bot::determinize::determinize_view(self.spec(), &self.state(), seat, &mut rng);
+        let mut state = crate::bot::determinize::determinize_view(self.spec(), &self.state(), seat, &mut rng);
+        // Dice a sandbox edit forced are the real game's next roll: not the fork's.
+        state.forced_dice.clear();
         // Its log starts empty: the game's history would not replay on its generator, and
         // copying it would make a fork's cost grow with the game.
         let origin = Rc::new(state.clone());

@@ -14,10 +14,10 @@
 
 use super::ProtocolError;
 use super::{legal_json, messages_json, observer, parse_action, parse_seat, seat_or_to_act, status_fields};
-use crate::bot::determinize::determinize;
+use crate::bot::determinize::determinize_view;
 use crate::engine::{Game, Observer, Snapshot};
 use crate::view::view;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Map, Value as J};
 use std::collections::BTreeMap;
@@ -40,14 +40,9 @@ pub const FORK_COMMANDS: [&str; 6] = ["fork", "drop", "act", "legal", "view", "s
 pub fn fork_position(game: &Game, seat: Option<usize>, seed: u64) -> Snapshot {
     let snap = game.snapshot();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut state = match seat {
-        Some(s) => determinize(game.spec(), snap.state(), s, &mut rng),
-        None => {
-            let mut st = snap.state().clone();
-            st.rng = ChaCha8Rng::seed_from_u64(rng.random());
-            st
-        }
-    };
+    // The same fairness as `Game::fork`: without a seat, the zones nobody sees (draw
+    // stacks) are dealt again too, or a seatless fork would show the deck's real order.
+    let mut state = determinize_view(game.spec(), snap.state(), seat, &mut rng);
     state.forced_dice.clear();
     snap.with_state(state)
 }
