@@ -184,3 +184,20 @@ fn without_a_message_history_a_copy_copies_none_and_actions_still_say_theirs() {
     assert!(!said.messages.is_empty() && c.messages().is_empty());
     assert_eq!(c.log().len(), g.log().len() + 1, "a clone keeps the log");
 }
+
+/// Dice forced by a sandbox edit are the game's next roll: a fork forgets them (as a
+/// protocol fork does), a clone keeps them.
+#[test]
+fn a_fork_forgets_the_dice_a_sandbox_edit_forced() {
+    let mut g =
+        Game::new(Header { variants: vec!["base".into()], players: 4, seed: 3, options: vec![], sandbox: true })
+            .expect("base loads");
+    let mut bot = RandomBot::new(3);
+    play_until(&mut g, &mut bot, may_roll);
+    let seat = g.to_act().expect("a seat to act");
+    g.sandbox(seat, "dice 6 6").expect("a sandbox game takes forced dice");
+    let clone = g.try_clone().expect("a clone");
+    assert!(!clone.state().forced_dice.is_empty(), "a clone keeps the forced dice");
+    let fork = g.fork(None, 1).expect("a fork");
+    assert!(fork.state().forced_dice.is_empty(), "a fork must not see the game's forced dice");
+}
