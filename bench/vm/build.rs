@@ -1,9 +1,6 @@
 //! With `lua54-patched`, builds the engine's vendored Lua (../../vendor/lua-5.4.9) as the
 //! engine's build.rs does.
 fn main() {
-    if std::env::var_os("CARGO_FEATURE_LUA54_PATCHED").is_none() {
-        return;
-    }
     #[cfg(feature = "lua54-patched")]
     {
         let dir = std::path::Path::new("../../vendor/lua-5.4.9");
