@@ -219,3 +219,42 @@ impl Replay {
 fn public<'a>(messages: impl Iterator<Item = &'a crate::script::Message>) -> Vec<String> {
     messages.filter(|m| m.to.is_none()).map(|m| m.text.clone()).collect()
 }
+
+/// Serves a watched game on the table's thread (`catan web --watch`, in place of
+/// `table::Table`): every page is a spectator; it is pushed one update, marked `watch`,
+/// then asks `watch` and `step` (`Replay::answer`); `hello`, `status` and `view` are
+/// answered for the step shown. Returns when every socket and the server are gone.
+pub fn serve(
+    mut replay: Replay,
+    jobs: std::sync::mpsc::Receiver<super::table::Job>,
+    updates: tokio::sync::watch::Sender<std::sync::Arc<super::table::Update>>,
+    players: usize,
+) {
+    let payload = |replay: &Replay| {
+        json!({
+            "push": "update",
+            "role": "spectator",
+            "watch": true,
+            "seat": null,
+            "humans": [],
+            "view": replay.view(),
+            "legal": null,
+            "at": replay.at(),
+            "total": replay.len(),
+        })
+    };
+    // Every role gets the spectator's payload (only the spectator's link is printed).
+    let first = payload(&replay);
+    let _ = updates.send(std::sync::Arc::new(super::table::Update { version: 1, payloads: vec![first; players + 2] }));
+    while let Ok(job) = jobs.recv() {
+        let cmd = job.request.get("cmd").and_then(J::as_str).unwrap_or_default();
+        let answer = match cmd {
+            "hello" | "version" | "status" | "view" => {
+                let id = job.request.get("id").cloned().unwrap_or(J::Null);
+                json!({ "id": id, "ok": true, "watch": true, "at": replay.at(), "total": replay.len(), "view": replay.view() })
+            }
+            _ => replay.answer(&job.request),
+        };
+        let _ = job.reply.send(answer);
+    }
+}
