@@ -126,6 +126,10 @@ enum Command {
         /// Milliseconds between two bots' actions, so that each shows before the next
         #[arg(long, value_name = "MS", default_value_t = 400)]
         bot_pace: u64,
+        /// Watch a saved game, or a game of `catan sim --out FILE.jsonl` (FILE.jsonl#N),
+        /// step by step as a spectator (a slider, back and forward, the log in sync)
+        #[arg(long, value_name = "FILE", conflicts_with = "load")]
+        watch: Option<String>,
     },
     /// Play many bot games and report wins per seat (with 95% intervals), game lengths and
     /// speed; compare two rule sets on the same seeds; write per-game rows and a plot
@@ -768,8 +772,8 @@ transcript up to it:
                 }
             }
         }
-        Command::Web { game, bots, budget, bot_cmd, load, no_offers, port, host, bot_pace } => {
-            let h = match &load {
+        Command::Web { game, bots, budget, bot_cmd, load, no_offers, port, host, bot_pace, watch } => {
+            let h = match load.as_ref().or(watch.as_ref()) {
                 Some(path) => loaded_header(path, &game),
                 None => header(&game, false),
             };
@@ -792,6 +796,7 @@ transcript up to it:
                 host,
                 port,
                 pace: std::time::Duration::from_millis(bot_pace),
+                watch,
                 ..catan_engine::web::WebConfig::new(h)
             };
             ExitCode::from(catan_engine::web::run(config) as u8)

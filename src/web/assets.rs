@@ -7,5 +7,6 @@ pub const FILES: &[(&str, &str, &[u8])] = &[
     ("app.js", "text/javascript; charset=utf-8", include_bytes!("../../web/app.js")),
     ("board.js", "text/javascript; charset=utf-8", include_bytes!("../../web/board.js")),
     ("principality.js", "text/javascript; charset=utf-8", include_bytes!("../../web/principality.js")),
+    ("replay.js", "text/javascript; charset=utf-8", include_bytes!("../../web/replay.js")),
     ("style.css", "text/css; charset=utf-8", include_bytes!("../../web/style.css")),
 ];

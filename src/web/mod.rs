@@ -9,6 +9,7 @@
 //! a seat's socket is only ever sent that seat's view and the log lines it may read.
 
 pub mod assets;
+pub mod replay;
 pub mod table;
 
 use crate::bot::external::{seat_named_programs, ExternalSeats};
@@ -51,6 +52,9 @@ pub struct WebConfig {
     pub port: u16,
     /// The pause between two bots' actions, so that each shows before the next.
     pub pace: Duration,
+    /// A save (or sim rows with `#N`) to watch step by step instead of playing
+    /// (`replay.rs`): every page is a spectator.
+    pub watch: Option<String>,
 }
 
 impl WebConfig {
@@ -67,6 +71,7 @@ impl WebConfig {
             host: IpAddr::from([127, 0, 0, 1]),
             port: 0,
             pace: Duration::ZERO,
+            watch: None,
         }
     }
 }
@@ -173,6 +178,9 @@ fn start_table(
     jobs: mpsc::Receiver<Job>,
     ready: mpsc::Sender<Ready>,
 ) {
+    if let Some(path) = &config.watch {
+        return replay::start(path, updates, jobs, ready);
+    }
     let made = (|| -> Result<(Table, Ready), String> {
         let (game, warning) = match &config.load {
             Some(path) => {

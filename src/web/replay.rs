@@ -57,7 +57,7 @@ impl Replay {
         if save.format != 1 {
             return Err(format!("save format {} is not supported (this engine reads 1)", save.format));
         }
-        let mut game = Game::new(save.header.clone()).map_err(|e| e.to_string())?;
+        let game = Game::new(save.header.clone()).map_err(|e| e.to_string())?;
         let setup = public(game.messages().iter().map(|(_, m)| m));
         let mut replay =
             Replay { snapshots: vec![game.snapshot()], game, log: vec![], steps: vec![], setup, at: 0, warning: None };
@@ -220,38 +220,50 @@ fn public<'a>(messages: impl Iterator<Item = &'a crate::script::Message>) -> Vec
     messages.filter(|m| m.to.is_none()).map(|m| m.text.clone()).collect()
 }
 
-/// Serves a watched game on the table's thread (`catan web --watch`, in place of
-/// `table::Table`): every page is a spectator; it is pushed one update, marked `watch`,
-/// then asks `watch` and `step` (`Replay::answer`); `hello`, `status` and `view` are
-/// answered for the step shown. Returns when every socket and the server are gone.
-pub fn serve(
-    mut replay: Replay,
-    jobs: std::sync::mpsc::Receiver<super::table::Job>,
+/// The table's thread of a watched game (`catan web --watch FILE`, in place of
+/// `table::Table`): opens FILE, reports the colours (no human seat) and any warning, then
+/// serves. Every page is a spectator: it is pushed one update, marked `watch`, then asks
+/// `watch` and `step` (`Replay::answer`); `hello`, `status` and `view` are answered for the
+/// step shown. Returns when every socket and the server are gone.
+pub(super) fn start(
+    path: &str,
     updates: tokio::sync::watch::Sender<std::sync::Arc<super::table::Update>>,
-    players: usize,
+    jobs: std::sync::mpsc::Receiver<super::table::Job>,
+    ready: std::sync::mpsc::Sender<super::Ready>,
 ) {
-    let payload = |replay: &Replay| {
-        json!({
-            "push": "update",
-            "role": "spectator",
-            "watch": true,
-            "seat": null,
-            "humans": [],
-            "view": replay.view(),
-            "legal": null,
-            "at": replay.at(),
-            "total": replay.len(),
-        })
+    let mut replay = match Replay::open(path) {
+        Ok(r) => r,
+        Err(e) => {
+            let _ = ready.send(Err(e));
+            return;
+        }
     };
-    // Every role gets the spectator's payload (only the spectator's link is printed).
-    let first = payload(&replay);
+    let colors: Vec<String> = replay.game.state().players.iter().map(|p| p.color.clone()).collect();
+    let players = colors.len();
+    let warning =
+        replay.warning.clone().map(|w| format!("{w} (in {path}); watching the {} actions before it", replay.len()));
+    let _ = ready.send(Ok((colors, vec![false; players], warning)));
+    // Every role is sent the spectator's payload (a watched game has no seat to play).
+    let first = json!({
+        "push": "update",
+        "role": "spectator",
+        "watch": true,
+        "seat": null,
+        "humans": [],
+        "view": replay.view(),
+        "legal": null,
+        "at": replay.at(),
+        "total": replay.len(),
+    });
     let _ = updates.send(std::sync::Arc::new(super::table::Update { version: 1, payloads: vec![first; players + 2] }));
     while let Ok(job) = jobs.recv() {
         let cmd = job.request.get("cmd").and_then(J::as_str).unwrap_or_default();
         let answer = match cmd {
             "hello" | "version" | "status" | "view" => {
                 let id = job.request.get("id").cloned().unwrap_or(J::Null);
-                json!({ "id": id, "ok": true, "watch": true, "at": replay.at(), "total": replay.len(), "view": replay.view() })
+                let mut answer = replay.position(&id);
+                answer["protocol"] = json!(crate::protocol::PROTOCOL_VERSION);
+                answer
             }
             _ => replay.answer(&job.request),
         };
