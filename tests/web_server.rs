@@ -79,9 +79,7 @@ fn log_texts(update: &J) -> Vec<String> {
 fn a_bad_or_missing_token_is_refused_with_a_clear_error() {
     let s = server("none");
     runtime().block_on(async {
-        for (token, status, words) in
-            [("nope", 403, "not one of this game's"), ("", 403, "not one of this game's")]
-        {
+        for (token, status, words) in [("nope", 403, "not one of this game's"), ("", 403, "not one of this game's")] {
             match connect(&s, token).await {
                 Err(WsError::Http(r)) => {
                     assert_eq!(r.status().as_u16(), status);
@@ -122,7 +120,8 @@ fn a_seat_plays_an_action_and_sees_the_bots_answer_in_updates() {
         let (answer, _) = ask(&mut ws, json!({"cmd": "act", "action": "roll"})).await;
         assert_eq!(answer["ok"], true, "{answer}");
         assert_eq!(answer["done"], "roll");
-        let (answer, _) = ask(&mut ws, json!({"cmd": "act", "action": {"name": "robber", "args": [{"Hex": "H5"}]}})).await;
+        let (answer, _) =
+            ask(&mut ws, json!({"cmd": "act", "action": {"name": "robber", "args": [{"Hex": "H5"}]}})).await;
         assert_eq!(answer["ok"], true, "{answer}");
         let (answer, _) = ask(&mut ws, json!({"cmd": "act", "action": "end"})).await;
         assert_eq!(answer["ok"], true, "{answer}");

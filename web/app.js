@@ -79,15 +79,17 @@ function cardsText(zone) {
   return Object.entries(zone).map(([k, n]) => `${n} ${k}`).join(", ");
 }
 
+// Cards as chips: one chip a kind with its count, or one a card to pick from (onClick).
 function cardChips(parent, zone, onClick) {
   const box = document.createElement("div");
   box.className = "cards";
   const entries = Array.isArray(zone) ? zone.map((k) => [k, 1]) : Object.entries(zone || {});
   for (const [k, n] of entries) {
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; i < (onClick ? n : 1); i++) {
       const c = document.createElement("span");
       c.className = "card";
-      c.textContent = k;
+      c.textContent = onClick || n === 1 ? k : `${n} ${k}`;
+      c.dataset.card = k;
       c.style.borderLeft = `6px solid ${resourceColor(k)}`;
       if (onClick) { c.classList.add("pick"); c.addEventListener("click", () => onClick(k, c)); }
       box.appendChild(c);
@@ -99,6 +101,9 @@ function cardChips(parent, zone, onClick) {
 
 function update(u) {
   state = u;
+  // For tests and scripts: which update the page drew last.
+  document.body.dataset.version = u.version;
+  document.body.dataset.toAct = u.status.to_act == null ? "" : u.status.to_act;
   const v = u.view;
   const st = u.status;
   const over = st.winner != null;
@@ -112,7 +117,7 @@ function update(u) {
     if (line.bot) li.className = "bot";
     $("log").appendChild(li);
     const roll = /rolls? (.*)$/.exec(line.text);
-    if (roll) $("dice").textContent = "🎲 " + line.text;
+    if (roll) $("dice").textContent = line.text;
   }
   while ($("log").children.length > 1000) $("log").firstChild.remove();
   $("log").scrollTop = $("log").scrollHeight;
@@ -283,7 +288,7 @@ function renderActions(u) {
         sel.appendChild(o);
       }
       const b = document.createElement("button");
-      b.textContent = name;
+      b.textContent = name.replace(/_/g, " ");
       b.addEventListener("click", () => act(acts[sel.selectedIndex].action));
       g.append(sel, " ", b);
     }
