@@ -97,7 +97,9 @@ enum Command {
     /// Play in a browser: serves the board on 127.0.0.1 and prints a link per human seat
     /// (each with its own token), one for the host's hot-seat page and one for spectators
     /// (docs/web.md)
-    #[command(after_help = "Examples:\n  catan web                          # you against 3 bots\n  catan web --bots none              # hot seat, or friends with per-seat links\n  catan web --bots 3,4 --host 0.0.0.0 --port 8080")]
+    #[command(
+        after_help = "Examples:\n  catan web                          # you against 3 bots\n  catan web --bots none              # hot seat, or friends with per-seat links\n  catan web --bots 3,4 --host 0.0.0.0 --port 8080"
+    )]
     Web {
         #[command(flatten)]
         game: GameArgs,

@@ -221,8 +221,7 @@ struct App {
 /// Starts the table and the server; returns once the game is made and the port bound.
 pub fn start(config: WebConfig) -> Result<WebServer, String> {
     let addr = SocketAddr::new(config.host, config.port);
-    let listener =
-        std::net::TcpListener::bind(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let listener = std::net::TcpListener::bind(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     listener.set_nonblocking(true).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
 
@@ -251,11 +250,8 @@ pub fn start(config: WebConfig) -> Result<WebServer, String> {
         }
     }
     let app = Arc::new(App { tokens, jobs: Mutex::new(jobs_tx), updates: updates_rx, log, players, humans });
-    let router = Router::new()
-        .route("/", get(index))
-        .route("/ws", get(socket))
-        .route("/{file}", get(file))
-        .with_state(app);
+    let router =
+        Router::new().route("/", get(index)).route("/ws", get(socket)).route("/{file}", get(file)).with_state(app);
     let (shutdown_tx, shutdown_rx) = oneshot::channel::<()>();
     let thread = std::thread::Builder::new()
         .name("catan-web-server".into())
@@ -350,10 +346,7 @@ async fn socket(
 ) -> Response {
     let role = match query.get("token") {
         None => {
-            return (
-                StatusCode::UNAUTHORIZED,
-                "no token: open the link `catan web` printed (it ends in ?token=...)",
-            )
+            return (StatusCode::UNAUTHORIZED, "no token: open the link `catan web` printed (it ends in ?token=...)")
                 .into_response()
         }
         Some(t) => match app.tokens.get(t) {

@@ -287,7 +287,10 @@ impl Table {
         }
         if let Some(w) = game.winner() {
             let pts = game.points(w, true).unwrap_or(0);
-            lines.push(LogLine::public(format!("*** {} wins the game with {pts} points ***", protocol::color(game, w)), false));
+            lines.push(LogLine::public(
+                format!("*** {} wins the game with {pts} points ***", protocol::color(game, w)),
+                false,
+            ));
         }
         self.push_log(lines);
     }
@@ -439,16 +442,29 @@ fn forbidden(message: impl Into<String>) -> ProtocolError {
 /// reads the spectator's view and the status. The game is set by `catan web`'s flags, so
 /// `new`, `load`, forks and `quit` are refused to every page (`undo` and `save`, which
 /// tell the whole log, to all but the host).
-pub fn authorize(game: &Game, role: Role, humans: &[bool], host_seat: Option<usize>, req: &J) -> Result<J, ProtocolError> {
+pub fn authorize(
+    game: &Game,
+    role: Role,
+    humans: &[bool],
+    host_seat: Option<usize>,
+    req: &J,
+) -> Result<J, ProtocolError> {
     let Some(obj) = req.as_object() else {
         return Err(ProtocolError::new("protocol", "a request is a JSON object"));
     };
     let cmd = match obj.get("cmd") {
         Some(J::String(c)) => c.clone(),
-        _ => return Err(ProtocolError::new("protocol", "no `cmd` (a page may send hello, status, legal, act, view, hint)")),
+        _ => {
+            return Err(ProtocolError::new(
+                "protocol",
+                "no `cmd` (a page may send hello, status, legal, act, view, hint)",
+            ))
+        }
     };
     if obj.contains_key("fork") || matches!(cmd.as_str(), "new" | "load" | "fork" | "drop" | "quit") {
-        return Err(forbidden(format!("`{cmd}` is not open to a page: the game is the one `catan web` was started with")));
+        return Err(forbidden(format!(
+            "`{cmd}` is not open to a page: the game is the one `catan web` was started with"
+        )));
     }
     let human = |s: usize| humans.get(s).copied().unwrap_or(false);
     let to_act = if game.winner().is_some() { None } else { game.to_act().ok() };
