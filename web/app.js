@@ -100,6 +100,7 @@ function cardChips(parent, zone, onClick) {
 }
 
 function update(u) {
+  if (u.watch) return watchMode();
   state = u;
   // For tests and scripts: which update the page drew last.
   document.body.dataset.version = u.version;
@@ -428,5 +429,27 @@ $("hint").addEventListener("click", async () => {
     box.appendChild(b);
   }
 });
+
+// Watching a saved or simulated game (`catan web --watch FILE`): web/replay.js puts its
+// slider, buttons and log in place of the controls and the log, and each step's view is
+// drawn as an update of a spectator's.
+let watching = false;
+async function watchMode() {
+  if (watching) return;
+  watching = true;
+  document.body.classList.add("watching");
+  const { startReplay } = await import("./replay.js");
+  const root = document.createElement("div");
+  root.id = "watch";
+  $("controls").hidden = true;
+  $("log").hidden = true;
+  $("side").insertBefore(root, $("side").firstChild);
+  const draw = (v, answer) => update({
+    role: "spectator", seat: null, view: v, legal: null, log: [], version: `watch-${answer.at}`,
+    status: { variants: v.variants, turn: v.turn, phase: v.phase, winner: v.winner,
+      to_act: v.to_act, colors: v.players.map((p) => p.color) },
+  });
+  await startReplay({ request, root, draw });
+}
 
 connect();

@@ -13,7 +13,8 @@
 //     el:    the element to draw into (emptied first)
 //     legal: the seat's legal actions as the protocol's `legal` lists them
 //            ([{text, action: {name, args}}]); slots they name are clickable
-//     act:   called with the chosen legal action ({text, action}) on a click
+//     act:   called with the chosen legal action's `action` object (and the whole entry,
+//            {text, action}, second) on a click
 //     seat:  the colour of the seat looking (its grid drawn first, marked as its own)
 
 const STYLE_ID = 'principality-style';
@@ -225,7 +226,7 @@ function drawSlot(doc, slot, label, actions, act) {
     cell.title = `${cell.title ? `${cell.title}\n` : `${label}\n`}${actions.map((a) => a.text).join('\n')}`;
     cell.addEventListener('click', (ev) => {
       ev.stopPropagation();
-      if (actions.length === 1) act(actions[0]);
+      if (actions.length === 1) act(actions[0].action, actions[0]);
       else openMenu(doc, cell, actions, act);
     });
   }
@@ -245,7 +246,7 @@ function openMenu(doc, cell, actions, act) {
     b.addEventListener('click', (ev) => {
       ev.stopPropagation();
       menu.remove();
-      act(a);
+      act(a.action, a);
     });
     menu.appendChild(b);
   }

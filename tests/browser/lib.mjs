@@ -4,7 +4,6 @@
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,49 +37,45 @@ export async function launch() {
   return context;
 }
 
-/** A port nobody listens on now (the server binds it right after). */
-export async function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 /**
- * Starts `catan web ARGS --port P` and waits for its links (every http://127.0.0.1:P/...
- * it prints, in order: one per seat, or the watching page's). Resolves to
- * { links, output(), stop() }; the server is killed by stop() (and at exit).
+ * Starts `catan web ARGS` on a free port (`--port 0`: the server binds one and prints it)
+ * and reads its links, one a line as `  WHAT  http://127.0.0.1:PORT/?token=...` (the
+ * host's, each human seat's, the spectator's). Resolves to { links: {what: url}, urls,
+ * output(), stop() }; the server is killed by stop() (and at exit).
  */
-export async function startWeb(args, { timeoutMs = 15000 } = {}) {
-  const port = await freePort();
-  const child = spawn(catanBin, ['web', ...args, '--port', String(port)], {
+export async function startWeb(args, { timeoutMs = 20000 } = {}) {
+  const child = spawn(catanBin, ['web', ...args, '--port', '0'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   const onExit = () => child.kill('SIGKILL');
   process.once('exit', onExit);
-  const links = await new Promise((resolve, reject) => {
+  await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`catan web printed no link in ${timeoutMs} ms:\n${out}`)), timeoutMs);
     const look = () => {
-      const found = out.match(new RegExp(`http://127\\.0\\.0\\.1:${port}/\\S*`, 'g'));
-      // Every link is printed before the server says it listens; wait for a quiet moment.
-      if (found) {
-        clearTimeout(timer);
-        setTimeout(() => resolve([...new Set(out.match(new RegExp(`http://127\\.0\\.0\\.1:${port}/\\S*`, 'g')))]), 150);
-      }
+      // The links are printed before this line.
+      if (/Open a link/.test(out)) { clearTimeout(timer); resolve(); }
     };
     child.stdout.on('data', (d) => { out += d; look(); });
     child.stderr.on('data', (d) => { out += d; look(); });
     child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`catan web exited (${code}):\n${out}`)); });
   });
+  const links = {};
+  const urls = [];
+  for (const m of out.matchAll(/^\s+(.*?)\s+(http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+)\s*$/gm)) {
+    links[m[1]] = m[2];
+    urls.push(m[2]);
+  }
+  const link = (prefix) => {
+    const key = Object.keys(links).find((k) => k.startsWith(prefix));
+    if (!key) throw new Error(`no link for '${prefix}' in:\n${out}`);
+    return links[key];
+  };
   return {
     links,
-    port,
+    urls,
+    link,
     output: () => out,
     async stop() {
       process.removeListener('exit', onExit);
