@@ -250,10 +250,12 @@ function openMenu(doc, cell, actions, act) {
     });
     menu.appendChild(b);
   }
+  // Fixed under the slot: no scrolling container clips it.
+  const r = cell.getBoundingClientRect();
+  menu.style.position = 'fixed';
+  menu.style.left = `${Math.round(r.left)}px`;
+  menu.style.top = `${Math.round(r.bottom)}px`;
   cell.appendChild(menu);
-  menu.style.left = '0';
-  menu.style.top = '100%';
-  cell.style.overflow = 'visible';
   const close = () => { menu.remove(); doc.removeEventListener('click', close); };
   doc.addEventListener('click', close);
 }
