@@ -24,18 +24,18 @@ export class Seat {
     return u[u.length - 1];
   }
 
-  /** Waits until the last update lets this page act, or the game is over; that update. */
+  /** Waits until the last update lets this page act, or the game is over, and the page
+   * drew it; that update. */
   async waitTurn(timeout = 20000) {
     const t0 = Date.now();
     for (;;) {
       const u = this.last();
       if (u && (u.status.winner != null || ((u.legal && u.legal.actions) || []).length > 0)) {
-        // The page draws what it was pushed: wait until it drew this one.
-        await this.page.waitForFunction((v) => document.body.dataset.version === String(v), u.version, { timeout: 5000 });
-        return u;
+        const drawn = await this.page.evaluate(() => document.body.dataset.version);
+        if (drawn === String(u.version) && this.last() === u) return u;
       }
       if (Date.now() - t0 > timeout) throw new Error(`no turn for this page in ${timeout} ms; last update: ${JSON.stringify(u && u.status)}`);
-      await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 15));
     }
   }
 

@@ -1,4 +1,4 @@
-// A base game in the browser, played by clicks alone against 3 random bots: the set-up
+// A base game in the browser, played by clicks alone against 3 greedy bots: the set-up
 // placements on the SVG board, rolls, builds and ends of turn, to the game's end; the board
 // and the log change with each; red's page never receives another seat's hidden cards.
 import { test, before, after } from 'node:test';
@@ -10,12 +10,12 @@ let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser.close(); });
 
-// Clicks a whole game may take: the game below ends in fewer (about 400); a game still going
+// Clicks a whole game may take: the game below ends in fewer (about 60); a game still going
 // past this is a failure, not a pass.
 const MAX_CLICKS = 1500;
 
 test('a whole base game against 3 bots, played by clicks alone', async () => {
-  const web = await startWeb(['--seed', '7', '--option', 'starting_pieces=false', '--bots', 'random', '--bot-pace', '0']);
+  const web = await startWeb(['--seed', '7', '--option', 'starting_pieces=false', '--bots', 'greedy', '--bot-pace', '0']);
   try {
     const page = await browser.newPage();
     const red = new Seat(page);
