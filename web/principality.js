@@ -17,7 +17,6 @@
 //            {text, action}, second) on a click
 //     seat:  the colour of the seat looking (its grid drawn first, marked as its own)
 
-const STYLE_ID = 'principality-style';
 const STYLE = `
 .principality { display: flex; flex-direction: column; gap: 10px; font: 12px system-ui, sans-serif; }
 .principality .grid-title { font-weight: 600; margin: 2px 0; }
@@ -48,12 +47,14 @@ const REGION_COLORS = {
   mountains: '#dcdcdc', gold: '#fbe59a',
 };
 
+// A constructed style sheet: the page's Content-Security-Policy (default-src 'self')
+// refuses inline <style> elements, not sheets made through the CSSOM.
+let sheet = null;
 function ensureStyle(doc) {
-  if (doc.getElementById(STYLE_ID)) return;
-  const s = doc.createElement('style');
-  s.id = STYLE_ID;
-  s.textContent = STYLE;
-  doc.head.appendChild(s);
+  if (sheet) return;
+  sheet = new CSSStyleSheet();
+  sheet.replaceSync(STYLE);
+  doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheet];
 }
 
 /** The column number (1-based) of letters `K`, `AB`. */

@@ -9,7 +9,6 @@
 //     root:         the element the controls and the log go into
 //     draw(view):   draws a view (the board, the principality, players) as the page does
 
-const STYLE_ID = 'replay-style';
 const STYLE = `
 .watch { font: 13px system-ui, sans-serif; }
 .watch .controls { display: flex; align-items: center; gap: 6px; margin: 4px 0 8px; flex-wrap: wrap; }
@@ -23,12 +22,14 @@ const STYLE = `
 .watch ol.watch-log .said { color: #555; }
 `;
 
+// A constructed style sheet: the page's Content-Security-Policy (default-src 'self')
+// refuses inline <style> elements, not sheets made through the CSSOM.
+let sheet = null;
 function ensureStyle(doc) {
-  if (doc.getElementById(STYLE_ID)) return;
-  const s = doc.createElement('style');
-  s.id = STYLE_ID;
-  s.textContent = STYLE;
-  doc.head.appendChild(s);
+  if (sheet) return;
+  sheet = new CSSStyleSheet();
+  sheet.replaceSync(STYLE);
+  doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheet];
 }
 
 function el(doc, tag, attrs = {}, text) {

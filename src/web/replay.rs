@@ -78,7 +78,7 @@ impl Replay {
             });
             replay.log.push(entry);
             replay.at = replay.log.len();
-            if replay.at % SNAPSHOT_EVERY == 0 {
+            if replay.at.is_multiple_of(SNAPSHOT_EVERY) {
                 replay.snapshots.push(replay.game.snapshot());
             }
         }

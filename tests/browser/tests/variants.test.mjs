@@ -53,13 +53,14 @@ test('a Rivals theme game: a few actions clicked', async () => {
     const red = new Seat(page);
     await page.goto(web.link('seat 1'));
     let slotClicks = 0;
-    for (let i = 0; i < 40 && (slotClicks === 0 || red.clicks < 8); i++) {
+    for (let i = 0; i < 40 && (slotClicks === 0 || red.clicks < 12); i++) {
       const u = await red.waitTurn();
       if (u.status.winner != null) break;
       const acts = u.legal.actions;
       // A build in a slot first (clicked on the principality), else roll, else the first action
       // that is no trade, else end.
-      const entry = acts.find((a) => a.text === 'done') ||
+      // (Before the game: one swap of regions on the principality, then `ready`.)
+      const entry = (slotClicks > 0 && acts.find((a) => a.text === 'ready')) ||
         acts.find((a) => a.action.args.some((x) => 'Slot' in x) && /^build /.test(a.text)) ||
         acts.find((a) => a.action.args.some((x) => 'Slot' in x)) ||
         acts.find((a) => a.text === 'roll') ||
