@@ -239,6 +239,11 @@ fn a_seat_cannot_act_for_another_nor_a_spectator_at_all() {
         assert!(answer["error"]["message"].as_str().unwrap_or_default().contains("bot"), "{answer}");
         let (answer, _) = ask(&mut host, json!({"cmd": "act", "action": "roll"})).await;
         assert_eq!(answer["ok"], true, "{answer}");
+        // Undo is the host's: a seat's page may not take actions back.
+        let (answer, _) = ask(&mut b, json!({"cmd": "undo"})).await;
+        assert_eq!(answer["error"]["kind"], "forbidden", "{answer}");
+        let (answer, _) = ask(&mut host, json!({"cmd": "undo"})).await;
+        assert_eq!((answer["ok"].as_bool(), answer["actions"].as_u64()), (Some(true), Some(0)), "{answer}");
     });
 }
 

@@ -257,6 +257,7 @@ function renderActions(u) {
   else prompt = `${who}: your move` + (onBoard.length ? " (click a highlighted place on the board)" : "");
   $("prompt").textContent = prompt;
   $("hint").hidden = !mine || legal.length === 0;
+  $("undo").hidden = u.role !== "host" || u.status.actions === 0;
   const trades = legal.filter(isTrade);
   $("trade-open").hidden = !(trades.length || templates.length);
   const rest = legal.filter((a) => !onBoard.includes(a) && !isTrade(a));
@@ -427,6 +428,11 @@ $("hint").addEventListener("click", async () => {
     b.addEventListener("click", () => act(r.action));
     box.appendChild(b);
   }
+});
+
+$("undo").addEventListener("click", async () => {
+  const r = await request({ cmd: "undo" });
+  showError(r.ok ? null : r.error.message);
 });
 
 connect();

@@ -375,6 +375,19 @@ impl Table {
             Err(e) => return protocol::answer_json(id, Err(e)),
         };
         let cmd = request["cmd"].as_str().unwrap_or_default().to_string();
+        let mut request = request;
+        if cmd == "undo" && request.get("n").is_none() {
+            // As the REPL's `undo`: the last human action, and the bots' after it (else a
+            // bot would only play again what was taken back).
+            let humans = &self.humans;
+            let log = self.game().map(|g| g.log().to_vec()).unwrap_or_default();
+            let last = log.iter().rposition(|e| humans.get(e.seat).copied().unwrap_or(false));
+            let n = last.map_or(0, |i| log.len() - i);
+            if n == 0 {
+                return protocol::answer_json(id, Err(ProtocolError::new("setup", "no human action to undo")));
+            }
+            request["n"] = json!(n);
+        }
         if cmd == "hint" {
             let seat = request["seat"].as_u64().map(|s| s as usize - 1).unwrap_or(0);
             return protocol::answer_json(id, self.hint(seat));
@@ -406,8 +419,9 @@ impl Table {
                 self.changed = true;
             }
             "undo" if ok => {
-                self.push_log(vec![LogLine::public("(undone)".into(), false)]);
-                self.bots_stopped = true;
+                let n = request["n"].as_u64().unwrap_or(1);
+                self.push_log(vec![LogLine::public(format!("(undone: {n} action(s))"), false)]);
+                self.bots_stopped = false;
                 self.changed = true;
             }
             _ => {}
