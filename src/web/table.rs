@@ -225,7 +225,6 @@ impl Table {
                     if std::mem::take(&mut self.changed) {
                         self.publish();
                     }
-                    next_bot = Instant::now() + self.pace;
                 }
                 None => {
                     self.bot_step();
