@@ -120,6 +120,14 @@ function update(u) {
     if (roll) $("dice").textContent = line.text;
   }
   while ($("log").children.length > 1000) $("log").firstChild.remove();
+  // The last lines beside the buttons: what was just offered, rolled or played.
+  const recent = [...$("log").children].slice(-3);
+  $("recent").textContent = "";
+  for (const li of recent) {
+    const r = document.createElement("li");
+    r.textContent = li.textContent;
+    $("recent").appendChild(r);
+  }
   $("log").scrollTop = $("log").scrollHeight;
   renderPlayers(v, st);
   renderHand(v, u);
