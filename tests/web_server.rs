@@ -125,13 +125,14 @@ fn a_seat_plays_an_action_and_sees_the_bots_answer_in_updates() {
         assert_eq!(answer["ok"], true, "{answer}");
         let (answer, _) = ask(&mut ws, json!({"cmd": "act", "action": "end"})).await;
         assert_eq!(answer["ok"], true, "{answer}");
+        let ended = answer["actions"].as_u64().expect("actions");
         // The bots play blue, white and orange; each action shows in an update, until red
-        // is to act again.
+        // is to act again (the updates of red's own actions may come first).
         let mut lines = vec![];
         loop {
             let u = next_update(&mut ws).await;
             lines.extend(log_texts(&u));
-            if u["status"]["to_act"] == 1 {
+            if u["status"]["to_act"] == 1 && u["status"]["actions"].as_u64() > Some(ended) {
                 break;
             }
         }
@@ -238,6 +239,11 @@ fn a_seat_cannot_act_for_another_nor_a_spectator_at_all() {
         assert!(answer["error"]["message"].as_str().unwrap_or_default().contains("bot"), "{answer}");
         let (answer, _) = ask(&mut host, json!({"cmd": "act", "action": "roll"})).await;
         assert_eq!(answer["ok"], true, "{answer}");
+        // Undo is the host's: a seat's page may not take actions back.
+        let (answer, _) = ask(&mut b, json!({"cmd": "undo"})).await;
+        assert_eq!(answer["error"]["kind"], "forbidden", "{answer}");
+        let (answer, _) = ask(&mut host, json!({"cmd": "undo"})).await;
+        assert_eq!((answer["ok"].as_bool(), answer["actions"].as_u64()), (Some(true), Some(0)), "{answer}");
     });
 }
 
@@ -279,4 +285,48 @@ fn the_page_is_served_with_its_types_and_fetches_nothing_from_elsewhere() {
         assert!(status.contains("200"), "web/{name} is not served: {status}");
         assert_eq!(body.len(), entry.metadata().map(|m| m.len() as usize).unwrap_or(0), "web/{name}");
     }
+}
+
+/// The time a page waits: from connecting to its first update, and from sending an action
+/// to its answer and to the update that follows, over a hot-seat game played through the
+/// host's socket (no bots: nothing but the server and the rules). A measurement, not a
+/// check (docs/web.md):
+/// `cargo test --release --test all web_server::answer_times -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn answer_times() {
+    let s = server("none");
+    let host = s.host_token.clone();
+    runtime().block_on(async {
+        let t = std::time::Instant::now();
+        let mut ws = connect(&s, &host).await.expect("host");
+        let mut u = next_update(&mut ws).await;
+        println!("connect to first update: {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
+        let (mut answers, mut updates) = (vec![], vec![]);
+        for i in 0..400u64 {
+            let legal = u["legal"]["actions"].as_array().cloned().unwrap_or_default();
+            if legal.is_empty() {
+                break;
+            }
+            // A fixed pseudo-random pick: the same game every run.
+            let pick = &legal[(i.wrapping_mul(2654435761) % legal.len() as u64) as usize]["action"];
+            let t = std::time::Instant::now();
+            let (answer, _) = ask(&mut ws, json!({"cmd": "act", "action": pick})).await;
+            answers.push(t.elapsed().as_secs_f64() * 1e3);
+            assert_eq!(answer["ok"], true, "{answer}");
+            u = next_update(&mut ws).await;
+            updates.push(t.elapsed().as_secs_f64() * 1e3);
+        }
+        for (what, mut v) in [("action to answer", answers), ("action to update", updates)] {
+            v.sort_by(f64::total_cmp);
+            let at = |q: f64| v[((v.len() - 1) as f64 * q) as usize];
+            println!(
+                "{what}: {} actions, median {:.2} ms, 90% {:.2} ms, max {:.2} ms",
+                v.len(),
+                at(0.5),
+                at(0.9),
+                at(1.0)
+            );
+        }
+    });
 }

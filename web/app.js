@@ -121,6 +121,14 @@ function update(u) {
     if (roll) $("dice").textContent = line.text;
   }
   while ($("log").children.length > 1000) $("log").firstChild.remove();
+  // The last lines beside the buttons: what was just offered, rolled or played.
+  const recent = [...$("log").children].slice(-3);
+  $("recent").textContent = "";
+  for (const li of recent) {
+    const r = document.createElement("li");
+    r.textContent = li.textContent;
+    $("recent").appendChild(r);
+  }
   $("log").scrollTop = $("log").scrollHeight;
   renderPlayers(v, st);
   renderHand(v, u);
@@ -258,6 +266,7 @@ function renderActions(u) {
   else prompt = `${who}: your move` + (onBoard.length ? " (click a highlighted place on the board)" : "");
   $("prompt").textContent = prompt;
   $("hint").hidden = !mine || legal.length === 0;
+  $("undo").hidden = u.role !== "host" || u.status.actions === 0;
   const trades = legal.filter(isTrade);
   $("trade-open").hidden = !(trades.length || templates.length);
   const rest = legal.filter((a) => !onBoard.includes(a) && !isTrade(a));
@@ -428,6 +437,11 @@ $("hint").addEventListener("click", async () => {
     b.addEventListener("click", () => act(r.action));
     box.appendChild(b);
   }
+});
+
+$("undo").addEventListener("click", async () => {
+  const r = await request({ cmd: "undo" });
+  showError(r.ok ? null : r.error.message);
 });
 
 // Watching a saved or simulated game (`catan web --watch FILE`): web/replay.js puts its

@@ -118,7 +118,7 @@ export function renderBoard(container, view, places, onPick) {
     let dx = mx - centre.x, dy = my - centre.y;
     const len = Math.hypot(dx, dy) || 1;
     dx /= len; dy /= len;
-    const hx = mx + dx * 28, hy = my + dy * 28;
+    const hx = mx + dx * 36, hy = my + dy * 36;
     const g = el("g", { class: "harbor" }, gharb);
     el("line", { x1: a.x, y1: a.y, x2: hx, y2: hy, stroke: "#7a5c2e", "stroke-width": 3 }, g);
     el("line", { x1: b.x, y1: b.y, x2: hx, y2: hy, stroke: "#7a5c2e", "stroke-width": 3 }, g);

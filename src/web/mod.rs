@@ -20,6 +20,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use axum::serve::ListenerExt;
 use axum::Router;
 use serde_json::{json, Value as J};
 use std::collections::HashMap;
@@ -265,6 +266,11 @@ pub fn start(config: WebConfig) -> Result<WebServer, String> {
                     Ok(l) => l,
                     Err(e) => return eprintln!("error: cannot listen: {e}"),
                 };
+                // Small messages at once: an answer and the update after it would otherwise
+                // wait for the page's delayed acknowledgement (Nagle's algorithm, 40 ms).
+                let listener = listener.tap_io(|tcp| {
+                    let _ = tcp.set_nodelay(true);
+                });
                 let served = axum::serve(listener, router).with_graceful_shutdown(async move {
                     let _ = shutdown_rx.await;
                 });
@@ -377,16 +383,18 @@ async fn ask(app: &App, role: Role, request: J) -> J {
     answer.await.unwrap_or(stopped)
 }
 
-/// The log lines from `from` on that `role` may read.
-fn log_lines(app: &App, role: Role, from: usize) -> (Vec<J>, usize) {
+/// The log lines from `from` up to `to` that `role` may read.
+fn log_lines(app: &App, role: Role, from: usize, to: usize) -> (Vec<J>, usize) {
     let Ok(log) = app.log.lock() else { return (vec![], from) };
+    let to = to.min(log.len());
     let lines = log
+        .get(from..to)
+        .unwrap_or_default()
         .iter()
-        .skip(from)
         .filter(|l| l.readable(role, &app.humans))
         .map(|l| json!({ "text": l.text, "bot": l.bot }))
         .collect();
-    (lines, log.len())
+    (lines, to.max(from))
 }
 
 /// One page: its requests answered in turn, and every update pushed as it comes.
@@ -401,13 +409,11 @@ async fn serve_socket(mut ws: WebSocket, role: Role, app: Arc<App>) {
                     break;
                 }
                 let update = updates.borrow_and_update().clone();
-                let Some(payload) = update.payload(role, app.players).filter(|p| !p.is_null()) else { continue };
-                let mut payload = payload.clone();
-                let (lines, end) = log_lines(&app, role, cursor);
+                let Some(payload) = update.payload(role, app.players).and_then(|p| p.strip_suffix('}')) else { continue };
+                let (lines, end) = log_lines(&app, role, cursor, update.log_length);
                 cursor = end;
-                payload["log"] = J::Array(lines);
-                payload["version"] = json!(update.version);
-                if ws.send(Message::Text(payload.to_string().into())).await.is_err() {
+                let payload = format!("{payload},\"log\":{},\"version\":{}}}", J::Array(lines), update.version);
+                if ws.send(Message::Text(payload.into())).await.is_err() {
                     break;
                 }
             }

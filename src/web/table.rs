@@ -12,6 +12,7 @@ use crate::bot::{Bot, BotKind, Budget};
 use crate::engine::{Game, Observer};
 use crate::protocol::{self, ProtocolError, Server};
 use serde_json::{json, Map, Value as J};
+use std::collections::HashMap;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -70,18 +71,22 @@ impl LogLine {
 pub struct Update {
     /// Counts the updates (a page can tell a new one from one it drew).
     pub version: u64,
-    /// By role: seat `s` at `s`, the host at `players`, the spectator at `players + 1`.
-    pub payloads: Vec<J>,
+    /// The log's length when it was made: a socket sends the lines up to there with it,
+    /// so that a position and its log lines always go together.
+    pub log_length: usize,
+    /// By role: seat `s` at `s`, the host at `players`, the spectator at `players + 1`;
+    /// each a JSON object as text (None: a bot's seat, which no socket reads).
+    pub payloads: Vec<Option<String>>,
 }
 
 impl Update {
-    pub fn payload(&self, role: Role, players: usize) -> Option<&J> {
+    pub fn payload(&self, role: Role, players: usize) -> Option<&str> {
         let i = match role {
             Role::Seat(s) => s,
             Role::Host => players,
             Role::Spectator => players + 1,
         };
-        self.payloads.get(i)
+        self.payloads.get(i).and_then(|p| p.as_deref())
     }
 }
 
@@ -114,6 +119,8 @@ pub struct Table {
     host_seat: Option<usize>,
     /// A bot failed or was refused: bots wait for the next human action.
     bots_stopped: bool,
+    /// A request changed the game: the updates go out once it is answered.
+    changed: bool,
 }
 
 impl Table {
@@ -138,6 +145,7 @@ impl Table {
             version: 0,
             host_seat,
             bots_stopped: false,
+            changed: false,
         };
         table.welcome();
         table.publish();
@@ -211,9 +219,12 @@ impl Table {
             match job {
                 Some(job) => {
                     let answer = self.handle(job.role, &job.request);
-                    // A socket that closed before its answer needs none.
+                    // A socket that closed before its answer needs none. The answer goes
+                    // first; the pages' updates are made after it.
                     let _ = job.reply.send(answer);
-                    next_bot = Instant::now() + self.pace;
+                    if std::mem::take(&mut self.changed) {
+                        self.publish();
+                    }
                 }
                 None => {
                     self.bot_step();
@@ -303,38 +314,51 @@ impl Table {
         self.host_seat
     }
 
-    /// Every role's payload, pushed to the sockets.
+    /// Every role's payload, pushed to the sockets: each seat's view and legal actions
+    /// made and written out once (the host's page shows a seat's), each payload a JSON
+    /// object as text, which the sockets send as it is with their log lines added.
     fn publish(&mut self) {
         let host = self.host_shows();
         let Some(game) = self.game() else { return };
         let players = game.header().players;
-        let status = J::Object(protocol::status_fields(game));
-        let log_len = self.log.lock().map(|l| l.len()).unwrap_or(0);
+        let status = J::Object(protocol::status_fields(game)).to_string();
         let humans = &self.humans;
-        let payload = |role: Role, seat: Option<usize>| -> J {
-            let observer = seat.map(Observer::Seat).unwrap_or(Observer::Spectator);
-            let legal = match seat {
-                Some(s) => protocol::legal_json(game, s).unwrap_or_else(|e| json!({ "error": e.to_json() })),
-                None => J::Null,
-            };
-            json!({
+        let human_seats = json!(humans.iter().enumerate().filter(|(_, h)| **h).map(|(s, _)| s + 1).collect::<Vec<_>>());
+        let mut shown: HashMap<Option<usize>, (String, String)> = HashMap::new();
+        let mut shown_as = |seat: Option<usize>| -> (String, String) {
+            shown
+                .entry(seat)
+                .or_insert_with(|| {
+                    let observer = seat.map(Observer::Seat).unwrap_or(Observer::Spectator);
+                    let legal = match seat {
+                        Some(s) => protocol::legal_json(game, s).unwrap_or_else(|e| json!({ "error": e.to_json() })),
+                        None => J::Null,
+                    };
+                    (crate::view::view(game, observer).to_string(), legal.to_string())
+                })
+                .clone()
+        };
+        let mut payload = |role: Role, seat: Option<usize>| -> Option<String> {
+            let (view, legal) = shown_as(seat);
+            let head = json!({
                 "push": "update",
                 "role": role_name(game, role),
                 "seat": seat.map(|s| s + 1),
-                "humans": humans.iter().enumerate().filter(|(_, h)| **h).map(|(s, _)| s + 1).collect::<Vec<_>>(),
-                "status": status,
-                "view": crate::view::view(game, observer),
-                "legal": legal,
-                "log_length": log_len,
+                "humans": human_seats,
             })
+            .to_string();
+            // `head` is an object: its fields, then the ones written out already.
+            let head = head.strip_suffix('}')?;
+            Some(format!("{head},\"status\":{status},\"legal\":{legal},\"view\":{view}}}"))
         };
-        let mut payloads: Vec<J> = (0..players)
-            .map(|s| if humans.get(s).copied().unwrap_or(false) { payload(Role::Seat(s), Some(s)) } else { J::Null })
+        let mut payloads: Vec<Option<String>> = (0..players)
+            .map(|s| if humans.get(s).copied().unwrap_or(false) { payload(Role::Seat(s), Some(s)) } else { None })
             .collect();
         payloads.push(payload(Role::Host, host));
         payloads.push(payload(Role::Spectator, None));
         self.version += 1;
-        let _ = self.updates.send(Arc::new(Update { version: self.version, payloads }));
+        let log_length = self.log.lock().map(|l| l.len()).unwrap_or(0);
+        let _ = self.updates.send(Arc::new(Update { version: self.version, log_length, payloads }));
     }
 
     /// One request of a socket: checked against its role, answered, and every page told
@@ -350,6 +374,19 @@ impl Table {
             Err(e) => return protocol::answer_json(id, Err(e)),
         };
         let cmd = request["cmd"].as_str().unwrap_or_default().to_string();
+        let mut request = request;
+        if cmd == "undo" && request.get("n").is_none() {
+            // As the REPL's `undo`: the last human action, and the bots' after it (else a
+            // bot would only play again what was taken back).
+            let humans = &self.humans;
+            let log = self.game().map(|g| g.log().to_vec()).unwrap_or_default();
+            let last = log.iter().rposition(|e| humans.get(e.seat).copied().unwrap_or(false));
+            let n = last.map_or(0, |i| log.len() - i);
+            if n == 0 {
+                return protocol::answer_json(id, Err(ProtocolError::new("setup", "no human action to undo")));
+            }
+            request["n"] = json!(n);
+        }
         if cmd == "hint" {
             let seat = request["seat"].as_u64().map(|s| s as usize - 1).unwrap_or(0);
             return protocol::answer_json(id, self.hint(seat));
@@ -378,12 +415,13 @@ impl Table {
                     });
                 }
                 self.bots_stopped = false;
-                self.publish();
+                self.changed = true;
             }
             "undo" if ok => {
-                self.push_log(vec![LogLine::public("(undone)".into(), false)]);
-                self.bots_stopped = true;
-                self.publish();
+                let n = request["n"].as_u64().unwrap_or(1);
+                self.push_log(vec![LogLine::public(format!("(undone: {n} action(s))"), false)]);
+                self.bots_stopped = false;
+                self.changed = true;
             }
             _ => {}
         }
