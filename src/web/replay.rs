@@ -255,7 +255,12 @@ pub(super) fn start(
         "at": replay.at(),
         "total": replay.len(),
     });
-    let _ = updates.send(std::sync::Arc::new(super::table::Update { version: 1, payloads: vec![first; players + 2] }));
+    let first = Some(first.to_string());
+    let _ = updates.send(std::sync::Arc::new(super::table::Update {
+        version: 1,
+        log_length: 0,
+        payloads: vec![first; players + 2],
+    }));
     while let Ok(job) = jobs.recv() {
         let cmd = job.request.get("cmd").and_then(J::as_str).unwrap_or_default();
         let answer = match cmd {

@@ -120,3 +120,12 @@ export function leakedHiddenCards(updates, me, zones = ['hand', 'dev', 'dev_new'
   }
   return leaks;
 }
+
+/** Log lines this page got that tell a steal it took no part in (`white stole ore from blue`). */
+export function othersSteals(updates, me) {
+  const lines = updates.flatMap((u) => (u.log || []).map((l) => l.text));
+  return lines.filter((t) => {
+    const m = /^(\w+) stole (.+) from (\w+)/.exec(t);
+    return m && m[1] !== me && m[3] !== me;
+  });
+}

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, startWeb, screenshot } from '../lib.mjs';
-import { Seat, choose, leakedHiddenCards } from '../driver.mjs';
+import { Seat, choose, leakedHiddenCards, othersSteals } from '../driver.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -51,6 +51,7 @@ test('a whole base game against 3 bots, played by clicks alone', async () => {
     assert.match(await page.locator('#prompt').textContent(), /wins the game/);
     assert.ok(await page.locator('#log li').count() > 50, 'the log grew through the game');
     assert.deepEqual(leakedHiddenCards(red.updates(), 'red'), [], "red's page never got another seat's hidden cards");
+    assert.deepEqual(othersSteals(red.updates(), 'red'), [], "nor the card of a steal between two others");
     assert.ok(red.updates().length > 100);
     console.log(`  base: ${winner} won after ${red.clicks} clicks by red, ${red.updates().length} updates`);
     await screenshot(page, 'base-end');
