@@ -457,6 +457,7 @@ async function watchMode() {
   root.id = "watch";
   $("controls").hidden = true;
   $("log").hidden = true;
+  if ($("log").previousElementSibling) $("log").previousElementSibling.hidden = true; // its heading
   $("side").insertBefore(root, $("side").firstChild);
   const draw = (v, answer) => update({
     role: "spectator", seat: null, view: v, legal: null, log: [], version: `watch-${answer.at}`,

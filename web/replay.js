@@ -52,11 +52,11 @@ export async function startReplay({ request, root, draw }) {
   const steps = first.steps || [];
   const total = first.total;
   const controls = el(doc, 'div', { class: 'controls' });
-  const start = el(doc, 'button', { id: 'watch-start', type: 'button', title: 'the set-up' }, '⏮');
+  const start = el(doc, 'button', { id: 'watch-start', type: 'button', title: 'the set-up' }, '|◀');
   const back = el(doc, 'button', { id: 'watch-back', type: 'button', title: 'one step back (←)' }, '◀');
-  const play = el(doc, 'button', { id: 'watch-play', type: 'button', title: 'play the steps one after another' }, '▶▶');
+  const play = el(doc, 'button', { id: 'watch-play', type: 'button', title: 'play the steps one after another' }, 'play');
   const forward = el(doc, 'button', { id: 'watch-forward', type: 'button', title: 'one step forward (→)' }, '▶');
-  const end = el(doc, 'button', { id: 'watch-end', type: 'button', title: 'the end of the game' }, '⏭');
+  const end = el(doc, 'button', { id: 'watch-end', type: 'button', title: 'the end of the game' }, '▶|');
   const slider = el(doc, 'input', { id: 'watch-slider', type: 'range', min: '0', max: String(total), step: '1' });
   const where = el(doc, 'span', { id: 'watch-at', class: 'where' });
   controls.append(start, back, slider, forward, end, play, where);
@@ -132,7 +132,7 @@ export async function startReplay({ request, root, draw }) {
   function stopPlaying() {
     if (timer) clearInterval(timer);
     timer = null;
-    play.textContent = '▶▶';
+    play.textContent = 'play';
   }
 
   start.addEventListener('click', () => { stopPlaying(); go(0); });
@@ -143,7 +143,7 @@ export async function startReplay({ request, root, draw }) {
   play.addEventListener('click', () => {
     if (timer) return stopPlaying();
     if (at === total) go(0);
-    play.textContent = '❚❚';
+    play.textContent = 'pause';
     timer = setInterval(() => {
       if (wanted >= total) stopPlaying();
       else go(wanted + 1);
