@@ -388,7 +388,7 @@ impl Table {
             request["n"] = json!(n);
         }
         if cmd == "hint" {
-            let seat = request["seat"].as_u64().map(|s| s as usize - 1).unwrap_or(0);
+            let seat = request["seat"].as_u64().map(|s| (s as usize).saturating_sub(1)).unwrap_or(0);
             return protocol::answer_json(id, self.hint(seat));
         }
         // Parsed before it is played: the text of the position it was chosen in.
@@ -400,7 +400,7 @@ impl Table {
         let ok = answer["ok"] == J::Bool(true);
         match cmd.as_str() {
             "act" if ok => {
-                let seat = request["seat"].as_u64().map(|s| s as usize - 1).unwrap_or(0);
+                let seat = request["seat"].as_u64().map(|s| (s as usize).saturating_sub(1)).unwrap_or(0);
                 if let Some(action) = action {
                     self.log_action(seat, &action, &answer, false);
                 }
