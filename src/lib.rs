@@ -24,6 +24,7 @@ pub mod state;
 pub mod tune;
 pub mod value;
 pub mod view;
+pub mod web;
 
 pub use action::{Action, Arg};
 pub use engine::{Game, GameError, Header, Observer};

@@ -94,6 +94,45 @@ enum Command {
         #[arg(long)]
         jsonl: bool,
     },
+    /// Play in a browser: serves the board on 127.0.0.1 and prints a link per human seat
+    /// (each with its own token), one for the host's hot-seat page and one for spectators
+    /// (docs/web.md)
+    #[command(
+        after_help = "Examples:\n  catan web                          # you against 3 bots\n  catan web --bots none              # hot seat, or friends with per-seat links\n  catan web --bots 3,4 --host 0.0.0.0 --port 8080"
+    )]
+    Web {
+        #[command(flatten)]
+        game: GameArgs,
+        /// Seats played by bots, as `catan play --bots` (default: every seat but the first)
+        #[arg(long)]
+        bots: Option<String>,
+        #[command(flatten)]
+        budget: BudgetArgs,
+        #[command(flatten)]
+        bot_cmd: BotCmdArgs,
+        /// Load a saved game, or a game of `catan sim --out FILE.jsonl` (FILE.jsonl#N), and
+        /// play on from it
+        #[arg(long)]
+        load: Option<String>,
+        /// The bots make no trade offers of their own (they still answer yours)
+        #[arg(long)]
+        no_offers: bool,
+        /// The port to listen on (0: any free port, printed)
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+        /// The address to listen on. The default serves this machine only; 0.0.0.0 serves
+        /// every network it is on (friends on other machines): anyone who gets a link
+        /// plays or watches with it, over plain HTTP
+        #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+        host: std::net::IpAddr,
+        /// Milliseconds between two bots' actions, so that each shows before the next
+        #[arg(long, value_name = "MS", default_value_t = 400)]
+        bot_pace: u64,
+        /// Watch a saved game, or a game of `catan sim --out FILE.jsonl` (FILE.jsonl#N),
+        /// step by step as a spectator (a slider, back and forward, the log in sync)
+        #[arg(long, value_name = "FILE", conflicts_with = "load")]
+        watch: Option<String>,
+    },
     /// Play many bot games and report wins per seat (with 95% intervals), game lengths and
     /// speed; compare two rule sets on the same seeds; write per-game rows and a plot
     Sim {
@@ -734,6 +773,35 @@ transcript up to it:
                     ExitCode::from(1)
                 }
             }
+        }
+        Command::Web { game, bots, budget, bot_cmd, load, no_offers, port, host, bot_pace, watch } => {
+            let h = match load.as_ref().or(watch.as_ref()) {
+                Some(path) => loaded_header(path, &game),
+                None => header(&game, false),
+            };
+            let (h, bot_timeout) = match (h, bot_cmd.timeout()) {
+                (Ok(h), Ok(t)) => (h, t),
+                (Err(e), _) | (_, Err(e)) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(1);
+                }
+            };
+            let bots = bots.unwrap_or_else(|| (2..=h.players).map(|s| s.to_string()).collect::<Vec<_>>().join(","));
+            weights_warning(&h, bots.trim() != "none" && !bots.split(',').all(|b| b.trim().ends_with("random")));
+            let config = catan_engine::web::WebConfig {
+                load,
+                bots,
+                budget: budget.budget(),
+                bot_offers: !no_offers,
+                bot_cmds: bot_cmd.bot_cmd,
+                bot_timeout: Some(bot_timeout),
+                host,
+                port,
+                pace: std::time::Duration::from_millis(bot_pace),
+                watch,
+                ..catan_engine::web::WebConfig::new(h)
+            };
+            ExitCode::from(catan_engine::web::run(config) as u8)
         }
         Command::Serve => {
             let stdin = std::io::stdin();

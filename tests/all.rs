@@ -69,6 +69,8 @@ mod stored_lists;
 mod stubs;
 mod trace;
 mod tune;
+mod web_replay;
+mod web_server;
 
 /// With `autotests = false` a file of tests/ that no `mod` line names is never built, so
 /// its tests would pass unseen: every one is named above (or is a program of its own).

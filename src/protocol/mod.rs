@@ -266,9 +266,19 @@ impl Server {
         Server { forks: forks::Forks::with_limits(limits), ..Server::default() }
     }
 
+    /// A session that serves `game` from the start (`catan web`: the game its flags set).
+    pub fn with_game(game: Game) -> Server {
+        Server { game: Some(game), ..Server::default() }
+    }
+
     /// The game being played, if one was started or loaded.
     pub fn game(&self) -> Option<&Game> {
         self.game.as_ref()
+    }
+
+    /// The game, for a bot of `catan web` to think on (it searches on snapshots of it).
+    pub fn game_mut(&mut self) -> Option<&mut Game> {
+        self.game.as_mut()
     }
 
     /// Whether a `quit` was answered.
