@@ -3,7 +3,7 @@
 -- A part of ../base.lua, run in the order it lists: `shared` holds the helpers of the
 -- parts before this one, and this one adds those the parts after it use.
 local shared = ...
-local next, IN_TURN = shared.next, shared.IN_TURN
+local next = shared.next
 local why_not_turn = shared.why_not_turn
 
 -- End of turn ------------------------------------------------------------------------------
@@ -31,7 +31,7 @@ action {
   syntax = "end",
   help = "end your turn and pass the dice to the left",
   why_not = why_not_turn,
-  when = function(g, p) return p == g:current() and IN_TURN[g:phase()] or false end,
+  turn = true,
   apply = function(g, p)
     g:run("turn_end", p)
     -- Cards bought this turn become playable from the next turn on.

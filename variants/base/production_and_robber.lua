@@ -125,7 +125,7 @@ action {
   syntax = "roll",
   help = "roll the dice for resource production",
   why_not = why_not_turn,
-  when = function(g, p) return p == g:current() and g:phase() == "roll" end,
+  turn = true,
   apply = function(g, p)
     local d = g:roll(2)
     local sum = d[1] + d[2]
@@ -279,7 +279,7 @@ action {
   syntax = "robber <hex>",
   help = "move the robber to another hex",
   why_not = why_not_turn,
-  when = function(g, p) return g:phase() == "robber" and p == g:current() end,
+  turn = true,
   options = function(g, p) return robber_targets(g) end,
   legal = function(g, p, hex)
     if hex == g:marker("robber") then return deny("the robber must move to another hex") end
@@ -307,7 +307,7 @@ action {
   phases = { "steal" },
   syntax = "steal <player>",
   help = "take a random resource card from a player next to the robber",
-  when = function(g, p) return g:phase() == "steal" and p == g:current() end,
+  turn = true,
   options = function(g, p) return victims(g, p, g:marker("robber")) end,
   legal = function(g, p, victim)
     if not contains(victims(g, p, g:marker("robber")), victim) then
