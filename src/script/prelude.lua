@@ -831,9 +831,9 @@ function engine.perform(g, seat, name, drawn, over, ...)
     local now = in_phase
     if now and s then
       now = shape_open(s, g, seat, g:phase(), g:current())
-      if trace and not now then
+      if trace then
         local e = note("action", name, "declared", nil, show_args(seat))
-        if e then e.at, e.out = s.at, "false" end
+        if e then e.at, e.out = s.at, show(now) end
       end
     end
     local e = now and def.when and trace and note("action", name, "when", def.when, show_args(seat))
@@ -857,14 +857,12 @@ function engine.perform(g, seat, name, drawn, over, ...)
       end
     end
     if s then
+      local e = trace and (s.supply or s.cost) and note("action", name, "needs", nil, show_args(seat))
       local lacks, price = shape_lacks(s, g, seat, g:phase())
+      if e then e.at, e.out = s.at, lacks and ("false, " .. lacks) or "true" end
       if lacks then
         local why = lacks == "supply" and ("you have no " .. s.supply .. " left")
           or ("you cannot pay " .. price_text(g, price))
-        if trace then
-          local e = note("action", name, lacks, nil, show_args(seat))
-          if e then e.at, e.out = s.at, show(why) end
-        end
         depth = 0
         return false, why, s.at, def.variant
       end
