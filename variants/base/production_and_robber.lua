@@ -58,7 +58,6 @@ local function produce(g, roll)
               if not mine then mine = {}; got[p] = mine end
               mine[r] = (mine[r] or 0) + n
             end
-            -- (name(g, p) written out as g:color(p) in the messages of every roll and turn)
             if n == 1 then g:log("%s receives %s", g:color(p), r) else g:log("%s receives %d %s", g:color(p), n, r) end
           end
         end
