@@ -19,6 +19,7 @@ end
 
 action {
   name = "bastion",
+  help = "upgrade a settlement (declared needs)",
   syntax = "bastion <intersection>",
   phases = { "main", "trade", "build" },
   why_not = why,
@@ -32,6 +33,7 @@ action {
 
 action {
   name = "keep",
+  help = "upgrade a settlement (needs in Lua)",
   syntax = "keep <intersection>",
   phases = { "main", "trade", "build" },
   why_not = why,
@@ -53,6 +55,7 @@ action {
 
 action {
   name = "boast",
+  help = "boast of a knight in hand (declared needs)",
   phases = { "roll", "main", "trade", "build" },
   why_not = why,
   turn = true,
@@ -62,6 +65,7 @@ action {
 
 action {
   name = "brag",
+  help = "boast of a knight in hand (needs in Lua)",
   phases = { "roll", "main", "trade", "build" },
   why_not = why,
   when = function(g, p) return p == g:current() and g:count(p, "dev", "knight") > 0 end,
