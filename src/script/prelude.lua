@@ -277,6 +277,7 @@ local function shape_of(def)
     end
     s.cost, s.from, s.free = cost[1], cost.from, phase_set_of(cost.free, "cost.free", name)
   end
+  s.needs = s.supply ~= nil or s.cost ~= nil
   return s
 end
 
@@ -680,7 +681,7 @@ local function open_now(def, g, seat)
   local s = def.shape
   if s then
     if not shape_open(s, g, seat, cached.phase, cached.current) then return false end
-    if shape_lacks(s, g, seat, cached.phase) then return false end
+    if s.needs and shape_lacks(s, g, seat, cached.phase) then return false end
   end
   local when = def.when
   if not when then return true end
@@ -768,7 +769,15 @@ function engine.sample(g, seat, rnd)
     -- 0.8% of a simulated base game).
     local when, ok, s = def.when, true, def.shape
     if s then
-      ok = shape_open(s, g, seat, cached.phase, cached.current) and not shape_lacks(s, g, seat, cached.phase)
+      -- shape_open and shape_lacks, the turn inlined: most declarations are `turn = true`.
+      local turn = s.turn
+      if turn and seat ~= cached.current and (turn == true or turn[cached.phase]) then
+        ok = false
+      elseif s.card and g:count(seat, s.zone, s.card) == 0 then
+        ok = false
+      elseif s.needs and shape_lacks(s, g, seat, cached.phase) then
+        ok = false
+      end
     end
     if ok and when then
       depth, active[1] = 1, def
