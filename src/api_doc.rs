@@ -293,6 +293,8 @@ pub fn stubs() -> String {
     s.push_str(
         "\n---An action (docs/modding.md, Actions).\n---@class CatanAction\n---@field name string\n\
          ---@field syntax? string\n---@field help? string\n---@field phases? string[]\n\
+         ---@field turn? boolean|string[]\n---@field holds? string[]\n---@field supply? string\n\
+         ---@field cost? { [1]: string, from: string, free?: string[] }\n\
          ---@field when? fun(g: G, p: integer): boolean\n---@field options? fun(g: G, p: integer): any[]\n---@field sample? fun(g: G, p: integer, r: number): any\n\
          ---@field legal? fun(g: G, p: integer, ...): boolean, any\n---@field apply fun(g: G, p: integer, ...)\n\
          ---@field not_now? string\n---@field why_not? fun(g: G, p: integer): string?\n\

@@ -20,6 +20,7 @@ mod rivals_gold;
 mod rivals_theme;
 
 // The areas, one file each.
+mod action_shapes;
 mod bots;
 mod cached;
 mod check;

@@ -35,7 +35,8 @@ fn trace_shows_the_hooks_of_the_last_action_in_order_with_their_places() {
     let out = &run.out;
     let start = out.find("trace of 'roll' by red:").unwrap_or_else(|| panic!("{out}"));
     let lines: Vec<&str> = out[start..].lines().take_while(|l| !l.ends_with("> ")).collect();
-    let when = lines.iter().position(|l| l.contains("action 'roll' when(1) -> true")).expect("when");
+    // `roll` declares its `when` (turn = true): the engine's check is traced at its line.
+    let when = lines.iter().position(|l| l.contains("action 'roll' declared(1) -> true")).expect("declared");
     let apply = lines.iter().position(|l| l.contains("action 'roll' apply(1)")).expect("apply");
     let to_act = lines.iter().position(|l| l.contains("filter to_act 'base.to_act' (1) -> 1")).expect("to_act");
     assert!(when < apply && apply < to_act, "{lines:#?}");
@@ -67,7 +68,7 @@ fn trace_json_is_the_same_for_tools() {
     assert_eq!(v["command"], "roll");
     let entries = v["entries"].as_array().unwrap();
     assert_eq!(entries[0]["kind"], "action");
-    assert_eq!(entries[0]["name"], "when");
+    assert_eq!(entries[0]["name"], "declared");
     assert!(entries.iter().any(|e| e["point"] == "to_act" && e["out"] == "1"), "{v}");
 }
 

@@ -221,6 +221,66 @@ local EMPTY = {}
 
 -- Actions -----------------------------------------------------------------------------
 
+-- The common parts of `when` and `legal`, declared as data beside them (docs/modding.md,
+-- "What an action needs"), checked by the engine before the action's own functions:
+--   turn = true           the actor is the player whose turn it is (g:current()); or a list
+--                         of phases: only in those
+--   holds = { zone, card } the actor holds at least one `card` in its zone
+--   supply = "piece"      a piece of that kind left in the actor's supply
+--   cost = { "what", from = "zone", free = { phases } }
+--                         the actor can pay the price of `what` from the zone, as the
+--                         "cost" filter says it (every variant's changes), except in `free`
+-- A refused turn or card is refused as `when` is (`why_not` words it); a missing piece or
+-- price is refused after `legal` (which judged the site first), in the engine's words.
+-- Listing and a bot's draw skip the action without calling its functions.
+local function phase_set_of(list, what, name)
+  if type(list) ~= "table" then return nil end
+  local set = {}
+  for i, ph in ipairs(list) do
+    if type(ph) ~= "string" then
+      error("action '" .. name .. "': " .. what .. "[" .. i .. "] must be a phase name (a string), not a " .. type(ph), 4)
+    end
+    set[ph] = true
+  end
+  return set
+end
+
+local function shape_of(def)
+  local name = def.name
+  local turn, holds, supply, cost = def.turn, def.holds, def.supply, def.cost
+  if turn == nil and holds == nil and supply == nil and cost == nil then return nil end
+  local s = {}
+  if turn ~= nil and turn ~= false then
+    if turn ~= true and type(turn) ~= "table" then
+      error("action '" .. name .. "': turn must be true or a list of phases, not a " .. type(turn), 3)
+    end
+    s.turn = turn == true or phase_set_of(turn, "turn", name)
+  end
+  if holds ~= nil then
+    if type(holds) ~= "table" or type(holds[1]) ~= "string" or type(holds[2]) ~= "string" then
+      error("action '" .. name .. "': holds must be { zone, card }, such as { \"dev\", \"knight\" }", 3)
+    end
+    s.zone, s.card = holds[1], holds[2]
+  end
+  if supply ~= nil then
+    if type(supply) ~= "string" then
+      error("action '" .. name .. "': supply must name a piece (a string), not a " .. type(supply), 3)
+    end
+    s.supply = supply
+  end
+  if cost ~= nil then
+    if type(cost) ~= "table" or type(cost[1]) ~= "string" or type(cost.from) ~= "string" then
+      error("action '" .. name .. "': cost must be { what, from = zone }, such as { \"road\", from = \"hand\" }", 3)
+    end
+    if cost.free ~= nil and type(cost.free) ~= "table" then
+      error("action '" .. name .. "': cost.free must be a list of phases, not a " .. type(cost.free), 3)
+    end
+    s.cost, s.from, s.free = cost[1], cost.from, phase_set_of(cost.free, "cost.free", name)
+  end
+  s.needs = s.supply ~= nil or s.cost ~= nil
+  return s
+end
+
 function action(def)
   open_for("action")
   if type(def) ~= "table" then error("action{...} takes a table", 2) end
@@ -238,6 +298,8 @@ function action(def)
     for _, ph in ipairs(def.phases) do set[ph] = true end
     def.phase_set = set
   end
+  def.shape = shape_of(def)
+  if def.shape then def.shape.at = __where(2) end
   if not R.actions[def.name] then R.order[#R.order + 1] = def.name end
   R.actions[def.name] = def
 end
@@ -254,7 +316,13 @@ function wrap_action(name, parts)
   open_for("wrap_action")
   local def = R.actions[name]
   if not def then error("no action named '" .. tostring(name) .. "' to wrap", 2) end
-  for key, wrapper in pairs(parts) do def[key] = wrapper(def[key]) end
+  for key, wrapper in pairs(parts) do
+    local original = def[key]
+    -- An action whose declaration says all its `when` or `legal` would (shape_of): the
+    -- wrapper still gets a function to call.
+    if original == nil and (key == "when" or key == "legal") then original = function() return true end end
+    def[key] = wrapper(original)
+  end
   -- `sample` draws from the options as they were: a child that changes what is legal or
   -- listed without wrapping `sample` too leaves the bots to draw from the listing.
   if (parts.legal or parts.options) and not parts.sample then def.sample = nil end
@@ -577,8 +645,44 @@ local function in_phase(phase)
   return all, drawable
 end
 
--- `when` of an action of the phase (true without one).
+-- The declared turn and card (`shape_of` above): the part of `when` the engine checks.
+local function shape_open(s, g, seat, phase, current)
+  local turn = s.turn
+  if turn and seat ~= current and (turn == true or turn[phase]) then return false end
+  if s.card and g:count(seat, s.zone, s.card) == 0 then return false end
+  return true
+end
+
+-- The declared piece and price: nil when `seat` has them, else what is missing ("supply",
+-- or "cost" and the price).
+local function shape_lacks(s, g, seat, phase)
+  if s.supply and g:supply(seat, s.supply) == 0 then return "supply" end
+  if s.cost and not (s.free and s.free[phase]) then
+    local price = g:filter("cost", {}, s.cost, seat)
+    if not g:holds(seat, s.from, price) then return "cost", price end
+  end
+  return nil
+end
+
+-- A price as players read it: the variant's `price_text` filter (g, text, cards), else the
+-- kinds in name order with their counts.
+local function price_text(g, price)
+  local text = g:filter("price_text", nil, price)
+  if type(text) == "string" then return text end
+  local parts = {}
+  for kind, n in pairs(price) do
+    if n > 0 then parts[#parts + 1] = n .. " " .. kind end
+  end
+  return #parts == 0 and "nothing" or table.concat(parts, ", ")
+end
+
+-- `when` of an action of the phase (true without one), after its declared shape.
 local function open_now(def, g, seat)
+  local s = def.shape
+  if s then
+    if not shape_open(s, g, seat, cached.phase, cached.current) then return false end
+    if s.needs and shape_lacks(s, g, seat, cached.phase) then return false end
+  end
   local when = def.when
   if not when then return true end
   depth, active[1] = 1, def
@@ -663,8 +767,19 @@ function engine.sample(g, seat, rnd)
     end
     -- open_now, inlined: the hot path of every bot's draw (a Lua call per kind drawn was
     -- 0.8% of a simulated base game).
-    local when, ok = def.when, true
-    if when then
+    local when, ok, s = def.when, true, def.shape
+    if s then
+      -- shape_open and shape_lacks, the turn inlined: most declarations are `turn = true`.
+      local turn = s.turn
+      if turn and seat ~= cached.current and (turn == true or turn[cached.phase]) then
+        ok = false
+      elseif s.card and g:count(seat, s.zone, s.card) == 0 then
+        ok = false
+      elseif s.needs and shape_lacks(s, g, seat, cached.phase) then
+        ok = false
+      end
+    end
+    if ok and when then
       depth, active[1] = 1, def
       ok = when(g, seat)
       depth = 0
@@ -721,8 +836,17 @@ function engine.perform(g, seat, name, drawn, over, ...)
       local e = note("action", name, "phases", nil, g:phase())
       if e then e.out = "not in this phase" end
     end
-    local e = in_phase and def.when and trace and note("action", name, "when", def.when, show_args(seat))
-    local now = in_phase and (not def.when or def.when(g, seat))
+    local s = def.shape
+    local now = in_phase
+    if now and s then
+      now = shape_open(s, g, seat, g:phase(), g:current())
+      if trace then
+        local e = note("action", name, "declared", nil, show_args(seat))
+        if e then e.at, e.out = s.at, show(now) end
+      end
+    end
+    local e = now and def.when and trace and note("action", name, "when", def.when, show_args(seat))
+    now = now and (not def.when or def.when(g, seat))
     if e then e.out = show(now) end
     if not now then
       -- `why_not(g, seat)` words the refusal; asked only here, so listing stays cheap.
@@ -739,6 +863,17 @@ function engine.perform(g, seat, name, drawn, over, ...)
         depth = 0
         if type(why) == "table" then return false, why.reason, why.at or __where_fn(def.legal), def.variant end
         return false, why or ("'" .. name .. "' is not allowed"), __where_fn(def.legal), def.variant
+      end
+    end
+    if s then
+      local e = trace and (s.supply or s.cost) and note("action", name, "needs", nil, show_args(seat))
+      local lacks, price = shape_lacks(s, g, seat, g:phase())
+      if e then e.at, e.out = s.at, lacks and ("false, " .. lacks) or "true" end
+      if lacks then
+        local why = lacks == "supply" and ("you have no " .. s.supply .. " left")
+          or ("you cannot pay " .. price_text(g, price))
+        depth = 0
+        return false, why, s.at, def.variant
       end
     end
   end

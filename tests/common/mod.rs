@@ -144,8 +144,10 @@ pub fn reject_seat(g: &mut Game, seat: usize, cmd: &str) -> String {
     let at = e.location.as_deref().unwrap_or_else(|| panic!("the refusal of '{cmd}' names no location: {err}"));
     // A rule that does not apply now is named by its `when` function (or the `why_not`
     // function that words the refusal); a rule that applies but refuses, by its deny(...)
-    // line.
-    if e.message.ends_with("is not possible now") || !base_line(at).contains("deny(") {
+    // line; a piece or price the action declares (`supply`, `cost`), by its declaration.
+    if base_line(at).contains("action {") {
+        assert!(e.message.starts_with("you have no ") || e.message.starts_with("you cannot pay "), "{err}");
+    } else if e.message.ends_with("is not possible now") || !base_line(at).contains("deny(") {
         assert_names_base_line(at, cmd, "function");
     } else {
         assert_names_base_line(at, cmd, "deny(");

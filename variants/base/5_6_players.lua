@@ -81,7 +81,7 @@ action {
   help = "end your Special Building Phase (5-6 players)",
   -- Only in the 5-6 player game with the Special Building Phase.
   available = function(g) return g:players() >= 5 and g:option("turn_structure") == "special_building" end,
-  when = function(g, p) return p == g:current() end,
+  turn = true,
   apply = function(g, p) end_special_building(g, p) end,
 }
 

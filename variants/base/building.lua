@@ -8,12 +8,8 @@
 local shared = ...
 local RESOURCES, copy, cards_text = shared.RESOURCES, shared.copy, shared.cards_text
 local total, has, pay, hand_size = shared.total, shared.has, shared.pay, shared.hand_size
-local cost, cannot_pay, name = shared.cost, shared.cannot_pay, shared.name
-
--- Whether p can pay for `what` now, at its price after every variant's cost filter: what a
--- bot's draw asks of each kind of building (has(g, p, cost(g, what, p)), written out).
-local function can_pay(g, p, what) return g:holds(p, "hand", g:filter("cost", {}, what, p)) end
-local did_build, MAY_BUILD = shared.did_build, shared.MAY_BUILD
+local cost, name = shared.cost, shared.name
+local did_build = shared.did_build
 local starting_resources, begin_turns = shared.starting_resources, shared.begin_turns
 local update_longest_road = shared.update_longest_road
 
@@ -97,6 +93,9 @@ catan = {
 }
 
 -- Building -------------------------------------------------------------------------------
+-- Each building action says what it needs (docs/modding.md, "What an action needs"): in
+-- the turn, the player whose turn it is (`turn`), a piece left (`supply`) and its price
+-- from the hand (`cost`, after every variant's cost filter; free in the set-up rounds).
 
 action {
   name = "settlement",
@@ -104,14 +103,16 @@ action {
   syntax = "settlement <intersection>",
   help = "build a settlement; in the set-up phase, place one for free",
   why_not = why_not_turn,
+  turn = { "main", "trade", "build", "special_building" },
+  supply = "settlement",
+  cost = { "settlement", from = "hand", free = { "setup" } },
+  -- Set-up Phase: the player placing, a settlement before its road.
   when = function(g, p)
-    local ph = g:phase()
-    if ph == "setup" then return setup_turn(g, p) and g:get("setup_step") == "settlement" end
-    return p == g:current() and MAY_BUILD[ph] or false
+    if g:phase() == "setup" then return setup_turn(g, p) and g:get("setup_step") == "settlement" end
+    return true
   end,
   options = function(g, p)
     if g:phase() == "setup" then return g:open_intersections(2) end
-    if g:supply(p, "settlement") == 0 or not can_pay(g, p, "settlement") then return {} end
     return settlement_sites(g, p)
   end,
   legal = function(g, p, node)
@@ -120,7 +121,6 @@ action {
     for _, n in ipairs(g:neighbors(node)) do
       if g:at("intersection", n) then return deny("the Distance Rule: an adjacent intersection is occupied") end
     end
-    if g:supply(p, "settlement") == 0 then return deny("you have no settlement left (upgrade one to a city first)") end
     if g:phase() == "setup" then return true end
     local connected = false
     for _, path in ipairs(g:paths_at(node)) do
@@ -128,8 +128,6 @@ action {
       if owner == p then connected = true end
     end
     if not connected then return deny("a settlement must connect to one of your roads") end
-    local price = cost(g, "settlement", p)
-    if not has(g, p, price) then return deny(cannot_pay, price) end
     return true
   end,
   apply = function(g, p, node)
@@ -154,6 +152,7 @@ action {
   end,
 }
 
+-- Where p may build a road now (none without a road left).
 local function road_spots(g, p)
   if g:supply(p, "road") == 0 then return {} end
   return g:open_paths(p)
@@ -165,29 +164,27 @@ action {
   syntax = "road <path>",
   help = "build a road; free in the set-up phase and with Road Building",
   why_not = why_not_turn,
+  turn = { "road_building", "main", "trade", "build", "special_building" },
+  supply = "road",
+  cost = { "road", from = "hand", free = { "setup", "road_building" } },
+  -- Set-up Phase: the player placing, a road after its settlement.
   when = function(g, p)
-    local ph = g:phase()
-    if ph == "setup" then return setup_turn(g, p) and g:get("setup_step") == "road" end
-    if ph == "road_building" then return p == g:current() end
-    return p == g:current() and MAY_BUILD[ph] or false
+    if g:phase() == "setup" then return setup_turn(g, p) and g:get("setup_step") == "road" end
+    return true
   end,
   options = function(g, p)
-    local ph = g:phase()
-    if ph == "setup" then
+    if g:phase() == "setup" then
       local out = {}
       for _, path in ipairs(g:paths_at(g:get("setup_last"))) do
         if not g:at("path", path) then out[#out + 1] = path end
       end
       return out
     end
-    if ph ~= "road_building" and not can_pay(g, p, "road") then return {} end
-    return road_spots(g, p)
+    return g:open_paths(p)
   end,
   legal = function(g, p, path)
     if g:at("path", path) then return deny("there is already a road on that path") end
-    if g:supply(p, "road") == 0 then return deny("you have no road left") end
-    local ph = g:phase()
-    if ph == "setup" then
+    if g:phase() == "setup" then
       -- Set-up Phase: the road attaches to the settlement just placed.
       local a, b = g:ends(path)
       local last = g:get("setup_last")
@@ -196,10 +193,6 @@ action {
     end
     if not contains(g:open_paths(p), path) then
       return deny("a road must connect to your road, settlement or city (and not through another player's building)")
-    end
-    if ph ~= "road_building" then
-      local price = cost(g, "road", p)
-      if not has(g, p, price) then return deny(cannot_pay, price) end
     end
     return true
   end,
@@ -243,17 +236,13 @@ action {
   syntax = "city <intersection>",
   help = "upgrade one of your settlements to a city",
   why_not = why_not_turn,
-  when = function(g, p) return p == g:current() and MAY_BUILD[g:phase()] or false end,
-  options = function(g, p)
-    if g:supply(p, "city") == 0 or not can_pay(g, p, "city") then return {} end
-    return g:pieces_of(p, "settlement")
-  end,
+  turn = true,
+  supply = "city",
+  cost = { "city", from = "hand" },
+  options = function(g, p) return g:pieces_of(p, "settlement") end,
   legal = function(g, p, node)
     local kind, owner = g:at("intersection", node)
     if kind ~= "settlement" or owner ~= p then return deny("a city replaces one of your own settlements") end
-    if g:supply(p, "city") == 0 then return deny("you have no city left") end
-    local price = cost(g, "city", p)
-    if not has(g, p, price) then return deny(cannot_pay, price) end
     return true
   end,
   apply = function(g, p, node)
@@ -272,12 +261,11 @@ action {
   syntax = "buy",
   help = "buy a development card",
   why_not = why_not_turn,
-  when = function(g, p) return p == g:current() and MAY_BUILD[g:phase()] or false end,
+  turn = true,
+  cost = { "development", from = "hand" },
   legal = function(g, p)
     -- Development cards: none can be bought once the deck is empty.
     if g:count(nil, "deck") == 0 then return deny("the development card deck is empty") end
-    local price = cost(g, "development", p)
-    if not has(g, p, price) then return deny(cannot_pay, price) end
     return true
   end,
   apply = function(g, p)

@@ -15,7 +15,9 @@ local robber_phase = shared.robber_phase
 local PLAY_PHASES = { "roll", "main", "trade", "build" }
 
 -- Playing Development Cards: one per turn, any time during your turn (even before the
--- roll), never one bought this turn.
+-- roll), never one bought this turn (those wait in "dev_new"). The actions below declare
+-- it (`turn`, `holds`, `when = one_per_turn`); `may_play` asks it all, for other rules.
+local function one_per_turn(g) return not g:get("played_dev") end
 local function may_play(g, p, card)
   -- Holding the card is asked first: it is what most often says no.
   if g:count(p, "dev", card) == 0 or p ~= g:current() or g:get("played_dev") then return false end
@@ -74,9 +76,11 @@ local function use_card(g, p, card, face_up)
   g:emit("played_development", { seat = p, card = card })
 end
 
--- For a new development card: `when = function(g, p) return catan.may_play(g, p, "x") end`,
--- `phases = catan.PLAY_PHASES`, and `catan.use_card(g, p, "x")` first thing in `apply`.
+-- For a new development card: `phases = catan.PLAY_PHASES`, `turn = true`,
+-- `holds = { "dev", "x" }`, `when = catan.one_per_turn` (or `when = function(g, p) return
+-- catan.may_play(g, p, "x") end`), and `catan.use_card(g, p, "x")` first thing in `apply`.
 catan.may_play, catan.use_card, catan.PLAY_PHASES = may_play, use_card, PLAY_PHASES
+catan.one_per_turn = one_per_turn
 -- An edition with another army card (classic's Soldiers) counts it with
 -- `catan.update_largest_army(g, p, "soldier", "soldiers")`.
 catan.update_largest_army = update_largest_army
@@ -86,7 +90,9 @@ action {
   phases = PLAY_PHASES,
   syntax = "play knight",
   help = "play a knight: move the robber and steal",
-  when = function(g, p) return may_play(g, p, "knight") end,
+  turn = true,
+  holds = { "dev", "knight" },
+  when = one_per_turn,
   why_not = why_not_play("knight"),
   apply = function(g, p)
     use_card(g, p, "knight")
@@ -112,7 +118,9 @@ action {
   phases = PLAY_PHASES,
   syntax = "play road_building",
   help = "play Road Building: place 2 free roads",
-  when = function(g, p) return may_play(g, p, "road_building") end,
+  turn = true,
+  holds = { "dev", "road_building" },
+  when = one_per_turn,
   why_not = why_not_play("road_building"),
   apply = function(g, p)
     use_card(g, p, "road_building")
@@ -126,7 +134,7 @@ action {
   phases = { "road_building" },
   syntax = "done",
   help = "stop placing free roads",
-  when = function(g, p) return g:phase() == "road_building" and p == g:current() end,
+  turn = true,
   apply = function(g, p)
     g:set("free_roads", nil)
     g:set_phase(g:get("return_phase"))
@@ -139,7 +147,9 @@ action {
   phases = PLAY_PHASES,
   syntax = "play year_of_plenty <resource> <resource>",
   help = "play Year of Plenty: take any 2 resource cards from the bank",
-  when = function(g, p) return may_play(g, p, "year_of_plenty") end,
+  turn = true,
+  holds = { "dev", "year_of_plenty" },
+  when = one_per_turn,
   why_not = why_not_play("year_of_plenty"),
   options = function(g, p)
     local out = {}
@@ -171,7 +181,9 @@ action {
   phases = PLAY_PHASES,
   syntax = "play monopoly <resource>",
   help = "play Monopoly: every other player gives you all their cards of one resource",
-  when = function(g, p) return may_play(g, p, "monopoly") end,
+  turn = true,
+  holds = { "dev", "monopoly" },
+  when = one_per_turn,
   why_not = why_not_play("monopoly"),
   options = function(g, p) return RESOURCES end,
   apply = function(g, p, r)

@@ -3,7 +3,7 @@
 -- A part of ../base.lua, run in the order it lists: `shared` holds the helpers of the
 -- parts before this one, and this one adds those the parts after it use.
 local shared = ...
-local next, IN_TURN = shared.next, shared.IN_TURN
+local next = shared.next
 local why_not_turn = shared.why_not_turn
 
 -- End of turn ------------------------------------------------------------------------------
@@ -15,7 +15,7 @@ local function next_turn(g, p, nxt)
   g:set_turn(turn)
   g:set_phase("roll")
   -- Players count rounds (each player's turn once), the engine counts turns.
-  g:log("--- round %d: %s ---", (turn - 1) // g:players() + 1, g:color(nxt)) -- (name(g, nxt), written out)
+  g:log("--- round %d: %s ---", (turn - 1) // g:players() + 1, g:color(nxt))
   -- The event's data is for hooks alone (the engine records its name): made only for one.
   if g:listens("turn_ended") then g:emit("turn_ended", { seat = p }) else g:emit("turn_ended") end
   g:run("turn_begin", nxt)
@@ -31,7 +31,7 @@ action {
   syntax = "end",
   help = "end your turn and pass the dice to the left",
   why_not = why_not_turn,
-  when = function(g, p) return p == g:current() and IN_TURN[g:phase()] or false end,
+  turn = true,
   apply = function(g, p)
     g:run("turn_end", p)
     -- Cards bought this turn become playable from the next turn on.

@@ -131,7 +131,6 @@ sequence("after_action", "base.victory", function(g)
   local ph = g:phase()
   if ph == "setup" or ph == "special_building" then return end
   local p = g:current()
-  -- (engine_points and opt written out: this runs after every action)
   if g:filter("victory_points", 0, p, true) >= g:option("victory_points") then
     g:declare_winner(p)
     g:log(name(g, p) .. " wins with " .. engine_points(g, p) .. " points!")

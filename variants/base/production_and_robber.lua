@@ -58,7 +58,6 @@ local function produce(g, roll)
               if not mine then mine = {}; got[p] = mine end
               mine[r] = (mine[r] or 0) + n
             end
-            -- (name(g, p) written out as g:color(p) in the messages of every roll and turn)
             if n == 1 then g:log("%s receives %s", g:color(p), r) else g:log("%s receives %d %s", g:color(p), n, r) end
           end
         end
@@ -125,7 +124,7 @@ action {
   syntax = "roll",
   help = "roll the dice for resource production",
   why_not = why_not_turn,
-  when = function(g, p) return p == g:current() and g:phase() == "roll" end,
+  turn = true,
   apply = function(g, p)
     local d = g:roll(2)
     local sum = d[1] + d[2]
@@ -279,7 +278,7 @@ action {
   syntax = "robber <hex>",
   help = "move the robber to another hex",
   why_not = why_not_turn,
-  when = function(g, p) return g:phase() == "robber" and p == g:current() end,
+  turn = true,
   options = function(g, p) return robber_targets(g) end,
   legal = function(g, p, hex)
     if hex == g:marker("robber") then return deny("the robber must move to another hex") end
@@ -307,7 +306,7 @@ action {
   phases = { "steal" },
   syntax = "steal <player>",
   help = "take a random resource card from a player next to the robber",
-  when = function(g, p) return g:phase() == "steal" and p == g:current() end,
+  turn = true,
   options = function(g, p) return victims(g, p, g:marker("robber")) end,
   legal = function(g, p, victim)
     if not contains(victims(g, p, g:marker("robber")), victim) then

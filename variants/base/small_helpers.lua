@@ -73,9 +73,9 @@ end, { priority = -1000 })
 
 local function cost(g, what, p) return g:filter("cost", {}, what, p) end
 
--- The refusal of a price the seat cannot pay, as `deny(cannot_pay, price)`: worded only when
--- a player is refused, not each time a bot's draw asks.
-local function cannot_pay(price) return "you cannot pay " .. cards_text(price) end
+-- A price in a refusal ("you cannot pay brick lumber"): the engine asks it of the actions
+-- that declare their `cost`.
+filter("price_text", "base.price_text", function(g, text, cards) return cards_text(cards) end)
 
 -- What `help` and `legal` say an action costs the seat now, after every variant's cost
 -- filter (a house rule's price, not the printed one).
@@ -103,12 +103,11 @@ local function other_seats(g, from)
   return out
 end
 
--- The phases of a player's turn after the roll, as sets (the `when` of the actions a bot's
--- draw asks most read them by the phase, without a call).
--- Trade and build phases: combined, or trade then build (Almanac: Combined Trade/Build).
+-- The phases of a player's turn after the roll. Trade and build phases: combined, or trade
+-- then build (Almanac: Combined Trade/Build). Building is also open in the 5-6 player
+-- Special Building Phase (5_6_players.lua).
 local IN_TURN = { main = true, trade = true, build = true }
 local MAY_TRADE = { main = true, trade = true }
--- Building is also open in the 5-6 player Special Building Phase (5_6_players.lua).
 local MAY_BUILD = { main = true, trade = true, build = true, special_building = true }
 local function in_turn(g) return IN_TURN[g:phase()] or false end
 local function may_trade(g) return MAY_TRADE[g:phase()] or false end
@@ -120,7 +119,7 @@ end
 -- For the parts after this one.
 shared.next, shared.copy, shared.cards_text, shared.plural = next, copy, cards_text, plural
 shared.only_kind, shared.total, shared.has, shared.pay = only_kind, total, has, pay
-shared.hand_size, shared.cost, shared.cannot_pay, shared.opt = hand_size, cost, cannot_pay, opt
+shared.hand_size, shared.cost, shared.opt = hand_size, cost, opt
 shared.name, shared.other_seats, shared.in_turn = name, other_seats, in_turn
 shared.may_trade, shared.may_build, shared.did_build = may_trade, may_build, did_build
 shared.IN_TURN, shared.MAY_TRADE, shared.MAY_BUILD = IN_TURN, MAY_TRADE, MAY_BUILD

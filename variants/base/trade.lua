@@ -6,7 +6,7 @@ local shared = ...
 local RESOURCES, IS_RESOURCE, next = shared.RESOURCES, shared.IS_RESOURCE, shared.next
 local cards_text, plural, only_kind = shared.cards_text, shared.plural, shared.only_kind
 local total, has, pay, name = shared.total, shared.has, shared.pay, shared.name
-local other_seats, may_trade, MAY_TRADE = shared.other_seats, shared.may_trade, shared.MAY_TRADE
+local other_seats, may_trade = shared.other_seats, shared.may_trade
 local why_not_turn = shared.why_not_turn
 
 -- Trade ------------------------------------------------------------------------------------
@@ -44,7 +44,7 @@ action {
   syntax = "trade <cards> for <cards>",
   help = "maritime trade with the bank, e.g. `trade 4 ore for brick` (4:1 always; 3:1 or 2:1 at your harbors)",
   why_not = why_not_turn,
-  when = function(g, p) return p == g:current() and MAY_TRADE[g:phase()] or false end,
+  turn = true,
   options = function(g, p)
     local out = {}
     local gives = trade_gives(g, p)
@@ -154,7 +154,8 @@ action {
   syntax = "offer <cards> for <cards>",
   help = "offer the other players a trade, e.g. `offer ore for brick`",
   -- 5-6 Player Expansion: player 2 of a paired turn may not trade with other players.
-  when = function(g, p) return p == g:current() and may_trade(g) and not g:get("paired") end,
+  turn = true,
+  when = function(g, p) return not g:get("paired") end,
   why_not = function(g, p)
     if p == g:current() and may_trade(g) and g:get("paired") then
       return "player 2 of a paired turn may not trade with other players, only with the bank"
@@ -285,7 +286,8 @@ action {
   phases = { "offer" },
   syntax = "confirm <player>",
   help = "trade with a player who accepted or countered",
-  when = function(g, p) return p == g:current() and all_answered(g) end,
+  turn = true,
+  when = function(g, p) return all_answered(g) end,
   options = function(g, p)
     local offer, out = g:get("offer"), {}
     for _, q in ipairs(other_seats(g, p)) do

@@ -41,7 +41,7 @@ action {
   phases = { "action" },
   syntax = "build road <slot>",
   help = "build a road at an open end of your centre row",
-  when = in_action,
+  turn = true,
   options = function(g, p)
     if g:count(nil, "roads") == 0 or not can_pay(g, p, cost(g, "road", p)) then return {} end
     local out = {}
@@ -109,7 +109,7 @@ action {
   phases = { "action" },
   syntax = "build settlement <slot>",
   help = "build a settlement at the open end of a road; it takes 2 regions",
-  when = in_action,
+  turn = true,
   options = settlement_options,
   legal = settlement_legal,
   apply = function(g, p, lbl)
@@ -133,7 +133,8 @@ action {
   phases = { "action" },
   syntax = "play scout <slot>",
   help = "play the Scout: build a settlement and choose its 2 regions from the region stack",
-  when = function(g, p) return in_action(g, p) and in_hand(g, p, "scout") end,
+  turn = true,
+  when = function(g, p) return in_hand(g, p, "scout") end,
   options = settlement_options,
   legal = settlement_legal,
   apply = function(g, p, lbl)
@@ -159,7 +160,7 @@ action {
   phases = { "scout" },
   syntax = "region <word> <slot>",
   help = "scout: take a region of your choice from the region stack for a corner of the new settlement",
-  when = in_action,
+  turn = true,
   options = function(g, p)
     local out, seen = {}, {}
     local corners = labels_of(g, p, open_corners(g, p, g:get("scout").col))
@@ -198,7 +199,7 @@ action {
   phases = { "action" },
   syntax = "build city <slot>",
   help = "upgrade one of your settlements to a city: 2 points, 2 more building sites",
-  when = in_action,
+  turn = true,
   options = function(g, p)
     if g:count(nil, "cities") == 0 or not can_pay(g, p, cost(g, "city", p)) then return {} end
     local out = {}
@@ -265,7 +266,7 @@ action {
   phases = { "action" },
   syntax = "build <word> <slot>",
   help = "place an expansion card from your hand on an empty building site, paying its cost",
-  when = in_action,
+  turn = true,
   options = function(g, p)
     local out = {}
     local ps = placed(g, p)

@@ -61,7 +61,7 @@ action {
   phases = { "action" },
   syntax = "end",
   help = "end your action phase: replenish your hand, exchange a card, and pass the turn",
-  when = in_action,
+  turn = true,
   apply = function(g, p)
     -- The Goal & End of the Game: 7 points at the end of your turn wins (nothing in the
     -- replenish and exchange steps changes points).
@@ -140,7 +140,8 @@ action {
   phases = { "replenish" },
   syntax = "discard <word> under <int>",
   help = "over your hand limit: put a card under a draw stack",
-  when = function(g, p) return my_turn(g, p) and g:count(p, "hand") > hand_limit(g, p) end,
+  turn = true,
+  when = function(g, p) return g:count(p, "hand") > hand_limit(g, p) end,
   options = hand_card_under_stack,
   sample = sample_hand_card_under_stack,
   legal = may_put_under_stack,
@@ -159,7 +160,7 @@ action {
   phases = { "exchange" },
   syntax = "exchange <word> under <int>",
   help = "put a card of your hand under a draw stack, then draw or search for a new one",
-  when = my_turn,
+  turn = true,
   options = hand_card_under_stack,
   sample = sample_hand_card_under_stack,
   legal = may_put_under_stack,
@@ -176,7 +177,7 @@ action {
   phases = { "exchange" },
   syntax = "keep",
   help = "exchange no card: pass the turn",
-  when = my_turn,
+  turn = true,
   apply = function(g, p) end_turn(g) end,
 }
 
@@ -190,7 +191,7 @@ action {
   phases = { "exchange_take" },
   syntax = "search <int> paying <cards>",
   help = "pay 2 resources (1 with a Parish Hall) to look through a draw stack and take a card of your choice",
-  when = my_turn,
+  turn = true,
   options = function(g, p)
     local out = {}
     local pays = combos(search_cost(g, p), stock(g, p))
@@ -226,7 +227,7 @@ action {
   phases = { "search" },
   syntax = "take <word>",
   help = "take the card of your choice from the stack you searched (its order stays)",
-  when = my_turn,
+  turn = true,
   options = function(g, p)
     local out, seen = {}, {}
     for _, k in ipairs(g:cards(nil, stack_index(g:get("searching")))) do

@@ -32,7 +32,7 @@ action {
   phases = { "roll" },
   syntax = "roll",
   help = "roll the production die and the event die",
-  when = my_turn,
+  turn = true,
   apply = function(g, p)
     local production = g:roll(1)[1]
     local face = g:roll(1)[1]
@@ -46,7 +46,8 @@ action {
   phases = { "roll" },
   syntax = "play brigitta <int>",
   help = "play Brigitta the Wise Woman: choose the production die (1-6), then roll the event die",
-  when = function(g, p) return my_turn(g, p) and in_hand(g, p, "brigitta") end,
+  turn = true,
+  when = function(g, p) return in_hand(g, p, "brigitta") end,
   options = function() return { 1, 2, 3, 4, 5, 6 } end,
   legal = function(g, p, n)
     if n < 1 or n > 6 then return deny("the production die shows 1 to 6") end

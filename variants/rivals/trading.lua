@@ -43,7 +43,7 @@ action {
   syntax = "trade <cards> for <resource>",
   help = "trade 3 resources of one type (2 with its trade ship) for 1 other, e.g. `trade 3 ore for wool`;"
     .. " when more than one region could pay you name them, `spend O4` for each resource",
-  when = in_action,
+  turn = true,
   options = function(g, p)
     local out, gives = {}, trade_gives(g, p)
     for i = 1, #gives, 2 do
@@ -134,7 +134,7 @@ action {
   phases = { "action" },
   syntax = "trade from <slot> for <resource>",
   help = "Large Trade Ship: 2 resources from the region left or right of it for 1 of your choice",
-  when = in_action,
+  turn = true,
   options = function(g, p)
     local out = {}
     for _, l in ipairs(large_ship_regions(g, p)) do

@@ -4,7 +4,7 @@
 -- the docs, then run `catan stubs > variants/types/catan.lua` (tests/stubs.rs checks it).
 
 ---@alias CatanSequencePoint "setup"|"after_action"|"turn_begin"|"turn_end"|"seven"|"free_roads"|string
----@alias CatanFilterPoint "to_act"|"victory_points"|"describe"|"welcome"|"board_legend"|"action_note"|"points_by_source"|"tallies"|"card_text"|"cost"|"production"|"discard_count"|"trade_ratio"|"robber_targets"|"steal_targets"|"evaluate"|"features"|"metrics"|"development_deck"|"starting_pieces"|string
+---@alias CatanFilterPoint "to_act"|"victory_points"|"describe"|"welcome"|"board_legend"|"action_note"|"points_by_source"|"tallies"|"card_text"|"price_text"|"cost"|"production"|"discard_count"|"trade_ratio"|"robber_targets"|"steal_targets"|"evaluate"|"features"|"metrics"|"development_deck"|"starting_pieces"|string
 ---@alias CatanEvent "rolled"|"built"|"bought"|"produced"|"knights_changed"|"discarded"|"robber_moved"|"stole"|"played_development"|"traded"|"longest_road_changed"|"largest_army_changed"|"turn_ended"|"game_won"|string
 
 -- sequence `setup`: —; the engine, once when a game starts
@@ -22,6 +22,7 @@
 -- filter `points_by_source`: a list, fresh (starts empty), of { source, points } pairs: { { "settlements", 3 }, { "Longest Road", 2 } }; seat; the REPL, at the game's end: where each seat's points come from, in the players' words (read-only). Points the list leaves out show as other. base.points_by_source: settlements, cities, Longest Road, Largest Army, victory point cards
 -- filter `tallies`: a list, fresh (starts empty), of { title, { { label, count }, ... } }; —; the REPL, at the game's end: what the variant counted over the game, each drawn as a histogram (read-only). base.dice_rolled: the sums the dice rolled, 2 to 12 (base counts each sum in var rolls, a list of 11 counts for the sums 2 to 12)
 -- filter `card_text`: nil; kind; the engine, for the REPL's help <card> / show card <card>: the rules text of a kind of card (rivals.lua gives every card's cost, points, effect and card index clarification)
+-- filter `price_text`: nil; cards (a price); the engine, for the refusal of an action whose declared cost the actor cannot pay: "you cannot pay " and this text (base: brick lumber, in the rulebook's order; without a hook, each kind with its count)
 -- filter `cost`: cards table, a fresh one: { brick = 1, lumber = 1 }; what, seat (what: road, settlement, city, development); base, when listing and paying. The printed prices are the first hook, base.cost (priority -1000), which adds them to the value it gets: any script asks a price, with every variant's changes, by g:filter("cost", {}, what, seat)
 -- filter `production`: cards one building yields: 1 (settlement) or 2 (city); seat, piece, hex; base, for each building on a producing hex
 -- filter `discard_count`: cards to discard on a 7 (half, rounded down, over the limit; else 0); seat, hand_size; base
@@ -742,6 +743,10 @@ function catan.use_card(g, p, card, face_up) end
 ---@field syntax? string
 ---@field help? string
 ---@field phases? string[]
+---@field turn? boolean|string[]
+---@field holds? string[]
+---@field supply? string
+---@field cost? { [1]: string, from: string, free?: string[] }
 ---@field when? fun(g: G, p: integer): boolean
 ---@field options? fun(g: G, p: integer): any[]
 ---@field sample? fun(g: G, p: integer, r: number): any
@@ -780,7 +785,7 @@ function filter(point, name, fn, opts) end
 ---@param opts? CatanHookOptions
 function on(event, name, fn, opts) end
 
----declares an action
+---declares an action (turn, holds, supply, cost: what it needs, checked by the engine: docs/modding.md, "What an action needs")
 ---@param def CatanAction
 function action(def) end
 
