@@ -20,6 +20,7 @@ mod rivals_gold;
 mod rivals_theme;
 
 // The areas, one file each.
+mod api_methods;
 mod bots;
 mod cached;
 mod check;

@@ -182,7 +182,7 @@ pub(super) fn keep_cached_fn(lua: &Lua) -> mlua::Result<Function> {
         1
     }
     unsafe extern "C-unwind" fn cached_tramp(l: *mut ffi::lua_State) -> c_int {
-        run_fast(l, Kind::Get, |c, call| {
+        run_fast(l, Kind::Get, "cached", |c, call| {
             let (base, mut extra) = (ffi::lua_gettop(l), 0);
             cached(l, c, &mut extra)?;
             // The kept value is on top of what the hit walked through: it alone is the answer.

@@ -38,6 +38,33 @@ use crate::value::Value;
 use mlua::{ffi, Function, Lua, MultiValue, Table, Value as LV};
 use std::ffi::{c_int, CStr};
 
+#[cfg(debug_assertions)]
+thread_local! {
+    /// The methods whose C function answered on this thread since `record_fast_answers`
+    /// started recording (debug builds only).
+    static ANSWERED: std::cell::RefCell<Option<std::collections::BTreeSet<&'static str>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Starts (`true`) or stops recording which `g:` methods' C functions answer on this
+/// thread, and gives what was recorded so far: how `tests/api_methods.rs` knows a method
+/// was answered by its C function. Debug builds only (a release build records nothing).
+#[doc(hidden)]
+pub fn record_fast_answers(on: bool) -> Vec<&'static str> {
+    #[cfg(debug_assertions)]
+    {
+        ANSWERED.with(|a| {
+            let was = a.replace(on.then(Default::default));
+            was.map(|set| set.into_iter().collect()).unwrap_or_default()
+        })
+    }
+    #[cfg(not(debug_assertions))]
+    {
+        let _ = on;
+        Vec::new()
+    }
+}
+
 /// One method of `g`, as its area's `methods!` list declares it.
 pub(super) struct Method {
     pub name: &'static str,
@@ -318,6 +345,7 @@ pub(super) enum Kind {
 pub(super) unsafe fn run_fast(
     l: *mut ffi::lua_State,
     kind: Kind,
+    name: &'static str,
     f: impl FnOnce(&mut Ctx, &mut FastCall<'_>) -> Option<()>,
 ) -> c_int {
     let (slot, top) = slot_and_top(l);
@@ -326,6 +354,14 @@ pub(super) unsafe fn run_fast(
         let mut call = FastCall { l, slot, extra: 0, bytes: 0, committed: false, touch: kind == Kind::Set };
         let answered = f(&mut *ctx, &mut call).is_some();
         if answered && (call.committed || slot.spend(call.extra, call.bytes)) {
+            #[cfg(debug_assertions)]
+            ANSWERED.with(|a| {
+                if let Some(set) = a.borrow_mut().as_mut() {
+                    set.insert(name);
+                }
+            });
+            #[cfg(not(debug_assertions))]
+            let _ = name;
             return ffi::lua_gettop(l) - top;
         }
         if call.committed {
@@ -506,11 +542,12 @@ macro_rules! methods {
     (@kind get) => { $crate::script::methods::Kind::Get };
     (@kind set) => { $crate::script::methods::Kind::Set };
     (@kind note) => { $crate::script::methods::Kind::Note };
-    (@fast fast $kind:ident ($($a:ident : $t:ty),*)) => {{
+    (@fast fast $kind:ident $name:literal ($($a:ident : $t:ty),*)) => {{
         unsafe extern "C-unwind" fn fast(l: *mut mlua::ffi::lua_State) -> std::ffi::c_int {
             $crate::script::methods::run_fast(
                 l,
                 $crate::script::methods::methods!(@kind $kind),
+                $name,
                 #[inline(always)]
                 |c, call| {
                     let mut _i: std::ffi::c_int = 1;
@@ -524,7 +561,7 @@ macro_rules! methods {
         }
         Some(fast as mlua::ffi::lua_CFunction)
     }};
-    (@fast slow $kind:ident ($($a:ident : $t:ty),*)) => { None };
+    (@fast slow $kind:ident $name:literal ($($a:ident : $t:ty),*)) => { None };
     (@one [$(#[$doc:meta])*] $speed:ident $kind:ident $name:literal ($m:ident, $c:ident; $($a:ident : $t:ty),*) $body:block) => {{
         #[allow(unused_variables, unused_mut)]
         $(#[$doc])*
@@ -547,7 +584,7 @@ macro_rules! methods {
         $crate::script::methods::Method {
             name: $name,
             slow,
-            fast: $crate::script::methods::methods!(@fast $speed $kind ($($a : $t),*)),
+            fast: $crate::script::methods::methods!(@fast $speed $kind $name ($($a : $t),*)),
         }
     }};
 }

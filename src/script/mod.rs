@@ -28,7 +28,7 @@ mod variants;
 pub use api_fast::set_fast_methods;
 pub use ctx::Message;
 #[doc(hidden)]
-pub use methods::fast_method_names;
+pub use methods::{fast_method_names, record_fast_answers};
 pub(crate) use ctx::{Ctx, Output};
 pub use error::{ScriptError, ScriptErrorKind};
 pub(crate) use sandbox::{
