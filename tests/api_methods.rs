@@ -5,9 +5,9 @@
 //! same errors at the same script lines and spend the same budget; and the C function must
 //! really be the one that answered.
 
+use catan_engine::script::INSTRUCTION_BUDGET;
 use catan_engine::script::{fast_method_names, record_fast_answers, set_fast_methods, ScriptErrorKind};
 use catan_engine::state::GameState;
-use catan_engine::script::INSTRUCTION_BUDGET;
 use catan_engine::{Game, GameError, Header};
 
 const FIXTURE: &str = "tests/variants/api_methods.lua";
@@ -26,8 +26,9 @@ struct Run {
 /// answered it.
 fn play(fast: bool, command: &str, budget: bool) -> (Run, Vec<&'static str>) {
     set_fast_methods(fast);
-    let mut g = Game::new(Header { variants: vec![FIXTURE.into()], players: 4, seed: 5, options: vec![], sandbox: false })
-        .expect("the fixture loads");
+    let mut g =
+        Game::new(Header { variants: vec![FIXTURE.into()], players: 4, seed: 5, options: vec![], sandbox: false })
+            .expect("the fixture loads");
     g.act(0, "roll").expect("red rolls");
     let before = g.snapshot();
     record_fast_answers(true);

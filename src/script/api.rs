@@ -12,9 +12,9 @@ use crate::board::{self, Topology};
 use crate::spec::{ArgType, SiteKind};
 use crate::value::Value;
 use mlua::{ffi, Lua, Table, Value as LV};
-use std::ffi::c_int;
 use rand::Rng;
 use std::collections::BTreeMap;
+use std::ffi::c_int;
 use std::sync::Arc;
 
 pub(super) type R<T> = mlua::Result<T>;

@@ -2,7 +2,7 @@
 //! neighbours, labels, the spiral, markers and harbors. Declared once each (`methods.rs`).
 
 use super::api::{card, index, rt, seat, topo, MAX_HEXES, MAX_MARKERS};
-use super::methods::{methods};
+use super::methods::methods;
 use crate::board::{self, Topology};
 use crate::state::{Harbor, HexState};
 use mlua::Table;

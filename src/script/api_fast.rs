@@ -325,7 +325,6 @@ pub(super) unsafe fn push_str(l: *mut ffi::lua_State, s: &str) {
     super::lua_pushlstringcached(l, s.as_ptr() as *const std::ffi::c_char, s.len());
 }
 
-
 /// A stored value as `to_lua_value` makes it (map keys that read as integers become
 /// integer keys). Stored values nest at most MAX_DEPTH deep; None past that, or when the
 /// stack cannot grow, and the mlua function answers.

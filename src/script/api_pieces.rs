@@ -3,7 +3,7 @@
 //! once each (`methods.rs`).
 
 use super::api::{index, piece_kind, rt, seat, site_kind, topo, trail_length};
-use super::methods::{methods};
+use super::methods::methods;
 use crate::spec::SiteKind;
 use crate::state::Piece;
 

@@ -4,7 +4,7 @@
 
 use super::api::{rt, seat};
 use super::api_fast::kept_version;
-use super::methods::{methods};
+use super::methods::methods;
 use super::names::NameKind;
 
 methods! {

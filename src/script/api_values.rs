@@ -77,7 +77,6 @@ pub(super) fn entry<'a>(v: Option<&'a Value>, field: Field<'_>) -> Option<&'a Va
     }
 }
 
-
 /// Stores `value` under `key` in the game's vars (`seat` None) or a player's, keeping
 /// `GameState::var_bytes` and refusing past `VARS_CAP`.
 fn store_var(m: &mut impl Call, c: &mut Ctx, seat: Option<usize>, key: &str, value: Option<Value>) -> R<()> {
@@ -425,4 +424,3 @@ unsafe fn table_value(l: *mut ffi::lua_State, i: c_int, depth: usize, size: &mut
     }
     Some(Value::Map(map))
 }
-

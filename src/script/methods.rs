@@ -304,7 +304,9 @@ impl Call for FastCall<'_> {
     }
     #[inline]
     fn table(&mut self, narr: usize, nrec: usize) -> R<()> {
-        unsafe { ffi::lua_createtable(self.l, narr.min(c_int::MAX as usize) as c_int, nrec.min(c_int::MAX as usize) as c_int) };
+        unsafe {
+            ffi::lua_createtable(self.l, narr.min(c_int::MAX as usize) as c_int, nrec.min(c_int::MAX as usize) as c_int)
+        };
         Ok(())
     }
     #[inline]
@@ -563,7 +565,7 @@ macro_rules! methods {
     }};
     (@fast slow $kind:ident $name:literal ($($a:ident : $t:ty),*)) => { None };
     (@one [$(#[$doc:meta])*] $speed:ident $kind:ident $name:literal ($m:ident, $c:ident; $($a:ident : $t:ty),*) $body:block) => {{
-        #[allow(unused_variables, unused_mut)]
+        #[allow(unused_variables, unused_mut, clippy::too_many_arguments)]
         $(#[$doc])*
         fn rule<C: $crate::script::methods::Call>(
             $m: &mut C,

@@ -27,10 +27,10 @@ mod variants;
 #[doc(hidden)]
 pub use api_fast::set_fast_methods;
 pub use ctx::Message;
-#[doc(hidden)]
-pub use methods::{fast_method_names, record_fast_answers};
 pub(crate) use ctx::{Ctx, Output};
 pub use error::{ScriptError, ScriptErrorKind};
+#[doc(hidden)]
+pub use methods::{fast_method_names, record_fast_answers};
 pub(crate) use sandbox::{
     alloc, caller, charge, lua_charge, lua_codesize, lua_cslot, lua_memerrorplace, lua_pendingcharge,
     lua_pushlstringcached, lua_resetcharge, lua_tointegernum, lua_tostringonly, Budget, Meter, HOOK_EVERY,
