@@ -80,7 +80,7 @@ pub(super) fn slot_of(lua: &Lua) -> Option<*const FastSlot> {
     lua.app_data_ref::<FastSlot>().map(|s| &*s as *const FastSlot)
 }
 
-/// A C closure of `f` over `slot` (upvalue 1) and, when given, the `api*.rs` function it
+/// A C closure of `f` over `slot` (upvalue 1) and, when given, the mlua function it
 /// hands unusual calls to (upvalue 2, see `hand_over`).
 pub(super) fn c_closure(
     lua: &Lua,
@@ -118,7 +118,7 @@ pub(super) unsafe fn slot_and_top<'a>(l: *mut ffi::lua_State) -> (&'a FastSlot, 
     (&*slot, top)
 }
 
-/// Calls the `api*.rs` method (upvalue 2) with the arguments on the stack and returns its
+/// Calls the method's mlua function (upvalue 2) with the arguments on the stack and returns its
 /// results. No Rust value with a destructor may be alive in the caller: the method may raise.
 pub(super) unsafe fn hand_over(l: *mut ffi::lua_State) -> c_int {
     let n = ffi::lua_gettop(l);
