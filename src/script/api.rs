@@ -36,6 +36,7 @@ pub(super) fn writable(lua: &Lua) -> R<mlua::AppDataRefMut<'_, Ctx>> {
     Ok(c)
 }
 
+#[inline]
 pub(super) fn seat(c: &Ctx, p: i64) -> R<usize> {
     if p >= 1 && (p as usize) <= c.state.players.len() {
         Ok(p as usize - 1)
@@ -44,10 +45,12 @@ pub(super) fn seat(c: &Ctx, p: i64) -> R<usize> {
     }
 }
 
+#[inline]
 pub(super) fn topo(c: &Ctx) -> R<&Arc<Topology>> {
     c.state.topology.as_ref().ok_or_else(|| rt("the board has not been built yet"))
 }
 
+#[inline]
 pub(super) fn index(id: i64, len: usize, what: &str) -> R<usize> {
     if id >= 1 && (id as usize) <= len {
         Ok(id as usize - 1)
@@ -56,17 +59,20 @@ pub(super) fn index(id: i64, len: usize, what: &str) -> R<usize> {
     }
 }
 
+#[inline]
 pub(super) fn card(c: &Ctx, name: &str) -> R<usize> {
     let known = c.names.get(name, NameKind::Card);
     known.unwrap_or_else(|| c.spec.card(name)).ok_or_else(|| rt(format!("'{name}' is not a card of this game")))
 }
 
+#[inline]
 fn zone_index(c: &Ctx, name: &str) -> R<usize> {
     let known = c.names.get(name, NameKind::Zone);
     known.unwrap_or_else(|| c.spec.zone(name)).ok_or_else(|| rt(format!("'{name}' is not a zone of this game")))
 }
 
 /// (owner, zone index) from a Lua owner (seat or nil) and a zone name.
+#[inline]
 pub(super) fn zone_ref(c: &Ctx, owner: Option<i64>, zone: &str) -> R<(Option<usize>, usize)> {
     let z = zone_index(c, zone)?;
     let per_player = c.spec.zones[z].per_player;
@@ -79,14 +85,17 @@ pub(super) fn zone_ref(c: &Ctx, owner: Option<i64>, zone: &str) -> R<(Option<usi
 }
 
 /// A piece's index, by its interned name first (`names.rs`).
+#[inline]
 pub(super) fn piece_index(c: &Ctx, name: &str) -> Option<usize> {
     c.names.get(name, NameKind::Piece).unwrap_or_else(|| c.spec.piece(name))
 }
 
+#[inline]
 pub(super) fn piece_kind(c: &Ctx, name: &str) -> R<usize> {
     piece_index(c, name).ok_or_else(|| rt(format!("'{name}' is not a piece of this game")))
 }
 
+#[inline]
 pub(super) fn site_kind(s: &str) -> R<SiteKind> {
     match s {
         "intersection" => Ok(SiteKind::Intersection),
@@ -330,24 +339,42 @@ fn build(lua: &Lua) -> R<Table> {
 /// The `g:log` arguments after the format: strings and numbers.
 pub(super) enum LogArgs<'a> {
     Slow(&'a [LV]),
-    /// At most eight, read off the stack (no Vec: a message is logged about twice an
-    /// action); more go to the mlua function.
-    Fast([LogArg<'a>; 8], usize),
+    /// `n` arguments on the stack from index `first`, read as the message is written; at
+    /// most eight (no Vec: a message is logged about twice an action), more go to the
+    /// mlua function.
+    Fast(*mut ffi::lua_State, c_int, usize),
 }
 
 impl LogArgs<'_> {
     fn is_empty(&self) -> bool {
         match self {
             LogArgs::Slow(args) => args.is_empty(),
-            LogArgs::Fast(_, n) => *n == 0,
+            LogArgs::Fast(_, _, n) => *n == 0,
         }
     }
 
     /// Appends the message `format` makes of the arguments to `out`.
     fn write(&self, format: &str, out: &mut String) -> R<()> {
-        match self {
+        match *self {
             LogArgs::Slow(args) => out.push_str(&format_values(format, args)?),
-            LogArgs::Fast(args, n) => format_log_into(out, format, &args[..*n]).map_err(rt)?,
+            // SAFETY: the arguments are on the stack of the C function running.
+            LogArgs::Fast(l, first, n) => unsafe {
+                let mut args = [LogArg::Int(0); 8];
+                for (k, arg) in (first..).zip(&mut args[..n]) {
+                    // A string first: one call into Lua for the usual argument.
+                    *arg = match str_arg(l, k) {
+                        Some(s) => LogArg::Str(s),
+                        None => match ffi::lua_type(l, k) {
+                            ffi::LUA_TNUMBER if ffi::lua_isinteger(l, k) != 0 => {
+                                LogArg::Int(int_arg(l, k).ok_or_else(hand_it_over)?)
+                            }
+                            ffi::LUA_TNUMBER => LogArg::Num(ffi::lua_tonumberx(l, k, std::ptr::null_mut())),
+                            _ => return Err(hand_it_over()),
+                        },
+                    };
+                }
+                format_log_into(out, format, &args[..n]).map_err(rt)?
+            },
         }
         Ok(())
     }
@@ -359,21 +386,8 @@ impl<'a> MethodArg<'a> for LogArgs<'a> {
         Ok(LogArgs::Slow(args))
     }
     unsafe fn raw(l: *mut ffi::lua_State, i: c_int) -> Option<Self> {
-        let top = ffi::lua_gettop(l);
-        let mut args = [LogArg::Int(0); 8];
-        let n = (top - i + 1).max(0) as usize;
-        for (k, arg) in (i..=top).zip(args.get_mut(..n)?) {
-            // A string first: one call into Lua for the usual argument.
-            *arg = match str_arg(l, k) {
-                Some(s) => LogArg::Str(s),
-                None => match ffi::lua_type(l, k) {
-                    ffi::LUA_TNUMBER if ffi::lua_isinteger(l, k) != 0 => LogArg::Int(int_arg(l, k)?),
-                    ffi::LUA_TNUMBER => LogArg::Num(ffi::lua_tonumberx(l, k, std::ptr::null_mut())),
-                    _ => return None,
-                },
-            };
-        }
-        Some(LogArgs::Fast(args, n))
+        let n = (ffi::lua_gettop(l) - i + 1).max(0) as usize;
+        (n <= 8).then_some(LogArgs::Fast(l, i, n))
     }
 }
 

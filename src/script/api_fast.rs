@@ -188,6 +188,7 @@ pub(super) fn keep_cached_fn(lua: &Lua) -> mlua::Result<Function> {
             // The kept value is on top of what the hit walked through: it alone is the answer.
             ffi::lua_copy(l, -1, base + 1);
             ffi::lua_settop(l, base + 1);
+            call.left(1);
             call.charge(extra).ok()
         })
     }

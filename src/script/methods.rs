@@ -240,10 +240,20 @@ pub(super) struct FastCall<'s> {
     slot: &'s FastSlot,
     extra: u64,
     bytes: usize,
+    /// The values pushed and left on the stack: the results (counted here rather than
+    /// asked of Lua, a call saved on every call).
+    pushed: c_int,
     /// `commit` spent the charges (a writer).
     committed: bool,
     /// `commit` stamps the state changed (`set`; not `note`).
     touch: bool,
+}
+
+impl FastCall<'_> {
+    /// The rule left `n` results on the stack itself (`g:cached`'s hit).
+    pub(super) fn left(&mut self, n: c_int) {
+        self.pushed = n;
+    }
 }
 
 impl Call for FastCall<'_> {
@@ -278,26 +288,32 @@ impl Call for FastCall<'_> {
     #[inline]
     fn nil(&mut self) -> R<()> {
         unsafe { ffi::lua_pushnil(self.l) };
+        self.pushed += 1;
         Ok(())
     }
     #[inline]
     fn int(&mut self, n: i64) -> R<()> {
         unsafe { ffi::lua_pushinteger(self.l, n) };
+        self.pushed += 1;
         Ok(())
     }
     #[inline]
     fn bool(&mut self, b: bool) -> R<()> {
         unsafe { ffi::lua_pushboolean(self.l, b as c_int) };
+        self.pushed += 1;
         Ok(())
     }
     #[inline]
     fn str(&mut self, s: &str) -> R<()> {
         unsafe { push_str(self.l, s) };
+        self.pushed += 1;
         Ok(())
     }
     #[inline]
     fn value(&mut self, v: &Value) -> R<()> {
-        unsafe { push_value(self.l, v, 0) }.ok_or_else(hand_it_over)
+        unsafe { push_value(self.l, v, 0) }.ok_or_else(hand_it_over)?;
+        self.pushed += 1;
+        Ok(())
     }
     fn lua_value(&mut self, _v: LV) -> R<()> {
         Err(hand_it_over())
@@ -307,21 +323,25 @@ impl Call for FastCall<'_> {
         unsafe {
             ffi::lua_createtable(self.l, narr.min(c_int::MAX as usize) as c_int, nrec.min(c_int::MAX as usize) as c_int)
         };
+        self.pushed += 1;
         Ok(())
     }
     #[inline]
     fn seti(&mut self, i: i64) -> R<()> {
         unsafe { ffi::lua_rawseti(self.l, -2, i) };
+        self.pushed -= 1;
         Ok(())
     }
     #[inline]
     fn setfield(&mut self, k: &'static CStr) -> R<()> {
         unsafe { ffi::lua_setfield(self.l, -2, k.as_ptr()) };
+        self.pushed -= 1;
         Ok(())
     }
     #[inline]
     fn rawset(&mut self) -> R<()> {
         unsafe { ffi::lua_rawset(self.l, -3) };
+        self.pushed -= 2;
         Ok(())
     }
 }
@@ -353,7 +373,7 @@ pub(super) unsafe fn run_fast(
     let (slot, top) = slot_and_top(l);
     let ctx = slot.ctx.get();
     if !ctx.is_null() && !slot.slow_only.get() && (kind != Kind::Set || !(*ctx).read_only) {
-        let mut call = FastCall { l, slot, extra: 0, bytes: 0, committed: false, touch: kind == Kind::Set };
+        let mut call = FastCall { l, slot, extra: 0, bytes: 0, pushed: 0, committed: false, touch: kind == Kind::Set };
         let answered = f(&mut *ctx, &mut call).is_some();
         if answered && (call.committed || slot.spend(call.extra, call.bytes)) {
             #[cfg(debug_assertions)]
@@ -364,7 +384,8 @@ pub(super) unsafe fn run_fast(
             });
             #[cfg(not(debug_assertions))]
             let _ = name;
-            return ffi::lua_gettop(l) - top;
+            debug_assert_eq!(call.pushed, ffi::lua_gettop(l) - top, "{name}: results miscounted");
+            return call.pushed;
         }
         if call.committed {
             // A rule that failed after it changed the state: a bug of the rule, never
