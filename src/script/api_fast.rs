@@ -183,11 +183,9 @@ pub(super) fn keep_cached_fn(lua: &Lua) -> mlua::Result<Function> {
     }
     unsafe extern "C-unwind" fn cached_tramp(l: *mut ffi::lua_State) -> c_int {
         run_fast(l, Kind::Get, "cached", |c, call| {
-            let (base, mut extra) = (ffi::lua_gettop(l), 0);
+            let mut extra = 0;
             cached(l, c, &mut extra)?;
             // The kept value is on top of what the hit walked through: it alone is the answer.
-            ffi::lua_copy(l, -1, base + 1);
-            ffi::lua_settop(l, base + 1);
             call.left(1);
             call.charge(extra).ok()
         })

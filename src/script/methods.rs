@@ -250,9 +250,10 @@ pub(super) struct FastCall<'s> {
 }
 
 impl FastCall<'_> {
-    /// The rule left `n` results on the stack itself (`g:cached`'s hit).
+    /// The rule left its `n` results on top of the stack itself, over what it walked
+    /// through (`g:cached`'s hit: Lua takes the top `n` as the results).
     pub(super) fn left(&mut self, n: c_int) {
-        self.pushed = n;
+        self.pushed = -n;
     }
 }
 
@@ -384,6 +385,9 @@ pub(super) unsafe fn run_fast(
             });
             #[cfg(not(debug_assertions))]
             let _ = name;
+            if call.pushed < 0 {
+                return -call.pushed;
+            }
             debug_assert_eq!(call.pushed, ffi::lua_gettop(l) - top, "{name}: results miscounted");
             return call.pushed;
         }
