@@ -21,6 +21,7 @@ mod rivals_theme;
 
 // The areas, one file each.
 mod action_shapes;
+mod api_methods;
 mod bots;
 mod cached;
 mod check;

@@ -1,6 +1,7 @@
-//! The `g:` getters the rules call most are C functions (src/script/api_fast.rs) over
-//! the methods of src/script/api*.rs: the same answers, and for anything out of the
-//! ordinary the method's own error with the script's file:line.
+//! The `g:` getters the rules call most have C functions (src/script/methods.rs) beside
+//! their mlua functions, both from one declaration in src/script/api*.rs: the same
+//! answers, and for anything out of the ordinary the method's own error with the script's
+//! file:line.
 
 use catan_engine::value::Value;
 use catan_engine::{Game, GameError, Header};

@@ -1,17 +1,20 @@
 //! The `g` object every hook receives: the only door from a script to the game state.
 //! Seats, hexes, intersections and paths are 1-based integers on the Lua side.
 
+use super::api_fast::{int_arg, str_arg};
 use super::ctx::TrailMemo;
-use super::log_format::format_values;
+use super::log_format::{format_log_into, format_values, LogArg};
+use super::methods::{hand_it_over, methods, Arg as MethodArg};
 use super::names::NameKind;
-use super::{alloc, caller, charge, Ctx, Message, ScriptError, ScriptErrorKind, VARS_CAP};
+use super::{caller, charge, Ctx, Message, ScriptError, ScriptErrorKind, VARS_CAP};
 use crate::action::Arg;
 use crate::board::{self, Topology};
 use crate::spec::{ArgType, SiteKind};
 use crate::value::Value;
-use mlua::{Lua, Table, Value as LV};
+use mlua::{ffi, Lua, Table, Value as LV};
 use rand::Rng;
 use std::collections::BTreeMap;
+use std::ffi::c_int;
 use std::sync::Arc;
 
 pub(super) type R<T> = mlua::Result<T>;
@@ -33,22 +36,7 @@ pub(super) fn writable(lua: &Lua) -> R<mlua::AppDataRefMut<'_, Ctx>> {
     Ok(c)
 }
 
-/// `writable` for the methods that put pieces on the board or take them off: the kept
-/// piece counts (`Ctx::pieces_on`) are stale after them.
-pub(super) fn writable_sites(lua: &Lua) -> R<mlua::AppDataRefMut<'_, Ctx>> {
-    let mut c = writable(lua)?;
-    c.sites_stamp = c.version;
-    Ok(c)
-}
-
-/// `writable` for the methods that change a slot grid of `owner` (None: the game's): its
-/// stores only, or `cards` too.
-pub(super) fn writable_grids(lua: &Lua, owner: Option<i64>, cards: bool) -> R<mlua::AppDataRefMut<'_, Ctx>> {
-    let mut c = writable(lua)?;
-    c.touch_grids(owner, cards);
-    Ok(c)
-}
-
+#[inline]
 pub(super) fn seat(c: &Ctx, p: i64) -> R<usize> {
     if p >= 1 && (p as usize) <= c.state.players.len() {
         Ok(p as usize - 1)
@@ -57,10 +45,12 @@ pub(super) fn seat(c: &Ctx, p: i64) -> R<usize> {
     }
 }
 
+#[inline]
 pub(super) fn topo(c: &Ctx) -> R<&Arc<Topology>> {
     c.state.topology.as_ref().ok_or_else(|| rt("the board has not been built yet"))
 }
 
+#[inline]
 pub(super) fn index(id: i64, len: usize, what: &str) -> R<usize> {
     if id >= 1 && (id as usize) <= len {
         Ok(id as usize - 1)
@@ -69,17 +59,20 @@ pub(super) fn index(id: i64, len: usize, what: &str) -> R<usize> {
     }
 }
 
+#[inline]
 pub(super) fn card(c: &Ctx, name: &str) -> R<usize> {
     let known = c.names.get(name, NameKind::Card);
     known.unwrap_or_else(|| c.spec.card(name)).ok_or_else(|| rt(format!("'{name}' is not a card of this game")))
 }
 
+#[inline]
 fn zone_index(c: &Ctx, name: &str) -> R<usize> {
     let known = c.names.get(name, NameKind::Zone);
     known.unwrap_or_else(|| c.spec.zone(name)).ok_or_else(|| rt(format!("'{name}' is not a zone of this game")))
 }
 
 /// (owner, zone index) from a Lua owner (seat or nil) and a zone name.
+#[inline]
 pub(super) fn zone_ref(c: &Ctx, owner: Option<i64>, zone: &str) -> R<(Option<usize>, usize)> {
     let z = zone_index(c, zone)?;
     let per_player = c.spec.zones[z].per_player;
@@ -92,25 +85,23 @@ pub(super) fn zone_ref(c: &Ctx, owner: Option<i64>, zone: &str) -> R<(Option<usi
 }
 
 /// A piece's index, by its interned name first (`names.rs`).
+#[inline]
 pub(super) fn piece_index(c: &Ctx, name: &str) -> Option<usize> {
     c.names.get(name, NameKind::Piece).unwrap_or_else(|| c.spec.piece(name))
 }
 
+#[inline]
 pub(super) fn piece_kind(c: &Ctx, name: &str) -> R<usize> {
     piece_index(c, name).ok_or_else(|| rt(format!("'{name}' is not a piece of this game")))
 }
 
+#[inline]
 pub(super) fn site_kind(s: &str) -> R<SiteKind> {
     match s {
         "intersection" => Ok(SiteKind::Intersection),
         "path" => Ok(SiteKind::Path),
         _ => Err(rt(format!("a site is 'intersection' or 'path', not '{s}'"))),
     }
-}
-
-/// Engine ids are 0-based; scripts see 1-based ones.
-pub(super) fn one_based(ids: &[usize]) -> Vec<usize> {
-    ids.iter().map(|n| n + 1).collect()
 }
 
 pub(super) fn draw(c: &mut Ctx, n: u32) -> u32 {
@@ -316,23 +307,6 @@ pub fn arg_from_lua(t: ArgType, v: &LV) -> Result<Arg, String> {
     })
 }
 
-/// Adds one Rust function to `g`, called as `g:name(...)` (the `g` argument is dropped).
-/// Every call is charged `CALL_COST` against the instruction budget, and an error it
-/// raises names the file:line of the Lua code that called it.
-macro_rules! method {
-    ($lua:expr, $g:expr, $name:expr, |$l:ident, $args:tt : $ty:ty| $body:block) => {
-        $g.raw_set(
-            $name,
-            $lua.create_function(|$l: &Lua, (_g, $args): (LV, $ty)| -> R<_> {
-                super::charge($l, super::api::CALL_COST)?;
-                let result: R<_> = (|| $body)();
-                result.map_err(|e| super::api::locate($l, e))
-            })?,
-        )?;
-    };
-}
-pub(super) use method;
-
 /// Prefixes a runtime error of a `g` method with the caller's file:line.
 pub(super) fn locate(lua: &Lua, e: mlua::Error) -> mlua::Error {
     match e {
@@ -350,104 +324,153 @@ pub(super) fn locate(lua: &Lua, e: mlua::Error) -> mlua::Error {
     }
 }
 
-/// A list handed back to Lua, charged by its length: building the table and collecting
-/// it later cost more than the Rust work that found it.
-pub(super) fn charged<T>(lua: &Lua, list: Vec<T>) -> R<Vec<T>> {
-    charge(lua, list.len() as u64 * 16)?;
-    Ok(list)
-}
-
-/// A message for the log, charged to the call's host memory.
-pub(super) fn message(lua: &Lua, text: String, to: Option<Vec<usize>>) -> R<Message> {
-    alloc(lua, 64 + text.len())?;
-    charge(lua, text.len() as u64 / 16)?;
-    Ok(Message { text, to })
-}
-
 pub(super) fn create(lua: &Lua) -> Result<Table, ScriptError> {
     build(lua).map_err(|e| ScriptError::from_lua(&e))
 }
 
 fn build(lua: &Lua) -> R<Table> {
     let g = lua.create_table()?;
-
-    // Players and turn ---------------------------------------------------------------
-    super::api_turn::install(lua, &g)?;
-    // Variables ----------------------------------------------------------------------
-    super::api_values::install(lua, &g)?;
-    // Cards --------------------------------------------------------------------------
-    super::api_cards::install(lua, &g)?;
-    // Board --------------------------------------------------------------------------
-    super::api_board::install(lua, &g)?;
-    // Pieces -------------------------------------------------------------------------
-    super::api_pieces::install(lua, &g)?;
-    // Randomness ---------------------------------------------------------------------
-    install_random(lua, &g)?;
-    // Log and events -----------------------------------------------------------------
-    install_log(lua, &g)?;
-    super::api_slots::install(lua, &g)?;
-    // Last: the getters the rules call most, as C functions over the methods above.
-    super::api_fast::install(lua, &g)?;
+    for area in super::methods::AREAS {
+        super::methods::install(lua, &g, area)?;
+    }
     Ok(g)
 }
 
-/// Installs the methods of randomness on `g`: dice, numbers, shuffled lists.
-fn install_random(lua: &Lua, g: &Table) -> R<()> {
-    method!(lua, g, "roll", |l, n: Option<u32>| {
+/// The `g:log` arguments after the format: strings and numbers.
+pub(super) enum LogArgs<'a> {
+    Slow(&'a [LV]),
+    /// `n` arguments on the stack from index `first`, read as the message is written; at
+    /// most eight (no Vec: a message is logged about twice an action), more go to the
+    /// mlua function.
+    Fast(*mut ffi::lua_State, c_int, usize),
+}
+
+impl LogArgs<'_> {
+    fn is_empty(&self) -> bool {
+        match self {
+            LogArgs::Slow(args) => args.is_empty(),
+            LogArgs::Fast(_, _, n) => *n == 0,
+        }
+    }
+
+    /// Appends the message `format` makes of the arguments to `out`.
+    fn write(&self, format: &str, out: &mut String) -> R<()> {
+        match *self {
+            LogArgs::Slow(args) => out.push_str(&format_values(format, args)?),
+            // SAFETY: the arguments are on the stack of the C function running.
+            LogArgs::Fast(l, first, n) => unsafe {
+                let mut args = [LogArg::Int(0); 8];
+                for (k, arg) in (first..).zip(&mut args[..n]) {
+                    // A string first: one call into Lua for the usual argument.
+                    *arg = match str_arg(l, k) {
+                        Some(s) => LogArg::Str(s),
+                        None => match ffi::lua_type(l, k) {
+                            ffi::LUA_TNUMBER if ffi::lua_isinteger(l, k) != 0 => {
+                                LogArg::Int(int_arg(l, k).ok_or_else(hand_it_over)?)
+                            }
+                            ffi::LUA_TNUMBER => LogArg::Num(ffi::lua_tonumberx(l, k, std::ptr::null_mut())),
+                            _ => return Err(hand_it_over()),
+                        },
+                    };
+                }
+                format_log_into(out, format, &args[..n]).map_err(rt)?
+            },
+        }
+        Ok(())
+    }
+}
+
+impl<'a> MethodArg<'a> for LogArgs<'a> {
+    type Slow = mlua::Variadic<LV>;
+    fn from_slow(_: &Lua, args: &'a mlua::Variadic<LV>) -> R<Self> {
+        Ok(LogArgs::Slow(args))
+    }
+    unsafe fn raw(l: *mut ffi::lua_State, i: c_int) -> Option<Self> {
+        let n = (ffi::lua_gettop(l) - i + 1).max(0) as usize;
+        (n <= 8).then_some(LogArgs::Fast(l, i, n))
+    }
+}
+
+methods! {
+    // Randomness ---------------------------------------------------------------------
+    /// n dice (2 when nil) as a new list, charged a unit a die.
+    fast set "roll" (m, c; n: Option<u32>) {
         let n = n.unwrap_or(2);
         if n > MAX_DICE {
             return Err(rt(format!("g:roll(n) rolls at most {MAX_DICE} dice, not {n}")));
         }
-        charge(l, n as u64)?;
-        let mut c = writable(l)?;
-        Ok((0..n).map(|_| roll_die(&mut c)).collect::<Vec<u32>>())
-    });
-    method!(lua, g, "random", |l, n: u32| {
+        m.charge(n as u64)?;
+        // The list is made (the one allocation, which may raise) before anything changes.
+        m.table(n as usize, 0)?;
+        m.commit(c)?;
+        for i in 1..=n {
+            let d = roll_die(c);
+            m.int(d as i64)?;
+            m.seti(i as i64)?;
+        }
+        Ok(())
+    }
+    slow set "random" (m, c; n: u32) {
         if n == 0 {
             return Err(rt("g:random(n) needs n >= 1"));
         }
-        let mut c = writable(l)?;
-        Ok(draw(&mut c, n) + 1)
-    });
-    method!(lua, g, "shuffled", |l, list: Vec<LV>| {
+        m.commit(c)?;
+        let v = draw(c, n) + 1;
+        m.int(v as i64)
+    }
+    slow set "shuffled" (m, c; list: Vec<LV>) {
         let mut list = list;
-        charge(l, list.len() as u64)?;
-        let mut c = writable(l)?;
+        m.charge(list.len() as u64)?;
+        m.commit(c)?;
         for i in (1..list.len()).rev() {
-            let j = draw(&mut c, i as u32 + 1) as usize;
+            let j = draw(c, i as u32 + 1) as usize;
             list.swap(i, j);
         }
-        Ok(list)
-    });
-    Ok(())
-}
+        let lua = m.lua().ok_or_else(hand_it_over)?;
+        let t = lua.create_sequence_from(list)?;
+        m.lua_value(LV::Table(t))
+    }
 
-/// Installs the methods of the log and events on `g`: messages for all or some seats,
-/// events recorded for the engine.
-fn install_log(lua: &Lua, g: &Table) -> R<()> {
-    method!(lua, g, "log", |l, (text, args): (String, mlua::Variadic<LV>)| {
-        let text = if args.is_empty() { text } else { format_values(&text, &args)? };
-        let m = message(l, text, None)?;
-        writable(l)?.keep_message(m);
-        Ok(())
-    });
-    method!(lua, g, "tell", |l, (seats, text): (Vec<i64>, String)| {
-        let to = {
-            let c = writable(l)?;
-            seats.iter().map(|&p| seat(&c, p)).collect::<R<Vec<_>>>()?
-        };
-        let m = message(l, text, Some(to))?;
-        writable(l)?.keep_message(m);
-        Ok(())
-    });
-    method!(lua, g, "_record", |l, event: String| {
-        alloc(l, 32 + event.len())?;
-        if let Some(mut c) = l.app_data_mut::<Ctx>() {
-            c.keep_event(&event);
+    // Log and events -----------------------------------------------------------------
+    /// A message for everyone: `g:log(format, ...)` (`log_format.rs`), charged by its
+    /// length and held as host memory. A quiet game (`Game::set_quiet`) only measures it,
+    /// in a buffer kept for it.
+    fast set "log" (m, c; format: &str, args: LogArgs) {
+        let mut text = if c.quiet { std::mem::take(&mut c.log_scratch) } else { String::new() };
+        text.clear();
+        if args.is_empty() {
+            text.push_str(format);
+        } else {
+            args.write(format, &mut text)?;
+        }
+        m.alloc(64 + text.len())?;
+        m.charge(text.len() as u64 / 16)?;
+        m.commit(c)?;
+        if c.quiet {
+            c.quiet_bytes += text.len();
+            c.log_scratch = text;
+        } else {
+            c.messages.push(Message { text, to: None });
         }
         Ok(())
-    });
-    Ok(())
+    }
+    /// A message for some seats only.
+    slow set "tell" (m, c; seats: Vec<i64>, text: &str) {
+        let to = seats.iter().map(|&p| seat(c, p)).collect::<R<Vec<_>>>()?;
+        m.alloc(64 + text.len())?;
+        m.charge(text.len() as u64 / 16)?;
+        m.commit(c)?;
+        c.keep_message(Message { text: text.to_string(), to: Some(to) });
+        Ok(())
+    }
+    /// An event recorded for the engine (the prelude's `g:emit` calls it): allowed while
+    /// listing too, and not a change of the state.
+    fast note "_record" (m, c; event: &str) {
+        m.alloc(32 + event.len())?;
+        m.commit(c)?;
+        c.keep_event(event);
+        Ok(())
+    }
 }
 
 #[cfg(test)]

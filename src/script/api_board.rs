@@ -1,28 +1,24 @@
 //! The `g` methods of the board: building it, hexes, intersections, paths and their
-//! neighbours, labels, the spiral, markers and harbors.
+//! neighbours, labels, the spiral, markers and harbors. Declared once each (`methods.rs`).
 
-use super::api::{
-    card, charged, ctx, index, method, one_based, rt, seat, topo, writable, writable_sites, MAX_HEXES, MAX_MARKERS, R,
-};
-use super::{alloc, charge};
+use super::api::{card, index, rt, seat, topo, MAX_HEXES, MAX_MARKERS};
+use super::methods::methods;
 use crate::board::{self, Topology};
 use crate::state::{Harbor, HexState};
-use mlua::{Lua, Table, Value as LV};
+use mlua::Table;
 use std::sync::Arc;
 
-/// Installs the methods of the board on `g`.
-pub(super) fn install(lua: &Lua, g: &Table) -> R<()> {
-    // A new board replaces the old: its pieces go back to their owners' supplies and its
-    // markers are lifted (they stood on hexes that may no longer exist).
-    method!(lua, g, "build_board", |l, layout: Table| {
+methods! {
+    /// A new board replaces the old: its pieces go back to their owners' supplies and its
+    /// markers are lifted (they stood on hexes that may no longer exist).
+    slow set "build_board" (m, c; layout: Table) {
         let list = layout.get::<Table>("hexes")?;
         let n = list.raw_len();
         if n > MAX_HEXES {
             return Err(rt(format!("a board of {n} hexes is larger than the engine allows ({MAX_HEXES})")));
         }
-        charge(l, n as u64 * 200)?;
-        alloc(l, n * 4096)?;
-        let mut c = writable_sites(l)?;
+        m.charge(n as u64 * 200)?;
+        m.alloc(n * 4096)?;
         let mut coords = vec![];
         let mut hexes = vec![];
         for h in list.sequence_values::<Table>() {
@@ -45,11 +41,13 @@ pub(super) fn install(lua: &Lua, g: &Table) -> R<()> {
                     .ok_or_else(|| rt(format!("'{side}' is not a hex side (NE, E, SE, SW, W, NW)")))?;
                 let resource: Option<String> = hb.get("resource")?;
                 if let Some(r) = &resource {
-                    card(&c, r)?;
+                    card(c, r)?;
                 }
                 harbors.push(Harbor { path: topo.hexes[hex].sides[i], resource, ratio: hb.get("ratio")? });
             }
         }
+        m.commit(c)?;
+        c.sites_stamp = c.version;
         let st = &mut c.state;
         for pc in st.intersections.iter().chain(st.paths.iter()).flatten() {
             if let Some(s) = pc.seat() {
@@ -63,146 +61,156 @@ pub(super) fn install(lua: &Lua, g: &Table) -> R<()> {
         c.state.harbors = Arc::new(harbors);
         c.state.topology = Some(Arc::new(topo));
         Ok(())
-    });
-    method!(lua, g, "hex_count", |l, _a: ()| { Ok(ctx(l)?.state.hexes.len()) });
-    method!(lua, g, "intersection_count", |l, _a: ()| { Ok(ctx(l)?.state.intersections.len()) });
-    method!(lua, g, "path_count", |l, _a: ()| { Ok(ctx(l)?.state.paths.len()) });
-    method!(lua, g, "hex", |l, h: i64| {
-        let c = ctx(l)?;
+    }
+    fast get "hex_count" (m, c) {
+        m.int(c.state.hexes.len() as i64)
+    }
+    slow get "intersection_count" (m, c) {
+        m.int(c.state.intersections.len() as i64)
+    }
+    slow get "path_count" (m, c) {
+        m.int(c.state.paths.len() as i64)
+    }
+    /// A hex's terrain and number token (nil without one).
+    fast get "hex" (m, c; h: i64) {
+        let hs = &c.state.hexes[index(h, c.state.hexes.len(), "hex")?];
+        m.str(&c.spec.terrains[hs.terrain as usize].name)?;
+        m.opt_int(hs.number.map(i64::from))
+    }
+    fast get "hex_resource" (m, c; h: i64) {
+        let hs = &c.state.hexes[index(h, c.state.hexes.len(), "hex")?];
+        m.opt_str(c.spec.terrains[hs.terrain as usize].produces.map(|k| c.spec.cards[k].name.as_str()))
+    }
+    slow set "set_hex" (m, c; h: i64, terrain: &str, number: Option<u8>) {
         let i = index(h, c.state.hexes.len(), "hex")?;
-        let hs = &c.state.hexes[i];
-        Ok((c.spec.terrains[hs.terrain as usize].name.clone(), hs.number))
-    });
-    method!(lua, g, "hex_resource", |l, h: i64| {
-        let c = ctx(l)?;
-        let i = index(h, c.state.hexes.len(), "hex")?;
-        Ok(c.spec.terrains[c.state.hexes[i].terrain as usize].produces.map(|k| c.spec.cards[k].name.clone()))
-    });
-    method!(lua, g, "set_hex", |l, (h, terrain, number): (i64, String, Option<u8>)| {
-        let mut c = writable(l)?;
-        let i = index(h, c.state.hexes.len(), "hex")?;
-        let t = c.spec.terrain(&terrain).ok_or_else(|| rt(format!("'{terrain}' is not a terrain of this game")))?;
+        let t = c.spec.terrain(terrain).ok_or_else(|| rt(format!("'{terrain}' is not a terrain of this game")))?;
+        m.commit(c)?;
         c.state.hexes[i] = HexState { terrain: t as u8, number };
         Ok(())
-    });
-    method!(lua, g, "hexes_numbered", |l, n: u8| {
-        let c = ctx(l)?;
-        charge(l, c.state.hexes.len() as u64)?;
-        Ok(c.state
-            .hexes
-            .iter()
-            .enumerate()
-            .filter(|(_, h)| h.number == Some(n))
-            .map(|(i, _)| i + 1)
-            .collect::<Vec<_>>())
-    });
-    method!(lua, g, "corners", |l, h: i64| {
-        let c = ctx(l)?;
-        let t = topo(&c)?;
-        let i = index(h, t.hexes.len(), "hex")?;
-        Ok(one_based(&t.hexes[i].corners))
-    });
-    method!(lua, g, "hex_neighbors", |l, h: i64| {
-        let c = ctx(l)?;
-        let t = topo(&c)?;
-        let i = index(h, t.hexes.len(), "hex")?;
-        Ok(one_based(&t.hexes[i].neighbors))
-    });
-    method!(lua, g, "hexes_at", |l, n: i64| {
-        let c = ctx(l)?;
-        let t = topo(&c)?;
-        let i = index(n, t.intersections.len(), "intersection")?;
-        Ok(one_based(&t.intersections[i].hexes))
-    });
-    method!(lua, g, "neighbors", |l, n: i64| {
-        let c = ctx(l)?;
-        let t = topo(&c)?;
-        let i = index(n, t.intersections.len(), "intersection")?;
-        Ok(one_based(&t.intersections[i].neighbors))
-    });
-    method!(lua, g, "paths_at", |l, n: i64| {
-        let c = ctx(l)?;
-        let t = topo(&c)?;
-        let i = index(n, t.intersections.len(), "intersection")?;
-        Ok(one_based(&t.intersections[i].paths))
-    });
-    method!(lua, g, "ends", |l, p: i64| {
-        let c = ctx(l)?;
-        let t = topo(&c)?;
-        let i = index(p, t.paths.len(), "path")?;
-        let [a, b] = t.paths[i].ends;
-        Ok((a + 1, b + 1))
-    });
-    method!(lua, g, "label", |l, (kind, id): (String, i64)| {
-        let c = ctx(l)?;
-        let t = topo(&c)?;
-        Ok(match kind.as_str() {
-            "hex" => t.hexes[index(id, t.hexes.len(), "hex")?].label.clone(),
-            "intersection" => t.intersections[index(id, t.intersections.len(), "intersection")?].label.clone(),
-            "path" => t.paths[index(id, t.paths.len(), "path")?].label.clone(),
+    }
+    /// The hexes with number token `n`, charged as a scan of the board.
+    fast get "hexes_numbered" (m, c; n: u8) {
+        m.charge(c.state.hexes.len() as u64)?;
+        // Counted first, so that the list is made at its size (not grown entry by entry).
+        let found = c.state.hexes.iter().filter(|h| h.number == Some(n)).count();
+        m.table(found, 0)?;
+        let mut k = 0;
+        for (i, h) in c.state.hexes.iter().enumerate() {
+            if h.number == Some(n) {
+                k += 1;
+                m.int(i as i64 + 1)?;
+                m.seti(k)?;
+            }
+        }
+        Ok(())
+    }
+    fast get "corners" (m, c; h: i64) {
+        let t = topo(c)?;
+        m.ids(&t.hexes[index(h, t.hexes.len(), "hex")?].corners)
+    }
+    fast get "hex_neighbors" (m, c; h: i64) {
+        let t = topo(c)?;
+        m.ids(&t.hexes[index(h, t.hexes.len(), "hex")?].neighbors)
+    }
+    fast get "hexes_at" (m, c; n: i64) {
+        let t = topo(c)?;
+        m.ids(&t.intersections[index(n, t.intersections.len(), "intersection")?].hexes)
+    }
+    slow get "neighbors" (m, c; n: i64) {
+        let t = topo(c)?;
+        m.ids(&t.intersections[index(n, t.intersections.len(), "intersection")?].neighbors)
+    }
+    slow get "paths_at" (m, c; n: i64) {
+        let t = topo(c)?;
+        m.ids(&t.intersections[index(n, t.intersections.len(), "intersection")?].paths)
+    }
+    slow get "ends" (m, c; p: i64) {
+        let t = topo(c)?;
+        let [a, b] = t.paths[index(p, t.paths.len(), "path")?].ends;
+        m.int(a as i64 + 1)?;
+        m.int(b as i64 + 1)
+    }
+    slow get "label" (m, c; kind: &str, id: i64) {
+        let t = topo(c)?;
+        m.str(match kind {
+            "hex" => &t.hexes[index(id, t.hexes.len(), "hex")?].label,
+            "intersection" => &t.intersections[index(id, t.intersections.len(), "intersection")?].label,
+            "path" => &t.paths[index(id, t.paths.len(), "path")?].label,
             _ => return Err(rt("label kinds are hex, intersection and path")),
         })
-    });
-    method!(lua, g, "spiral", |l, start: i64| {
-        let c = ctx(l)?;
-        let t = topo(&c)?;
+    }
+    slow get "spiral" (m, c; start: i64) {
+        let t = topo(c)?;
         let i = index(start, t.hexes.len(), "hex")?;
-        charge(l, t.hexes.len() as u64 * 4)?;
-        charged(l, t.spiral(i).into_iter().map(|h| h + 1).collect::<Vec<_>>())
-    });
-    method!(lua, g, "marker", |l, name: String| { Ok(ctx(l)?.state.markers.get(&name).map(|h| h + 1)) });
-    method!(lua, g, "set_marker", |l, (name, h): (String, Option<i64>)| {
-        let mut c = writable(l)?;
+        m.charge(t.hexes.len() as u64 * 4)?;
+        let spiral = t.spiral(i);
+        m.charge(spiral.len() as u64 * 16)?;
+        m.ids(&spiral)
+    }
+    fast get "marker" (m, c; name: &str) {
+        m.opt_int(c.state.markers.get(name).map(|h| *h as i64 + 1))
+    }
+    slow set "set_marker" (m, c; name: &str, h: Option<i64>) {
         match h {
             Some(h) => {
                 let i = index(h, c.state.hexes.len(), "hex")?;
-                if c.state.markers.len() >= MAX_MARKERS && !c.state.markers.contains_key(&name) {
+                if c.state.markers.len() >= MAX_MARKERS && !c.state.markers.contains_key(name) {
                     return Err(rt(format!("a board carries at most {MAX_MARKERS} markers")));
                 }
-                c.state.markers.insert(name, i);
+                m.commit(c)?;
+                c.state.markers.insert(name.to_string(), i);
             }
             None => {
-                c.state.markers.remove(&name);
+                m.commit(c)?;
+                c.state.markers.remove(name);
             }
         }
         Ok(())
-    });
-    method!(lua, g, "harbors", |l, _a: ()| {
-        let c = ctx(l)?;
-        let t = topo(&c)?;
-        charge(l, c.state.harbors.len() as u64 * 8)?;
-        let out = l.create_table()?;
+    }
+    /// Every harbor: { path, ends = { a, b }, resource = kind or nil, ratio }.
+    slow get "harbors" (m, c) {
+        let t = topo(c)?;
+        m.charge(c.state.harbors.len() as u64 * 8)?;
+        m.table(0, 0)?;
         for (i, h) in c.state.harbors.iter().enumerate() {
-            let e = l.create_table()?;
-            e.raw_set("path", h.path + 1)?;
-            let [a, b] = t.paths[h.path].ends;
-            e.raw_set("ends", vec![a + 1, b + 1])?;
-            e.raw_set("resource", h.resource.clone())?;
-            e.raw_set("ratio", h.ratio)?;
-            out.raw_set(i + 1, e)?;
+            m.table(0, 0)?;
+            m.int(h.path as i64 + 1)?;
+            m.setfield(c"path")?;
+            m.ids(&t.paths[h.path].ends)?;
+            m.setfield(c"ends")?;
+            if let Some(r) = &h.resource {
+                m.str(r)?;
+                m.setfield(c"resource")?;
+            }
+            m.int(h.ratio as i64)?;
+            m.setfield(c"ratio")?;
+            m.seti(i as i64 + 1)?;
         }
-        Ok(out)
-    });
-    // Harbors touching an intersection where the player has a piece.
-    method!(lua, g, "harbors_of", |l, p: i64| {
-        let c = ctx(l)?;
-        let s = seat(&c, p)?;
-        let t = topo(&c)?;
-        charge(l, c.state.harbors.len() as u64 * 2)?;
-        let out = l.create_table()?;
+        Ok(())
+    }
+    /// { resource = kind or nil, ratio = n } for each harbor seat p builds on (a piece of
+    /// theirs on one of its path's ends).
+    fast get "harbors_of" (m, c; p: i64) {
+        let s = seat(c, p)?;
+        let t = topo(c)?;
+        m.charge(c.state.harbors.len() as u64 * 2)?;
+        let mine = |x: usize| c.state.intersections[x].is_some_and(|pc| pc.owner as usize == s);
+        m.table(0, 0)?;
         let mut n = 0;
         for h in c.state.harbors.iter() {
             let [a, b] = t.paths[h.path].ends;
-            let mine = |x: usize| c.state.intersections[x].is_some_and(|pc| pc.owner as usize == s);
             if mine(a) || mine(b) {
-                let e = l.create_table()?;
-                e.raw_set("resource", h.resource.clone())?;
-                e.raw_set("ratio", h.ratio)?;
+                m.table(0, 2)?;
+                if let Some(r) = &h.resource {
+                    m.str(r)?;
+                    m.setfield(c"resource")?;
+                }
+                m.int(h.ratio as i64)?;
+                m.setfield(c"ratio")?;
                 n += 1;
-                out.raw_set(n, e)?;
+                m.seti(n)?;
             }
         }
-        Ok(out)
-    });
-    Ok(())
+        Ok(())
+    }
 }

@@ -1,12 +1,13 @@
 //! The `g` methods of slot grids (see `crate::slots`): cards placed on positions of a
 //! grid, a store per position, neighbour queries and labels; plus `g:move_under`, which
 //! puts cards at the bottom of a stack. Rows and columns are 1-based on the Lua side.
+//! Declared once each (`methods.rs`).
 
-use super::api::{card, ctx, method, rt, seat, writable, writable_grids, zone_ref, R};
+use super::api::{card, rt, seat, zone_ref, R};
+use super::methods::{methods, Call};
 use super::Ctx;
 use crate::slots::{find_label, Around};
 use crate::state::Zone;
-use mlua::{Lua, Table, Value as LV};
 
 /// Index into `state.grids` of a Lua owner (seat or nil) and grid name.
 pub(super) fn grid_ref(c: &Ctx, owner: Option<i64>, name: &str) -> R<usize> {
@@ -36,8 +37,8 @@ pub(super) fn pos(c: &Ctx, owner: Option<i64>, name: &str, row: i64, col: i64) -
     Ok((g, row as usize - 1, col as usize - 1))
 }
 
-fn kind_name(c: &Ctx, k: u16) -> String {
-    c.spec.cards[k as usize].name.clone()
+fn kind_name(c: &Ctx, k: u16) -> &str {
+    &c.spec.cards[k as usize].name
 }
 
 /// Takes one card of kind `k` out of a zone (the topmost of that kind from a stack).
@@ -61,79 +62,91 @@ fn put_in_zone(c: &mut Ctx, owner: Option<usize>, z: usize, k: usize, n: usize, 
     Ok(())
 }
 
-fn slot_table(lua: &Lua, c: &Ctx, g: usize, row: usize, col: usize) -> R<Table> {
+/// { row, col, label, card, store, depth } of a position: what `g:slot_neighbors` lists.
+fn slot_table(m: &mut impl Call, c: &Ctx, g: usize, row: usize, col: usize) -> R<()> {
     let grid = &c.state.grids[g];
     let slot = grid.get(row, col);
-    let card = match slot.and_then(|s| s.top()) {
-        Some(k) => LV::String(lua.create_string(&c.spec.cards[k as usize].name)?),
-        None => LV::Nil,
-    };
     // One pre-sized table per slot: rules read these in their hottest loops.
-    lua.create_table_from([
-        ("row", LV::Integer(row as i64 + 1)),
-        ("col", LV::Integer(col as i64 + 1)),
-        ("label", LV::String(lua.create_string(grid.label(row, col))?)),
-        ("card", card),
-        ("store", LV::Integer(slot.map(|s| s.store as i64).unwrap_or(0))),
-        ("depth", LV::Integer(slot.map(|s| s.cards.len() as i64).unwrap_or(0))),
-    ])
+    m.table(0, 6)?;
+    m.int(row as i64 + 1)?;
+    m.setfield(c"row")?;
+    m.int(col as i64 + 1)?;
+    m.setfield(c"col")?;
+    m.str(&grid.label(row, col))?;
+    m.setfield(c"label")?;
+    if let Some(k) = slot.and_then(|s| s.top()) {
+        m.str(kind_name(c, k))?;
+        m.setfield(c"card")?;
+    }
+    m.int(slot.map(|s| s.store as i64).unwrap_or(0))?;
+    m.setfield(c"store")?;
+    m.int(slot.map(|s| s.cards.len() as i64).unwrap_or(0))?;
+    m.setfield(c"depth")
 }
 
-pub(super) fn install(lua: &Lua, g: &Table) -> R<()> {
+methods! {
     // Reading -------------------------------------------------------------------------
-    method!(lua, g, "grid_size", |l, (owner, name): (Option<i64>, String)| {
-        let c = ctx(l)?;
-        let gi = grid_ref(&c, owner, &name)?;
-        Ok((c.state.grids[gi].rows, c.state.grids[gi].cols))
-    });
-    // The card in play at a position (or nil) and the position's store.
-    method!(lua, g, "slot", |l, (owner, name, row, col): (Option<i64>, String, i64, i64)| {
-        let c = ctx(l)?;
-        let (gi, r, k) = pos(&c, owner, &name, row, col)?;
+    slow get "grid_size" (m, c; owner: Option<i64>, name: &str) {
+        let gi = grid_ref(c, owner, name)?;
+        m.int(c.state.grids[gi].rows as i64)?;
+        m.int(c.state.grids[gi].cols as i64)
+    }
+    /// The card in play at a position (or nil) and the position's store.
+    fast get "slot" (m, c; owner: Option<i64>, name: &str, row: i64, col: i64) {
+        let (gi, r, k) = pos(c, owner, name, row, col)?;
         let grid = &c.state.grids[gi];
-        Ok((grid.top(r, k).map(|k| kind_name(&c, k)), grid.store(r, k)))
-    });
-    method!(lua, g, "store", |l, (owner, name, row, col): (Option<i64>, String, i64, i64)| {
-        let c = ctx(l)?;
-        let (gi, r, k) = pos(&c, owner, &name, row, col)?;
-        Ok(c.state.grids[gi].store(r, k))
-    });
-    method!(lua, g, "slot_cards", |l, (owner, name, row, col): (Option<i64>, String, i64, i64)| {
-        let c = ctx(l)?;
-        let (gi, r, k) = pos(&c, owner, &name, row, col)?;
-        let cards = c.state.grids[gi].get(r, k).map(|s| s.cards.clone()).unwrap_or_default();
-        Ok(cards.into_iter().map(|k| kind_name(&c, k)).collect::<Vec<_>>())
-    });
-    // `g:slots` as one flat list: row, col, card in play (or false), store and depth of
-    // each position in turn. The prelude builds the tables `g:slots` hands out from it: a
-    // table made in Lua costs a fraction of one filled field by field from Rust.
-    method!(lua, g, "__slots_flat", |l, (owner, name): (Option<i64>, String)| {
-        let c = ctx(l)?;
-        let gi = grid_ref(&c, owner, &name)?;
-        let slots = &c.state.grids[gi].slots;
-        super::charge(l, slots.len() as u64 * 16)?;
-        let mut flat = Vec::with_capacity(slots.len() * 5);
-        for s in slots {
-            flat.push(LV::Integer(s.row as i64 + 1));
-            flat.push(LV::Integer(s.col as i64 + 1));
-            flat.push(match s.top() {
-                Some(k) => LV::String(l.create_string(&c.spec.cards[k as usize].name)?),
-                None => LV::Boolean(false),
-            });
-            flat.push(LV::Integer(s.store as i64));
-            flat.push(LV::Integer(s.cards.len() as i64));
+        m.opt_str(grid.top(r, k).map(|k| kind_name(c, k)))?;
+        m.int(grid.store(r, k) as i64)
+    }
+    fast get "store" (m, c; owner: Option<i64>, name: &str, row: i64, col: i64) {
+        let (gi, r, k) = pos(c, owner, name, row, col)?;
+        m.int(c.state.grids[gi].store(r, k) as i64)
+    }
+    slow get "slot_cards" (m, c; owner: Option<i64>, name: &str, row: i64, col: i64) {
+        let (gi, r, k) = pos(c, owner, name, row, col)?;
+        let cards = c.state.grids[gi].get(r, k).map(|s| s.cards.as_slice()).unwrap_or_default();
+        m.table(cards.len(), 0)?;
+        for (i, &kind) in cards.iter().enumerate() {
+            m.str(kind_name(c, kind))?;
+            m.seti(i as i64 + 1)?;
         }
-        l.create_sequence_from(flat)
-    });
-    // Positions whose card in play is `kind` (any card if nil), in reading order.
-    method!(lua, g, "grid_find", |l, (owner, name, kind): (Option<i64>, String, Option<String>)| {
-        let c = ctx(l)?;
-        let gi = grid_ref(&c, owner, &name)?;
-        let want = match &kind {
-            Some(k) => Some(card(&c, k)? as u16),
+        Ok(())
+    }
+    /// `g:slots` as one flat list: row, col, card in play (or false), store and depth of
+    /// each position in turn. The prelude builds the tables `g:slots` hands out from it: a
+    /// table made in Lua costs a fraction of one filled field by field from Rust.
+    fast get "__slots_flat" (m, c; owner: Option<i64>, name: &str) {
+        let gi = grid_ref(c, owner, name)?;
+        let slots = &c.state.grids[gi].slots;
+        m.charge(slots.len() as u64 * 16)?;
+        m.table(slots.len() * 5, 0)?;
+        let mut i = 0;
+        for s in slots {
+            m.int(s.row as i64 + 1)?;
+            m.seti(i + 1)?;
+            m.int(s.col as i64 + 1)?;
+            m.seti(i + 2)?;
+            match s.top() {
+                Some(k) => m.str(kind_name(c, k))?,
+                None => m.bool(false)?,
+            }
+            m.seti(i + 3)?;
+            m.int(s.store as i64)?;
+            m.seti(i + 4)?;
+            m.int(s.cards.len() as i64)?;
+            m.seti(i + 5)?;
+            i += 5;
+        }
+        Ok(())
+    }
+    /// Positions whose card in play is `kind` (any card if nil), in reading order.
+    slow get "grid_find" (m, c; owner: Option<i64>, name: &str, kind: Option<&str>) {
+        let gi = grid_ref(c, owner, name)?;
+        let want = match kind {
+            Some(k) => Some(card(c, k)? as u16),
             None => None,
         };
-        let out = l.create_table()?;
+        m.table(0, 0)?;
         let mut n = 0;
         for s in &c.state.grids[gi].slots {
             match (s.top(), want) {
@@ -142,108 +155,95 @@ pub(super) fn install(lua: &Lua, g: &Table) -> R<()> {
                 _ => continue,
             }
             n += 1;
-            let t = l.create_table()?;
-            t.raw_set("row", s.row + 1)?;
-            t.raw_set("col", s.col + 1)?;
-            out.raw_set(n, t)?;
+            m.table(0, 0)?;
+            m.int(s.row as i64 + 1)?;
+            m.setfield(c"row")?;
+            m.int(s.col as i64 + 1)?;
+            m.setfield(c"col")?;
+            m.seti(n)?;
         }
-        Ok(out)
-    });
-    method!(lua, g, "grid_count", |l, (owner, name, kind): (Option<i64>, String, Option<String>)| {
-        let c = ctx(l)?;
-        let gi = grid_ref(&c, owner, &name)?;
+        Ok(())
+    }
+    /// Cards in play on the grid, of one kind or all.
+    fast get "grid_count" (m, c; owner: Option<i64>, name: &str, kind: Option<&str>) {
+        let gi = grid_ref(c, owner, name)?;
         let slots = &c.state.grids[gi].slots;
-        Ok(match kind {
+        let n = match kind {
             Some(k) => {
-                let k = card(&c, &k)? as u16;
+                let k = card(c, k)? as u16;
                 slots.iter().filter(|s| s.top() == Some(k)).count()
             }
             None => slots.iter().filter(|s| s.top().is_some()).count(),
-        })
-    });
-    // In-bounds positions around one: "orthogonal" (default), "diagonal" or "all".
-    method!(lua, g, "slot_neighbors", |l,
-                                       (owner, name, row, col, how): (
-        Option<i64>,
-        String,
-        i64,
-        i64,
-        Option<String>
-    )| {
-        let c = ctx(l)?;
-        let (gi, r, k) = pos(&c, owner, &name, row, col)?;
-        let how = how.as_deref().unwrap_or("orthogonal");
+        };
+        m.int(n as i64)
+    }
+    /// In-bounds positions around one: "orthogonal" (default), "diagonal" or "all".
+    slow get "slot_neighbors" (m, c; owner: Option<i64>, name: &str, row: i64, col: i64, how: Option<&str>) {
+        let (gi, r, k) = pos(c, owner, name, row, col)?;
+        let how = how.unwrap_or("orthogonal");
         let around = Around::parse(how)
             .ok_or_else(|| rt(format!("neighbours are 'orthogonal', 'diagonal' or 'all', not '{how}'")))?;
-        let out = l.create_table()?;
+        m.table(0, 0)?;
         for (i, (r2, k2)) in c.state.grids[gi].around(r, k, around).into_iter().enumerate() {
-            out.raw_set(i + 1, slot_table(l, &c, gi, r2, k2)?)?;
+            slot_table(m, c, gi, r2, k2)?;
+            m.seti(i as i64 + 1)?;
         }
-        Ok(out)
-    });
-    method!(lua, g, "slot_label", |l, (owner, name, row, col): (Option<i64>, String, i64, i64)| {
-        let c = ctx(l)?;
-        let (gi, r, k) = pos(&c, owner, &name, row, col)?;
-        Ok(c.state.grids[gi].label(r, k))
-    });
-    // owner (seat or nil), grid name, row, col of a label; nothing if it names no slot.
-    method!(lua, g, "slot_at", |l, label: String| {
-        let c = ctx(l)?;
-        Ok(match find_label(&c.state.grids, &label.to_ascii_uppercase()) {
+        Ok(())
+    }
+    slow get "slot_label" (m, c; owner: Option<i64>, name: &str, row: i64, col: i64) {
+        let (gi, r, k) = pos(c, owner, name, row, col)?;
+        m.str(&c.state.grids[gi].label(r, k))
+    }
+    /// owner (seat or nil), grid name, row, col of a label; nothing if it names no slot.
+    slow get "slot_at" (m, c; label: &str) {
+        match find_label(&c.state.grids, &label.to_ascii_uppercase()) {
             Some((gi, r, k)) => {
                 let grid = &c.state.grids[gi];
-                (grid.owner.map(|o| o as i64 + 1), Some(c.spec.grids[grid.spec].name.clone()), Some(r + 1), Some(k + 1))
+                m.opt_int(grid.owner.map(|o| o as i64 + 1))?;
+                m.str(&c.spec.grids[grid.spec].name)?;
+                m.int(r as i64 + 1)?;
+                m.int(k as i64 + 1)
             }
-            None => (None, None, None, None),
-        })
-    });
+            None => {
+                for _ in 0..4 {
+                    m.nil()?;
+                }
+                Ok(())
+            }
+        }
+    }
 
     // Changing --------------------------------------------------------------------------
-    // Moves one card of `kind` from a zone onto the pile at a position.
-    method!(lua, g, "place_card", |l,
-                                   (fo, fz, owner, name, row, col, kind): (
-        Option<i64>,
-        String,
-        Option<i64>,
-        String,
-        i64,
-        i64,
-        String
-    )| {
-        let mut c = writable_grids(l, owner, true)?;
-        let (zo, z) = zone_ref(&c, fo, &fz)?;
-        let (gi, r, k) = pos(&c, owner, &name, row, col)?;
-        let kind = card(&c, &kind)?;
-        take_from_zone(&mut c, zo, z, kind, &fz)?;
+    /// Moves one card of `kind` from a zone onto the pile at a position.
+    slow set "place_card" (m, c; fo: Option<i64>, fz: &str, owner: Option<i64>, name: &str, row: i64, col: i64, kind: &str) {
+        let (zo, z) = zone_ref(c, fo, fz)?;
+        let (gi, r, k) = pos(c, owner, name, row, col)?;
+        let kind = card(c, kind)?;
+        m.commit(c)?;
+        c.touch_grids(owner, true);
+        take_from_zone(c, zo, z, kind, fz)?;
         c.state.grids[gi].get_mut(r, k).cards.push(kind as u16);
         Ok(())
-    });
-    // A new card on the pile at a position (set-up).
-    method!(lua, g, "create_card", |l, (owner, name, row, col, kind): (Option<i64>, String, i64, i64, String)| {
-        let mut c = writable_grids(l, owner, true)?;
-        let (gi, r, k) = pos(&c, owner, &name, row, col)?;
-        let kind = card(&c, &kind)?;
+    }
+    /// A new card on the pile at a position (set-up).
+    slow set "create_card" (m, c; owner: Option<i64>, name: &str, row: i64, col: i64, kind: &str) {
+        let (gi, r, k) = pos(c, owner, name, row, col)?;
+        let kind = card(c, kind)?;
+        m.commit(c)?;
+        c.touch_grids(owner, true);
         c.state.grids[gi].get_mut(r, k).cards.push(kind as u16);
         Ok(())
-    });
-    // Moves the top card of a position into a zone (under a stack if `bottom`); returns its
-    // kind. A position left without cards loses its store.
-    method!(lua, g, "take_card", |l,
-                                  (owner, name, row, col, to, tz, bottom): (
-        Option<i64>,
-        String,
-        i64,
-        i64,
-        Option<i64>,
-        String,
-        Option<bool>
-    )| {
-        let mut c = writable_grids(l, owner, true)?;
-        let (gi, r, k) = pos(&c, owner, &name, row, col)?;
-        let (zo, z) = zone_ref(&c, to, &tz)?;
+    }
+    /// Moves the top card of a position into a zone (under a stack if `bottom`); returns
+    /// its kind. A position left without cards loses its store.
+    slow set "take_card" (m, c; owner: Option<i64>, name: &str, row: i64, col: i64, to: Option<i64>, tz: &str, bottom: Option<bool>) {
+        let (gi, r, k) = pos(c, owner, name, row, col)?;
+        let (zo, z) = zone_ref(c, to, tz)?;
         let label = c.state.grids[gi].label(r, k);
         let top = c.state.grids[gi].top(r, k).ok_or_else(|| rt(format!("there is no card on {label}")))?;
-        put_in_zone(&mut c, zo, z, top as usize, 1, bottom.unwrap_or(false))?;
+        m.commit(c)?;
+        c.touch_grids(owner, true);
+        put_in_zone(c, zo, z, top as usize, 1, bottom.unwrap_or(false))?;
         let grid = &mut c.state.grids[gi];
         let s = grid.get_mut(r, k);
         s.cards.pop();
@@ -251,49 +251,41 @@ pub(super) fn install(lua: &Lua, g: &Table) -> R<()> {
             s.store = 0;
         }
         grid.tidy(r, k);
-        Ok(kind_name(&c, top))
-    });
-    method!(lua, g, "set_store", |l, (owner, name, row, col, n): (Option<i64>, String, i64, i64, i64)| {
-        let mut c = writable_grids(l, owner, false)?;
-        let (gi, r, k) = pos(&c, owner, &name, row, col)?;
+        m.str(kind_name(c, top))
+    }
+    fast set "set_store" (m, c; owner: Option<i64>, name: &str, row: i64, col: i64, n: i64) {
+        let (gi, r, k) = pos(c, owner, name, row, col)?;
         if !(0..=u16::MAX as i64).contains(&n) {
             return Err(rt(format!("a store holds 0 to {}, not {n}", u16::MAX)));
         }
+        m.commit(c)?;
+        c.touch_grids(owner, false);
         c.state.grids[gi].get_mut(r, k).store = n as u16;
         c.state.grids[gi].tidy(r, k);
         Ok(())
-    });
-    // Swaps everything at two positions of one grid (cards and stores).
-    method!(lua, g, "swap_slots", |l, (owner, name, r1, c1, r2, c2): (Option<i64>, String, i64, i64, i64, i64)| {
-        let mut c = writable_grids(l, owner, true)?;
-        let (gi, ra, ka) = pos(&c, owner, &name, r1, c1)?;
-        let (_, rb, kb) = pos(&c, owner, &name, r2, c2)?;
+    }
+    /// Swaps everything at two positions of one grid (cards and stores).
+    slow set "swap_slots" (m, c; owner: Option<i64>, name: &str, r1: i64, c1: i64, r2: i64, c2: i64) {
+        let (gi, ra, ka) = pos(c, owner, name, r1, c1)?;
+        let (_, rb, kb) = pos(c, owner, name, r2, c2)?;
+        m.commit(c)?;
+        c.touch_grids(owner, true);
         c.state.grids[gi].swap((ra, ka), (rb, kb));
         Ok(())
-    });
-    // Like g:move, but onto the bottom of a stack ("put it under the pile").
-    method!(lua, g, "move_under", |l,
-                                   (fo, fz, to, tz, kind, n): (
-        Option<i64>,
-        String,
-        Option<i64>,
-        String,
-        String,
-        Option<u16>
-    )| {
+    }
+    /// Like g:move, but onto the bottom of a stack ("put it under the pile").
+    slow set "move_under" (m, c; fo: Option<i64>, fz: &str, to: Option<i64>, tz: &str, kind: &str, n: Option<u16>) {
         let n = n.unwrap_or(1) as usize;
-        let mut c = writable(l)?;
-        let (fo, fzi) = zone_ref(&c, fo, &fz)?;
-        let (to, tzi) = zone_ref(&c, to, &tz)?;
-        let k = card(&c, &kind)?;
+        let (fo, fzi) = zone_ref(c, fo, fz)?;
+        let (to, tzi) = zone_ref(c, to, tz)?;
+        let k = card(c, kind)?;
         let have = c.state.zone(fo, fzi).map(|z| z.count(k)).unwrap_or(0);
         if have < n {
             return Err(rt(format!("'{fz}' holds {have} {kind}, not {n}")));
         }
         for _ in 0..n {
-            take_from_zone(&mut c, fo, fzi, k, &fz)?;
+            take_from_zone(c, fo, fzi, k, fz)?;
         }
-        put_in_zone(&mut c, to, tzi, k, n, true)
-    });
-    Ok(())
+        put_in_zone(c, to, tzi, k, n, true)
+    }
 }

@@ -1,12 +1,16 @@
 //! The `g` methods of stored values (`get`, `set`, `insert`, `remove`, `pget`, `pset`),
-//! with the rules they share with their C functions (`api_fast.rs`, `api_fast_writers.rs`):
-//! what a value costs against `VARS_CAP`, entries of stored lists and maps.
+//! declared once each (`methods.rs`), and what they share: what a value costs against
+//! `VARS_CAP`, entries of stored lists and maps, a Lua value to store as either way of
+//! calling reads it.
 
-use super::api::{ctx, from_lua_value, method, rt, seat, to_lua_value, writable, R};
-use super::{alloc, caller, charge, Ctx, ScriptError, ScriptErrorKind, VARS_CAP};
+use super::api::{from_lua_value, rt, seat, MAX_DEPTH, R};
+use super::api_fast::{int_arg, str_arg};
+use super::methods::{methods, Arg, Call};
+use super::{caller, Ctx, ScriptError, ScriptErrorKind, VARS_CAP};
 use crate::value::Value;
-use mlua::{Lua, Table, Value as LV};
+use mlua::{ffi, FromLua, Lua, Value as LV};
 use std::collections::BTreeMap;
+use std::ffi::c_int;
 
 /// What storing `value` under `key` in `vars` takes, in bytes, and what all stored values
 /// (`var_bytes` now, `GameState::var_bytes`) take after it.
@@ -23,7 +27,7 @@ pub(super) fn var_bytes_after(
 
 /// The length of the stored list `key` for `g:insert` and `g:remove`: 0 when there is none
 /// or it is the empty table `g:set` stores (an empty map); None when it holds anything
-/// else. The rule of the methods and of their C functions (`api_fast_writers.rs`).
+/// else.
 pub(super) fn list_len(vars: &BTreeMap<String, Value>, key: &str) -> Option<usize> {
     match vars.get(key) {
         None => Some(0),
@@ -54,57 +58,16 @@ pub(super) fn insert_entry(vars: &mut BTreeMap<String, Value>, key: &str, at: us
     }
 }
 
-/// Stores `value` under `key` in the game's vars (`seat` None) or a player's, keeping
-/// `GameState::var_bytes` and refusing past `VARS_CAP`.
-fn store_var(lua: &Lua, c: &mut Ctx, seat: Option<usize>, key: String, value: Option<Value>) -> R<()> {
-    let vars = match seat {
-        Some(s) => &c.state.players[s].vars,
-        None => &c.state.vars,
-    };
-    let (new, total) = var_bytes_after(vars, c.state.var_bytes, &key, value.as_ref());
-    alloc(lua, new)?;
-    charge(lua, new as u64 / 32)?;
-    if total > VARS_CAP {
-        return Err(mlua::Error::external(ScriptError {
-            location: caller(lua),
-            ..ScriptError::new(
-                ScriptErrorKind::Memory,
-                format!("the stored values (g:set, g:pset) would hold {total} bytes, past the cap of {VARS_CAP}"),
-            )
-        }));
-    }
-    let vars = match seat {
-        Some(s) => &mut c.state.players[s].vars,
-        None => &mut c.state.vars,
-    };
-    match value {
-        Some(v) => vars.insert(key, v),
-        None => vars.remove(&key),
-    };
-    c.state.var_bytes = total;
-    Ok(())
-}
-
-/// A value read from the vars as Lua, charged by its size.
-fn load_var(lua: &Lua, v: Option<&Value>) -> R<LV> {
-    match v {
-        Some(v) => {
-            charge(lua, v.size() as u64 / 32)?;
-            to_lua_value(lua, v)
-        }
-        None => Ok(LV::Nil),
-    }
-}
-
 /// The entry `g:get(key, field)` reads: a position in a stored list (from 1) or a key of
 /// a stored map.
+#[derive(Clone, Copy)]
 pub(super) enum Field<'a> {
     Int(i64),
     Str(&'a str),
 }
 
 /// Entry `field` of the stored `v`; None when there is no such entry or `v` is neither a
-/// list nor a map. The rule of the method and of its C function (`api_fast::get`).
+/// list nor a map.
 pub(super) fn entry<'a>(v: Option<&'a Value>, field: Field<'_>) -> Option<&'a Value> {
     match (v?, field) {
         (Value::List(items), Field::Int(i)) => usize::try_from(i - 1).ok().and_then(|i| items.get(i)),
@@ -114,104 +77,350 @@ pub(super) fn entry<'a>(v: Option<&'a Value>, field: Field<'_>) -> Option<&'a Va
     }
 }
 
-/// `g:get(key, field)` with `field` as Lua gave it.
-fn entry_lua<'a>(v: Option<&'a Value>, field: &LV) -> R<Option<&'a Value>> {
-    Ok(match field {
-        LV::Integer(i) => entry(v, Field::Int(*i)),
-        LV::String(s) => s.to_str().ok().and_then(|s| entry(v, Field::Str(&s))),
-        // A float with an integer value reads as that integer, as a Lua table's key does.
-        LV::Number(n) if n.fract() == 0.0 && n.abs() < 2f64.powi(53) => entry(v, Field::Int(*n as i64)),
-        LV::Number(_) => None,
-        other => {
-            return Err(mlua::Error::runtime(format!(
-                "g:get: the entry to read is a number or a string, not a {}",
-                other.type_name()
-            )))
+/// Stores `value` under `key` in the game's vars (`seat` None) or a player's, keeping
+/// `GameState::var_bytes` and refusing past `VARS_CAP`.
+fn store_var(m: &mut impl Call, c: &mut Ctx, seat: Option<usize>, key: &str, value: Option<Value>) -> R<()> {
+    let vars = match seat {
+        Some(s) => &c.state.players[s].vars,
+        None => &c.state.vars,
+    };
+    let (new, total) = var_bytes_after(vars, c.state.var_bytes, key, value.as_ref());
+    m.alloc(new)?;
+    m.charge(new as u64 / 32)?;
+    if total > VARS_CAP {
+        return Err(mlua::Error::external(ScriptError {
+            location: m.lua().and_then(caller),
+            ..ScriptError::new(
+                ScriptErrorKind::Memory,
+                format!("the stored values (g:set, g:pset) would hold {total} bytes, past the cap of {VARS_CAP}"),
+            )
+        }));
+    }
+    m.commit(c)?;
+    let vars = match seat {
+        Some(s) => &mut c.state.players[s].vars,
+        None => &mut c.state.vars,
+    };
+    match value {
+        // A key already stored keeps its `String` (no allocation for it).
+        Some(v) => match vars.get_mut(key) {
+            Some(slot) => *slot = v,
+            None => {
+                vars.insert(key.to_owned(), v);
+            }
+        },
+        None => {
+            vars.remove(key);
         }
-    })
+    }
+    c.state.var_bytes = total;
+    Ok(())
 }
 
-/// Installs the methods of stored values on `g`.
-pub(super) fn install(lua: &Lua, g: &Table) -> R<()> {
-    method!(lua, g, "get", |l, (key, field): (String, LV)| {
-        let c = ctx(l)?;
-        let v = c.state.vars.get(&key);
-        match field {
-            LV::Nil => load_var(l, v),
-            field => load_var(l, entry_lua(v, &field)?),
+/// A stored value handed to Lua (`g:get`, `g:pget`, `g:remove`), charged by its size.
+fn load_var(m: &mut impl Call, v: Option<&Value>) -> R<()> {
+    match v {
+        Some(v) => {
+            m.charge(v.size() as u64 / 32)?;
+            m.value(v)
         }
-    });
-    method!(lua, g, "set", |l, (key, v): (String, LV)| {
-        let value = from_lua_value(l, &v)?;
-        let mut c = writable(l)?;
-        store_var(l, &mut c, None, key, value)
-    });
-    // A stored list as a queue or a stack: one entry in or out without copying the list
-    // to Lua and back. Charged for the entry (its size, as g:set charges) and the entries
-    // it moves.
-    method!(lua, g, "insert", |l, (key, rest): (String, mlua::Variadic<LV>)| {
+        None => m.nil(),
+    }
+}
+
+/// The `field` argument of `g:get(key, field)` as mlua gives it: never refused by mlua,
+/// judged by `Entry::from_slow`.
+pub(super) enum FieldArg {
+    Whole,
+    Int(i64),
+    Str(String),
+    /// A float that is no integer, a string that is not UTF-8: no entry.
+    Missing,
+    Bad(&'static str),
+}
+
+impl FromLua for FieldArg {
+    fn from_lua(v: LV, _: &Lua) -> R<Self> {
+        Ok(match v {
+            LV::Nil => FieldArg::Whole,
+            LV::Integer(i) => FieldArg::Int(i),
+            LV::String(s) => s.to_str().map_or(FieldArg::Missing, |s| FieldArg::Str(s.to_string())),
+            // A float with an integer value reads as that integer, as a Lua table's key does.
+            LV::Number(n) if n.fract() == 0.0 && n.abs() < 2f64.powi(53) => FieldArg::Int(n as i64),
+            LV::Number(_) => FieldArg::Missing,
+            other => FieldArg::Bad(other.type_name()),
+        })
+    }
+}
+
+/// What `g:get(key, field)` reads: the whole value, one entry, or nothing.
+pub(super) enum Entry<'a> {
+    Whole,
+    At(Field<'a>),
+    Missing,
+}
+
+impl<'a> Arg<'a> for Entry<'a> {
+    type Slow = FieldArg;
+    fn from_slow(_: &Lua, v: &'a FieldArg) -> R<Self> {
+        Ok(match v {
+            FieldArg::Whole => Entry::Whole,
+            FieldArg::Int(i) => Entry::At(Field::Int(*i)),
+            FieldArg::Str(s) => Entry::At(Field::Str(s)),
+            FieldArg::Missing => Entry::Missing,
+            FieldArg::Bad(t) => {
+                return Err(rt(format!("g:get: the entry to read is a number or a string, not a {t}")));
+            }
+        })
+    }
+    unsafe fn raw(l: *mut ffi::lua_State, i: c_int) -> Option<Self> {
+        Some(match ffi::lua_type(l, i) {
+            ffi::LUA_TNIL | ffi::LUA_TNONE => Entry::Whole,
+            ffi::LUA_TNUMBER => Entry::At(Field::Int(int_arg(l, i)?)),
+            ffi::LUA_TSTRING => Entry::At(Field::Str(str_arg(l, i)?)),
+            _ => return None,
+        })
+    }
+}
+
+/// A Lua value to store (`g:set`, `g:pset`): nil, or plain data (no functions, keys
+/// strings or integers, within `MAX_DEPTH` and `VARS_CAP`).
+pub(super) struct Stored(Option<Value>);
+
+impl<'a> Arg<'a> for Stored {
+    type Slow = LV;
+    fn from_slow(lua: &Lua, v: &LV) -> R<Self> {
+        from_lua_value(lua, v).map(Stored)
+    }
+    unsafe fn raw(l: *mut ffi::lua_State, i: c_int) -> Option<Self> {
+        value_arg(l, i).map(Stored)
+    }
+}
+
+/// Where `g:insert(key, pos, value)` puts its entry: a position, or (mlua only) anything
+/// else as its error names it.
+enum Pos {
+    At(i64),
+    Other(String),
+}
+
+/// `g:insert`'s arguments after the key: `[pos,] value`.
+pub(super) struct InsertArgs {
+    pos: Option<Pos>,
+    value: Value,
+}
+
+impl<'a> Arg<'a> for InsertArgs {
+    type Slow = mlua::Variadic<LV>;
+    fn from_slow(lua: &Lua, rest: &mlua::Variadic<LV>) -> R<Self> {
         let (pos, v) = match rest.len() {
             1 => (None, &rest[0]),
             2 => (Some(&rest[0]), &rest[1]),
             n => return Err(rt(format!("g:insert(key, [pos,] value) takes 2 or 3 arguments, not {}", n + 1))),
         };
-        let value = from_lua_value(l, v)?.ok_or_else(|| rt("g:insert: the value to insert is nil"))?;
-        let mut c = writable(l)?;
-        let len = list_len(&c.state.vars, &key).ok_or_else(|| rt(format!("g:insert: '{key}' holds no list")))?;
-        let at = match pos {
+        let value = from_lua_value(lua, v)?.ok_or_else(|| rt("g:insert: the value to insert is nil"))?;
+        let pos = pos.map(|p| match p {
+            LV::Integer(i) => Pos::At(*i),
+            // A number as written; anything else by its type (never an address).
+            LV::Number(n) => Pos::Other(n.to_string()),
+            other => Pos::Other(format!("a {}", other.type_name())),
+        });
+        Ok(InsertArgs { pos, value })
+    }
+    unsafe fn raw(l: *mut ffi::lua_State, i: c_int) -> Option<Self> {
+        let (pos, at_value) = match ffi::lua_gettop(l) - i {
+            0 => (None, i),
+            1 => (Some(Pos::At(int_arg(l, i).filter(|_| ffi::lua_isinteger(l, i) != 0)?)), i + 1),
+            _ => return None,
+        };
+        Some(InsertArgs { pos, value: value_arg(l, at_value)?? })
+    }
+}
+
+methods! {
+    fast get "get" (m, c; key: &str, field: Entry) {
+        let v = c.state.vars.get(key);
+        match field {
+            Entry::Whole => load_var(m, v),
+            Entry::At(f) => load_var(m, entry(v, f)),
+            Entry::Missing => m.nil(),
+        }
+    }
+    fast set "set" (m, c; key: &str, value: Stored) {
+        store_var(m, c, None, key, value.0)
+    }
+    /// A stored list as a queue or a stack: one entry in or out without copying the list
+    /// to Lua and back. Charged for the entry (its size, as g:set charges) and the entries
+    /// it moves.
+    fast set "insert" (m, c; key: &str, args: InsertArgs) {
+        let len = list_len(&c.state.vars, key).ok_or_else(|| rt(format!("g:insert: '{key}' holds no list")))?;
+        let at = match args.pos {
             None => len,
-            Some(LV::Integer(p)) if *p >= 1 && *p as usize <= len + 1 => *p as usize - 1,
+            Some(Pos::At(p)) if p >= 1 && p as usize <= len + 1 => p as usize - 1,
             Some(p) => {
-                // A number as written; anything else by its type (never an address).
                 let at = match p {
-                    LV::Integer(i) => i.to_string(),
-                    LV::Number(n) => n.to_string(),
-                    other => format!("a {}", other.type_name()),
+                    Pos::At(i) => i.to_string(),
+                    Pos::Other(text) => text,
                 };
                 return Err(rt(format!("g:insert: position {at} is out of bounds (1 to {})", len + 1)));
             }
         };
-        let added = inserted_bytes(&c.state.vars, &key, &value);
+        let added = inserted_bytes(&c.state.vars, key, &args.value);
         let total = c.state.var_bytes + added;
-        alloc(l, added)?;
-        charge(l, added as u64 / 32 + (len - at) as u64 / 16)?;
+        m.alloc(added)?;
+        m.charge(added as u64 / 32 + (len - at) as u64 / 16)?;
         if total > VARS_CAP {
             return Err(rt(format!(
                 "the stored values (g:set, g:pset) would hold {total} bytes, past the cap of {VARS_CAP}"
             )));
         }
-        insert_entry(&mut c.state.vars, &key, at, value);
+        m.commit(c)?;
+        insert_entry(&mut c.state.vars, key, at, args.value);
         c.state.var_bytes = total;
         Ok(())
-    });
-    method!(lua, g, "remove", |l, (key, pos): (String, Option<i64>)| {
-        let mut c = writable(l)?;
-        let len = list_len(&c.state.vars, &key).ok_or_else(|| rt(format!("g:remove: '{key}' holds no list")))?;
+    }
+    /// The entry is handed to Lua before anything changes, so that a value the C function
+    /// cannot push leaves the call to the mlua function. From an empty list, nil (and the
+    /// C function stamps nothing changed).
+    fast set "remove" (m, c; key: &str, pos: Option<i64>) {
+        let len = list_len(&c.state.vars, key).ok_or_else(|| rt(format!("g:remove: '{key}' holds no list")))?;
         if len == 0 {
-            return Ok(LV::Nil);
+            return m.nil();
         }
         let at = match pos {
             None => len - 1,
             Some(p) if p >= 1 && p as usize <= len => p as usize - 1,
             Some(p) => return Err(rt(format!("g:remove: position {p} is out of bounds (1 to {len})"))),
         };
-        charge(l, (len - at) as u64 / 16)?;
-        let Some(Value::List(list)) = c.state.vars.get_mut(&key) else { return Ok(LV::Nil) };
-        let removed = list.remove(at);
-        c.state.var_bytes = c.state.var_bytes.saturating_sub(removed.size());
-        drop(c);
-        load_var(l, Some(&removed))
-    });
-    method!(lua, g, "pget", |l, (p, key): (i64, String)| {
-        let c = ctx(l)?;
-        let s = seat(&c, p)?;
-        load_var(l, c.state.players[s].vars.get(&key))
-    });
-    method!(lua, g, "pset", |l, (p, key, v): (i64, String, LV)| {
-        let value = from_lua_value(l, &v)?;
-        let mut c = writable(l)?;
-        let s = seat(&c, p)?;
-        store_var(l, &mut c, Some(s), key, value)
-    });
-    Ok(())
+        let Some(Value::List(list)) = c.state.vars.get(key) else { return m.nil() };
+        let size = list[at].size();
+        m.charge((len - at) as u64 / 16)?;
+        load_var(m, Some(&list[at]))?;
+        m.commit(c)?;
+        if let Some(Value::List(list)) = c.state.vars.get_mut(key) {
+            list.remove(at);
+        }
+        c.state.var_bytes = c.state.var_bytes.saturating_sub(size);
+        Ok(())
+    }
+    slow get "pget" (m, c; p: i64, key: &str) {
+        let s = seat(c, p)?;
+        load_var(m, c.state.players[s].vars.get(key))
+    }
+    slow set "pset" (m, c; p: i64, key: &str, value: Stored) {
+        let s = seat(c, p)?;
+        store_var(m, c, Some(s), key, value.0)
+    }
+}
+
+/// The value at `i` as `from_lua_value` converts it: Some(None) for nil; None for what
+/// the method must judge (a function, a table it refuses).
+unsafe fn value_arg(l: *mut ffi::lua_State, i: c_int) -> Option<Option<Value>> {
+    Some(match ffi::lua_type(l, i) {
+        ffi::LUA_TNIL | ffi::LUA_TNONE => None,
+        ffi::LUA_TBOOLEAN => Some(Value::Bool(ffi::lua_toboolean(l, i) != 0)),
+        ffi::LUA_TNUMBER => match int_arg(l, i) {
+            Some(n) if ffi::lua_isinteger(l, i) != 0 => Some(Value::Int(n)),
+            _ => Some(Value::Num(ffi::lua_tonumberx(l, i, std::ptr::null_mut()))),
+        },
+        ffi::LUA_TSTRING => Some(Value::Str(str_arg(l, i)?.to_owned())),
+        ffi::LUA_TTABLE => Some(table_value(l, i, 0, &mut 32)?),
+        _ => return None,
+    })
+}
+/// A value of the Lua stack as `api::from_lua_value` converts it (the same raw walk: `#`,
+/// `next`, no metamethods), None for anything it refuses (the method then raises): a
+/// function, a key that is neither string nor integer, too deep or too large. `size`
+/// counts as it does, against `VARS_CAP`. A stored table used to cost a few microseconds
+/// of mlua calls per level; Rivals stores its queue of dice results on most actions.
+unsafe fn lua_value(l: *mut ffi::lua_State, i: c_int, depth: usize, size: &mut usize) -> Option<Option<Value>> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    *size += 32;
+    let v = match ffi::lua_type(l, i) {
+        ffi::LUA_TNIL => None,
+        ffi::LUA_TBOOLEAN => Some(Value::Bool(ffi::lua_toboolean(l, i) != 0)),
+        ffi::LUA_TNUMBER if ffi::lua_isinteger(l, i) != 0 => {
+            Some(Value::Int(ffi::lua_tointegerx(l, i, std::ptr::null_mut())))
+        }
+        ffi::LUA_TNUMBER => Some(Value::Num(ffi::lua_tonumberx(l, i, std::ptr::null_mut()))),
+        ffi::LUA_TSTRING => {
+            let text = str_arg(l, i)?;
+            *size += text.len();
+            Some(Value::Str(text.to_owned()))
+        }
+        ffi::LUA_TTABLE => Some(table_value(l, i, depth, size)?),
+        _ => return None,
+    };
+    (*size <= VARS_CAP).then_some(v)
+}
+
+/// The table at stack index `i` (its own 32 bytes already counted in `size`).
+unsafe fn table_value(l: *mut ffi::lua_State, i: c_int, depth: usize, size: &mut usize) -> Option<Value> {
+    if depth > MAX_DEPTH || *size > VARS_CAP || ffi::lua_checkstack(l, 4) == 0 {
+        return None;
+    }
+    let t = ffi::lua_absindex(l, i);
+    let len = ffi::lua_rawlen(l, t);
+    let mut count = 0usize;
+    ffi::lua_pushnil(l);
+    while ffi::lua_next(l, t) != 0 {
+        count += 1;
+        ffi::lua_settop(l, -2);
+    }
+    // The walk scanned every slot, emptied ones too, recorded as debt (`luaG_debt`); a
+    // table listed many times is walked as often. Once a hook period is owed, the method
+    // takes over: it charges the debt at each table (`sandbox::charge`).
+    if super::lua_pendingcharge(l) >= super::HOOK_EVERY as c_int {
+        return None;
+    }
+    // A list needs every key 1..len (`#` is any border), as `api::convert` checks.
+    let list = count == len
+        && len > 0
+        && (1..=len).all(|k| {
+            let present = ffi::lua_rawgeti(l, t, k as i64) != ffi::LUA_TNIL;
+            ffi::lua_settop(l, -2);
+            present
+        });
+    if list {
+        let mut out = Vec::with_capacity(len);
+        for k in 1..=len {
+            ffi::lua_rawgeti(l, t, k as i64);
+            let v = lua_value(l, -1, depth + 1, size);
+            ffi::lua_settop(l, -2);
+            out.push(v?.unwrap_or(Value::Bool(false)));
+        }
+        return Some(Value::List(out));
+    }
+    let mut map = std::collections::BTreeMap::new();
+    ffi::lua_pushnil(l);
+    while ffi::lua_next(l, t) != 0 {
+        // Key at -2, value at -1; the key is read without converting it in place.
+        let key = match ffi::lua_type(l, -2) {
+            ffi::LUA_TSTRING => str_arg(l, -2).map(str::to_owned),
+            ffi::LUA_TNUMBER if ffi::lua_isinteger(l, -2) != 0 => {
+                Some(ffi::lua_tointegerx(l, -2, std::ptr::null_mut()).to_string())
+            }
+            _ => None,
+        };
+        let Some(key) = key else {
+            ffi::lua_settop(l, -3);
+            return None;
+        };
+        *size += key.len();
+        let v = lua_value(l, -1, depth + 1, size);
+        ffi::lua_settop(l, -2);
+        match v {
+            Some(Some(v)) => {
+                map.insert(key, v);
+            }
+            Some(None) => {}
+            None => {
+                ffi::lua_settop(l, -2);
+                return None;
+            }
+        }
+    }
+    Some(Value::Map(map))
 }

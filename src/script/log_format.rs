@@ -1,7 +1,7 @@
 //! `g:log(format, ...)`: the message built in the engine, so that a rule that logs joins no
 //! strings in Lua. `%s` writes a string or a number as Lua's `tostring` does, `%d` an
-//! integer, `%%` a percent sign. Used by the method in `api.rs` and its C function in
-//! `api_fast.rs`, which must write the same text.
+//! integer, `%%` a percent sign. Used by `g:log` (`api.rs`) whichever way it is called:
+//! `format_values` for its mlua function's arguments, `format_log_into` for its C function's.
 
 use mlua::Value as LV;
 

@@ -9,7 +9,6 @@ mod api;
 mod api_board;
 mod api_cards;
 mod api_fast;
-mod api_fast_writers;
 mod api_pieces;
 mod api_slots;
 mod api_turn;
@@ -18,15 +17,20 @@ mod ctx;
 pub mod error;
 mod freeze;
 mod log_format;
+mod methods;
 mod names;
 mod sandbox;
 mod spec_load;
 mod trace;
 mod variants;
 
+#[doc(hidden)]
+pub use api_fast::set_fast_methods;
 pub use ctx::Message;
 pub(crate) use ctx::{Ctx, Output};
 pub use error::{ScriptError, ScriptErrorKind};
+#[doc(hidden)]
+pub use methods::{fast_method_names, record_fast_answers};
 pub(crate) use sandbox::{
     alloc, caller, charge, lua_charge, lua_codesize, lua_cslot, lua_memerrorplace, lua_pendingcharge,
     lua_pushlstringcached, lua_resetcharge, lua_tointegernum, lua_tostringonly, Budget, Meter, HOOK_EVERY,

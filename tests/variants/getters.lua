@@ -1,5 +1,5 @@
--- tests/getters.rs: the getters answered by C functions (src/script/api_fast.rs) give the
--- answers, errors and locations of their api*.rs methods. `probe` stores what the getters
+-- tests/getters.rs: the getters answered by C functions (src/script/methods.rs) give the
+-- answers, errors and locations of their mlua functions. `probe` stores what the getters
 -- say so the test can compare it with the state; each `bad_*` action calls one with an
 -- argument the slow method must refuse.
 
