@@ -50,6 +50,7 @@ mod repl_offers;
 mod repl_rivals;
 mod repl_screen;
 mod repl_terminal;
+mod rivals_evaluation;
 mod rivals_trades;
 mod rules_56;
 mod rules_base;
