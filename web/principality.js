@@ -17,6 +17,8 @@
 //            {text, action}, second) on a click
 //     seat:  the colour of the seat looking (its grid drawn first, marked as its own)
 
+import { adoptStyle } from "./sheet.js";
+
 const STYLE = `
 .principality { display: flex; flex-direction: column; gap: 10px; font: 12px system-ui, sans-serif; }
 .principality .grid-title { font-weight: 600; margin: 2px 0; }
@@ -46,16 +48,6 @@ const REGION_COLORS = {
   forest: '#cfe8c4', hills: '#f2c9b0', pasture: '#e3f5c8', fields: '#fbeeb0',
   mountains: '#dcdcdc', gold: '#fbe59a',
 };
-
-// A constructed style sheet: the page's Content-Security-Policy (default-src 'self')
-// refuses inline <style> elements, not sheets made through the CSSOM.
-let sheet = null;
-function ensureStyle(doc) {
-  if (sheet) return;
-  sheet = new CSSStyleSheet();
-  sheet.replaceSync(STYLE);
-  doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheet];
-}
 
 /** The column number (1-based) of letters `K`, `AB`. */
 function columnNumber(letters) {
@@ -99,7 +91,7 @@ export function gridsOf(view) {
  */
 export function renderPrincipality(view, el, opts = {}) {
   const doc = el.ownerDocument || document;
-  ensureStyle(doc);
+  adoptStyle(doc, STYLE);
   const legal = opts.legal || [];
   const act = opts.act || (() => {});
   const seat = opts.seat || (view && typeof view.observer === 'string' ? view.observer : null);

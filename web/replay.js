@@ -9,6 +9,8 @@
 //     root:         the element the controls and the log go into
 //     draw(view):   draws a view (the board, the principality, players) as the page does
 
+import { adoptStyle } from "./sheet.js";
+
 const STYLE = `
 .watch { font: 13px system-ui, sans-serif; }
 .watch .controls { display: flex; align-items: center; gap: 6px; margin: 4px 0 8px; flex-wrap: wrap; }
@@ -22,16 +24,6 @@ const STYLE = `
 .watch ol.watch-log .said { color: #555; }
 `;
 
-// A constructed style sheet: the page's Content-Security-Policy (default-src 'self')
-// refuses inline <style> elements, not sheets made through the CSSOM.
-let sheet = null;
-function ensureStyle(doc) {
-  if (sheet) return;
-  sheet = new CSSStyleSheet();
-  sheet.replaceSync(STYLE);
-  doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheet];
-}
-
 function el(doc, tag, attrs = {}, text) {
   const e = doc.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
@@ -41,7 +33,7 @@ function el(doc, tag, attrs = {}, text) {
 
 export async function startReplay({ request, root, draw }) {
   const doc = root.ownerDocument || document;
-  ensureStyle(doc);
+  adoptStyle(doc, STYLE);
   root.classList.add('watch');
   root.textContent = '';
   const first = await request({ cmd: 'watch' });
