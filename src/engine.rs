@@ -1034,6 +1034,13 @@ impl Game {
         self.script().has_filter(point).unwrap_or(false)
     }
 
+    /// The actions whose declared needs (`turn`, `holds`, `supply`, `cost`) the engine
+    /// checks itself when listing and drawing, without calling into the rules; the others
+    /// are checked by the prelude in Lua (a price a variant's `cost` hook may change).
+    pub fn checked_in_engine(&self) -> Vec<String> {
+        self.script().checked_in_engine()
+    }
+
     /// Source texts of the variant stack as loaded (chunk name, source), parts included.
     pub fn stack_files(&self) -> &[(String, String)] {
         &self.script().files

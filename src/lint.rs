@@ -215,6 +215,7 @@ const BUILTIN_GLOBALS: &[&str] = &[
     "wrap_hook",
     "remove_action",
     "wrap_action",
+    "prices",
     "deny",
     "hook_names",
     "part",

@@ -107,7 +107,7 @@ pub(super) fn c_closure(
 }
 
 /// The slot a fast function keeps as upvalue 1 (see `c_closure`).
-unsafe fn upvalue_slot<'a>(l: *mut ffi::lua_State) -> &'a FastSlot {
+pub(super) unsafe fn upvalue_slot<'a>(l: *mut ffi::lua_State) -> &'a FastSlot {
     &*(ffi::lua_touserdata(l, ffi::lua_upvalueindex(1)) as *const FastSlot)
 }
 

@@ -43,6 +43,8 @@ pub(crate) struct Ctx {
     pub grid_base: u64,
     /// The spec's names by the address of their Lua strings (`names.rs`).
     pub names: Rc<names::NameIndex>,
+    /// The declared needs of actions the engine checks itself (`declared.rs`).
+    pub declared: Rc<super::declared::Declared>,
     /// `version` when a piece last went on or off the board, or a state was installed:
     /// `piece_counts` is good while this is unchanged.
     pub sites_stamp: u64,

@@ -14,6 +14,7 @@ mod api_slots;
 mod api_turn;
 mod api_values;
 mod ctx;
+mod declared;
 pub mod error;
 mod freeze;
 mod log_format;
@@ -28,6 +29,8 @@ mod variants;
 pub use api_fast::set_fast_methods;
 pub use ctx::Message;
 pub(crate) use ctx::{Ctx, Output};
+#[doc(hidden)]
+pub use declared::set_declared_checks;
 pub use error::{ScriptError, ScriptErrorKind};
 #[doc(hidden)]
 pub use methods::{fast_method_names, record_fast_answers};
@@ -94,6 +97,9 @@ pub struct Script {
     /// The actions the rules cannot list (templates): each one taken is noted in the
     /// state's `unlisted` (most stacks have none or one or two).
     unlisted: Vec<String>,
+    /// The declared needs of actions the engine checks itself (`declared.rs`); copied
+    /// into every `Ctx`.
+    declared: Rc<declared::Declared>,
 }
 
 /// The random numbers `sample` takes without growing its table.
@@ -166,6 +172,7 @@ impl Script {
                 cfg!(debug_assertions),
                 freeze::freeze_value_fn(&lua).map_err(lua_err)?,
                 trace::card_stamp_fn(&lua).map_err(lua_err)?,
+                declared::lacking_fn(&lua).map_err(lua_err)?,
             ))
             .map_err(lua_err)?;
         // Out of the scripts' reach (no global names it): the engine's entry points are
@@ -181,6 +188,14 @@ impl Script {
         let spec = Arc::new(spec);
         let g = api::create(&lua)?;
         let rules = engine.get::<Function>("install").and_then(|f| f.call::<Table>(g.clone())).map_err(lua_err)?;
+        // The declared needs the engine checks itself, marked on the actions before the
+        // rules are frozen.
+        let (declared, bits) = engine
+            .get::<Function>("declared_needs")
+            .and_then(|f| f.call::<Table>(()))
+            .and_then(|list| declared::Declared::compile(&lua, &spec, &list))
+            .map_err(lua_err)?;
+        engine.get::<Function>("checked_in_engine").and_then(|f| f.call::<()>(bits)).map_err(lua_err)?;
         freeze.call::<()>((g.clone(), engine.clone())).map_err(lua_err)?;
         // The rules are fixed from here on: their tables frozen, their files' variables
         // sealed (a budget of its own, as each variant's load has).
@@ -222,6 +237,7 @@ impl Script {
             recheck_drawn: Cell::new(cfg!(debug_assertions)),
             quiet: Cell::new(false),
             unlisted,
+            declared: Rc::new(declared),
         })
     }
 
@@ -282,6 +298,7 @@ impl Script {
             read_only: false,
             listing: false,
             names: self.name_index.clone(),
+            declared: self.declared.clone(),
             sites_stamp: version,
             // Stamped with no version a state can have: counted at the first question.
             piece_counts: std::cell::RefCell::new((u64::MAX, vec![])),
@@ -583,6 +600,12 @@ impl Script {
             ));
         }
         Ok(v)
+    }
+
+    /// The actions whose declared needs the engine checks itself, without calling into
+    /// the rules (`declared.rs`), in declaration order.
+    pub fn checked_in_engine(&self) -> Vec<String> {
+        self.declared.names().to_vec()
     }
 
     /// Whether a hook of the stack fills the filter point `point`.

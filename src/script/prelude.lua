@@ -6,8 +6,10 @@
 -- rest of the current call (perform asks who acts next so), one gives the call a fresh
 -- instruction budget (perform's checks and its action are each given the whole), one
 -- answers g:cached's hits in C (install_cached below), and one freezes a value g:cached
--- keeps, as the rules are frozen once loaded (script/freeze.rs).
-local set_read_only, fresh_budget, keep_cached, check_samples, freeze_kept, card_stamp = ...
+-- keeps, as the rules are frozen once loaded (script/freeze.rs). `declared_lacking(seat,
+-- want)` answers, for the actions whose declared needs the engine checks itself (bits of
+-- `want`, see engine.declared_needs), those that `seat` lacks now, as a bit mask.
+local set_read_only, fresh_budget, keep_cached, check_samples, freeze_kept, card_stamp, declared_lacking = ...
 
 local R = { hooks = {}, by_point = nil, actions = {}, order = {}, seq = 0 }
 local engine = {}
@@ -279,6 +281,46 @@ local function shape_of(def)
   end
   s.needs = s.supply ~= nil or s.cost ~= nil
   return s
+end
+
+-- The printed prices, as data: prices { road = { brick = 1, lumber = 1 }, ... } (the
+-- Building Costs card; docs/modding.md, "Prices"). A later declaration replaces the prices
+-- it names. The "cost" filter starts from them: its first hook, registered by the first
+-- declaration (as "<variant>.cost", priority -1000), adds the declared price of `what` to
+-- the value it gets, so g:filter("cost", {}, what, seat) is a price with every variant's
+-- changes; the hooks of variants that change a price run after it.
+local PRICES = {}
+
+local function declared_price(g, cards, what)
+  local price = PRICES[what]
+  if price == nil then return cards end
+  for k, n in next, price do cards[k] = (cards[k] or 0) + n end
+  return cards
+end
+
+function prices(list)
+  open_for("prices")
+  if type(list) ~= "table" then error("prices{...} takes a table of prices, such as { road = { brick = 1, lumber = 1 } }", 2) end
+  for what, price in pairs(list) do
+    if type(what) ~= "string" or type(price) ~= "table" then
+      error("prices: each entry is what = { card = count }, such as road = { brick = 1, lumber = 1 }", 2)
+    end
+    for card, n in pairs(price) do
+      if type(card) ~= "string" or math.type(n) ~= "integer" or n < 0 then
+        error("prices: the price of '" .. what .. "' must count cards, such as { brick = 1 }, not "
+          .. tostring(card) .. " = " .. tostring(n), 2)
+      end
+    end
+  end
+  if next(PRICES) == nil and not R.prices_hook then
+    R.prices_hook = current_variant .. ".cost"
+    register("filter", "cost", R.prices_hook, declared_price, { priority = -1000 })
+  end
+  for what, price in pairs(list) do
+    local copy = {}
+    for card, n in pairs(price) do copy[card] = n end
+    PRICES[what] = copy
+  end
 end
 
 function action(def)
@@ -628,21 +670,51 @@ end
 -- all of them, and those a bot can draw (listed by `options`, or taking no arguments).
 -- Built once per phase name after the rules are sealed, so listing and drawing walk only
 -- the actions of the phase instead of asking every action.
-local IN_PHASE, DRAWABLE = {}, {}
+-- With them, the bits of the actions of the phase whose declared needs the engine checks
+-- itself (`shape.bit`, engine.declared_needs): what `declared_lacking` is asked about.
+local IN_PHASE, DRAWABLE, WANT = {}, {}, {}
 local function in_phase(phase)
   local all = IN_PHASE[phase]
-  if all then return all, DRAWABLE[phase] end
+  if all then return all, DRAWABLE[phase], WANT[phase] end
   all = {}
-  local drawable = {}
+  local drawable, want = {}, 0
   for _, name in ipairs(R.order) do
     local def = R.actions[name]
     if not def.phase_set or def.phase_set[phase] then
       all[#all + 1] = def
       if def.options or not def.has_args then drawable[#drawable + 1] = def end
+      local bit = def.shape and def.shape.bit
+      if bit then want = want | bit end
     end
   end
-  if sealed then IN_PHASE[phase], DRAWABLE[phase] = all, drawable end
-  return all, drawable
+  if sealed then IN_PHASE[phase], DRAWABLE[phase], WANT[phase] = all, drawable, want end
+  return all, drawable, want
+end
+
+-- The declared needs the engine checks itself, without calling into the rules: those of
+-- every action that declares any, as names (Script::load compiles them against the
+-- game's zones, cards and pieces, and hands back the bit of each it can check:
+-- engine.checked_in_engine). A declared `cost` is the engine's to check only while the
+-- "cost" filter is the declared prices alone; a variant's own cost hook may change any
+-- price, so an action with a `cost` is then checked here, in Lua, calling the filter.
+function engine.declared_needs()
+  local list = FILTER.cost
+  local plain = list == nil or (#list == 1 and list[1].fn == declared_price)
+  local out = {}
+  for _, name in ipairs(R.order) do
+    local s = R.actions[name].shape
+    if s and (not s.cost or plain) then
+      out[#out + 1] = { name = name, turn = s.turn, zone = s.zone, card = s.card, supply = s.supply,
+        price = s.cost and (PRICES[s.cost] or EMPTY), from = s.from, free = s.free }
+    end
+  end
+  return out
+end
+
+-- name -> bit: the actions whose declared needs the engine checks (before the rules are
+-- frozen). Listing and a bot's draw ask it once per call, for every action of the phase.
+function engine.checked_in_engine(bits)
+  for name, bit in next, bits do R.actions[name].shape.bit = bit end
 end
 
 -- The declared turn and card (`shape_of` above): the part of `when` the engine checks.
@@ -676,12 +748,24 @@ local function price_text(g, price)
   return #parts == 0 and "nothing" or table.concat(parts, ", ")
 end
 
+-- The actions of this listing or draw that the seat lacks by the engine's check of their
+-- declared needs (a mask of their bits), asked at the first such action and kept for the
+-- call (the state does not change while listing): one call into the engine for all of
+-- them. `lacking_for` is the seat asked about, nil before the first.
+local lacking, lacking_for = 0, nil
+
 -- `when` of an action of the phase (true without one), after its declared shape.
-local function open_now(def, g, seat)
+local function open_now(def, g, seat, want)
   local s = def.shape
   if s then
-    if not shape_open(s, g, seat, cached.phase, cached.current) then return false end
-    if s.needs and shape_lacks(s, g, seat, cached.phase) then return false end
+    local bit = s.bit
+    if bit then
+      if lacking_for ~= seat then lacking, lacking_for = declared_lacking(seat, want), seat end
+      if lacking & bit ~= 0 then return false end
+    else
+      if not shape_open(s, g, seat, cached.phase, cached.current) then return false end
+      if s.needs and shape_lacks(s, g, seat, cached.phase) then return false end
+    end
   end
   local when = def.when
   if not when then return true end
@@ -694,10 +778,11 @@ end
 function engine.legal_actions(g, seat)
   g = listing_view(g)
   local out, templates = {}, {}
-  local all = in_phase(g:phase())
+  local all, _, want = in_phase(g:phase())
+  lacking_for = nil
   for j = 1, #all do
     local def = all[j]
-    if open_now(def, g, seat) then
+    if open_now(def, g, seat, want) then
       local name = def.name
       local opts = options_of(g, def, seat)
       if opts then
@@ -747,8 +832,9 @@ end
 
 function engine.sample(g, seat, rnd)
   g = listing_view(g)
-  local _, drawable = in_phase(g:phase())
+  local _, drawable, want = in_phase(g:phase())
   local n = #drawable
+  lacking_for = nil
   -- The kinds not drawn yet: drawable[1..n] until a draw fails, then names[1..n] (a copy
   -- made only then: the first kind drawn passes about half the time).
   local copied = false
@@ -769,9 +855,13 @@ function engine.sample(g, seat, rnd)
     -- 0.8% of a simulated base game).
     local when, ok, s = def.when, true, def.shape
     if s then
+      local bit = s.bit
+      if bit then
+        -- Checked by the engine, for every action of the phase at once.
+        if lacking_for ~= seat then lacking, lacking_for = declared_lacking(seat, want), seat end
+        ok = lacking & bit == 0
       -- shape_open and shape_lacks, the turn inlined: most declarations are `turn = true`.
-      local turn = s.turn
-      if turn and seat ~= cached.current and (turn == true or turn[cached.phase]) then
+      elseif s.turn and seat ~= cached.current and (s.turn == true or s.turn[cached.phase]) then
         ok = false
       elseif s.card and g:count(seat, s.zone, s.card) == 0 then
         ok = false

@@ -1,4 +1,4 @@
--- CATAN: the resources, the boards, the development deck and the printed costs.
+-- CATAN: the resources, the boards, the development deck and the prices (Building Costs).
 -- Rulebook: Game Components; Starting Map for Beginners; Set-up, Variable (number tokens);
 -- 5-6 Player Rules: Game Components, Assembling the Larger Board; Building Costs Card.
 -- A part of ../base.lua, run in the order it lists: `shared` holds the helpers of the
@@ -148,17 +148,15 @@ local PIECES_56 = {
   brown = { settlements = { 21, 46 }, roads = { "21-26", "39-46" } },
 }
 
--- The printed costs, each a function that makes a fresh table: a table constructor sizes
--- the table once, where adding the kinds one by one to an empty table regrows it (the cost
--- filter runs several times an action).
-local NEW_COST = {
-  road = function() return { brick = 1, lumber = 1 } end,
-  settlement = function() return { brick = 1, lumber = 1, wool = 1, grain = 1 } end,
-  city = function() return { grain = 2, ore = 3 } end,
-  development = function() return { ore = 1, wool = 1, grain = 1 } end,
+-- Building Costs card: what each piece and a development card cost. The engine starts the
+-- "cost" filter from these (base.cost), and checks an action's declared `cost` against them
+-- itself while no variant changes a price.
+prices {
+  road = { brick = 1, lumber = 1 },
+  settlement = { brick = 1, lumber = 1, wool = 1, grain = 1 },
+  city = { grain = 2, ore = 3 },
+  development = { ore = 1, wool = 1, grain = 1 },
 }
-local COSTS = {}
-for what, make in pairs(NEW_COST) do COSTS[what] = make() end
 
 -- For the parts after this one.
 shared.RESOURCES, shared.IS_RESOURCE, shared.RESOURCE_INDEX = RESOURCES, IS_RESOURCE, RESOURCE_INDEX
@@ -167,4 +165,3 @@ shared.BEGINNER_PIECES, shared.TOKENS = BEGINNER_PIECES, TOKENS
 shared.DEVELOPMENT_DECK, shared.HEXES_56, shared.HARBORS_56 = DEVELOPMENT_DECK, HEXES_56, HARBORS_56
 shared.TOKENS_56, shared.RESOURCE_CARDS_56 = TOKENS_56, RESOURCE_CARDS_56
 shared.DEVELOPMENT_DECK_56, shared.PIECES_56 = DEVELOPMENT_DECK_56, PIECES_56
-shared.NEW_COST, shared.COSTS = NEW_COST, COSTS

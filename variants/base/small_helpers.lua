@@ -3,7 +3,7 @@
 -- A part of ../base.lua, run in the order it lists: `shared` holds the helpers of the
 -- parts before this one, and this one adds those the parts after it use.
 local shared = ...
-local RESOURCES, NEW_COST, COSTS = shared.RESOURCES, shared.NEW_COST, shared.COSTS
+local RESOURCES = shared.RESOURCES
 
 -- Small helpers ------------------------------------------------------------------------
 
@@ -61,16 +61,8 @@ end
 
 local function hand_size(g, p) return g:count_category(p, "hand", "resource") end
 
--- The printed costs are the first "cost" filter, base.cost: g:filter("cost", {}, what, seat)
--- gives any price with every variant's changes (a variant may ask it; replace_hook("base.cost")
--- reprices everything).
-filter("cost", "base.cost", function(g, cards, what)
-  -- Nothing priced before (the usual case: this hook runs first): the printed price itself.
-  if next(cards) == nil and NEW_COST[what] then return NEW_COST[what]() end
-  for k, n in next, COSTS[what] do cards[k] = (cards[k] or 0) + n end
-  return cards
-end, { priority = -1000 })
-
+-- Any price with every variant's changes: the "cost" filter starts from the prices of
+-- components.lua (its first hook, base.cost; replace_hook("base.cost") reprices everything).
 local function cost(g, what, p) return g:filter("cost", {}, what, p) end
 
 -- A price in a refusal ("you cannot pay brick lumber"): the engine asks it of the actions
