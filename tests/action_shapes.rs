@@ -1,11 +1,13 @@
 //! Issue 33: the common parts of an action's `when` and `legal` declared as data (`turn`,
 //! `holds`, `supply`, `cost`; docs/modding.md, "What an action needs") and checked by the
 //! engine. A rule declared so is listed, drawn, accepted and refused exactly as the same
-//! rule written in Lua; a mod's `cost` filter still sets the price a declaration asks; a
+//! rule written in Lua, whether the engine checks the declaration itself or the prelude
+//! does in Lua; a mod's `cost` filter still sets the price a declaration asks; a
 //! declaration of the wrong shape stops the load at its file:line.
 
 use crate::common;
 use catan_engine::bot::RandomBot;
+use catan_engine::script::set_declared_checks;
 use catan_engine::{Action, Arg, Game, GameError, Header, ScriptErrorKind};
 use std::collections::BTreeSet;
 
@@ -49,11 +51,21 @@ fn outcome(game: &Game, seat: usize, line: &str) -> Result<(), String> {
 /// Random-bot games with both twins in the rules: at every step, every seat is offered
 /// the declared twin exactly where it is offered the Lua one, and a typed command of each
 /// is accepted or refused alike, in the same words.
+///
+/// Both ways of checking a declaration: by the engine, for every action of the phase at
+/// once (the twins' declared needs are all its to check), and by the prelude in Lua
+/// (`set_declared_checks(false)`), which decides where a variant's `cost` hook could change
+/// a price.
 #[test]
 fn a_declared_rule_is_listed_and_refused_as_the_same_rule_in_lua() {
+    let checked = game_of(&[TWINS], 1, false).checked_in_engine();
+    assert!(checked.contains(&"bastion".to_string()) && checked.contains(&"boast".to_string()), "{checked:?}");
     let mut drawn = [0usize; 2];
-    for seed in 1..=3 {
+    for (seed, in_engine) in [(1, true), (2, true), (3, false)] {
+        set_declared_checks(in_engine);
         let mut game = game_of(&[TWINS], seed, false);
+        set_declared_checks(true);
+        assert_eq!(game.checked_in_engine().is_empty(), !in_engine);
         let mut bots: Vec<RandomBot> = (0..4).map(|s| RandomBot::new(seed * 31 + s)).collect();
         for step in 0..1_500 {
             if game.winner().is_some() {

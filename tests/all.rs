@@ -25,6 +25,7 @@ mod api_methods;
 mod bots;
 mod cached;
 mod check;
+mod declared_checks;
 mod forks;
 mod fuzz;
 mod games;

@@ -289,9 +289,30 @@ end
 -- declaration (as "<variant>.cost", priority -1000), adds the declared price of `what` to
 -- the value it gets, so g:filter("cost", {}, what, seat) is a price with every variant's
 -- changes; the hooks of variants that change a price run after it.
-local PRICES = {}
+local PRICES, NEW_PRICE = {}, {}
+
+-- A function that makes a fresh table of `price`, at its size: a table constructor sizes
+-- the table once, where adding the kinds one by one to an empty table regrows it (rules
+-- ask a price several times an action). Nil past five kinds: copied kind by kind.
+local function price_maker(price)
+  local k, v, n = {}, {}, 0
+  for card, count in pairs(price) do n = n + 1; k[n], v[n] = card, count end
+  local k1, k2, k3, k4, k5, v1, v2, v3, v4, v5 = k[1], k[2], k[3], k[4], k[5], v[1], v[2], v[3], v[4], v[5]
+  if n == 0 then return function() return {} end end
+  if n == 1 then return function() return { [k1] = v1 } end end
+  if n == 2 then return function() return { [k1] = v1, [k2] = v2 } end end
+  if n == 3 then return function() return { [k1] = v1, [k2] = v2, [k3] = v3 } end end
+  if n == 4 then return function() return { [k1] = v1, [k2] = v2, [k3] = v3, [k4] = v4 } end end
+  if n == 5 then return function() return { [k1] = v1, [k2] = v2, [k3] = v3, [k4] = v4, [k5] = v5 } end end
+  return nil
+end
 
 local function declared_price(g, cards, what)
+  -- Nothing priced before (the usual case: this hook runs first): the price itself.
+  if next(cards) == nil then
+    local make = NEW_PRICE[what]
+    if make then return make() end
+  end
   local price = PRICES[what]
   if price == nil then return cards end
   for k, n in next, price do cards[k] = (cards[k] or 0) + n end
@@ -319,7 +340,7 @@ function prices(list)
   for what, price in pairs(list) do
     local copy = {}
     for card, n in pairs(price) do copy[card] = n end
-    PRICES[what] = copy
+    PRICES[what], NEW_PRICE[what] = copy, price_maker(copy)
   end
 end
 
