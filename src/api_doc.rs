@@ -309,6 +309,7 @@ pub fn stubs() -> String {
             "sequence" => "---@param point CatanSequencePoint\n---@param name string\n---@param fn fun(g: G, ...)\n---@param opts? CatanHookOptions\nfunction sequence(point, name, fn, opts) end".to_string(),
             "filter" => "---@param point CatanFilterPoint\n---@param name string\n---@param fn fun(g: G, value: any, ...): any\n---@param opts? CatanHookOptions\nfunction filter(point, name, fn, opts) end".to_string(),
             "on" => "---@param event CatanEvent\n---@param name string\n---@param fn fun(g: G, data: table)\n---@param opts? CatanHookOptions\nfunction on(event, name, fn, opts) end".to_string(),
+            "prices" => "---@param list table<string, table<string, integer>>\nfunction prices(list) end".to_string(),
             "remove_hook" | "remove_action" => format!("---@param name string\nfunction {name}(name) end"),
             "replace_hook" => "---@param name string\n---@param fn function\nfunction replace_hook(name, fn) end".to_string(),
             "wrap_hook" => "---@param name string\n---@param wrapper fun(original: function): function\nfunction wrap_hook(name, wrapper) end".to_string(),

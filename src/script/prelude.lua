@@ -71,13 +71,18 @@ local function show_args(...)
   return table.concat(parts, ", ")
 end
 
+-- The engine's functions that run as a variant's rule, by the file:line that declared
+-- them (the prices' hook: where `prices` was first called).
+local DECLARED_AT = {}
+
 -- Notes one entry (nil when not tracing); the caller fills `out` once the hook answered.
 local function note(kind, point, name, fn, given)
   if not trace then return nil end
   if #trace >= TRACE_CAP then traced_over = traced_over + 1; return nil end
   -- The cards of each kind when it began (and `after`, when it returned: `done`), so
   -- `catan check` can name the hook that created or lost a card.
-  local e = { kind = kind, point = point, name = name, at = fn and __where_fn(fn) or "", given = given,
+  local at = fn and (DECLARED_AT[fn] or __where_fn(fn)) or ""
+  local e = { kind = kind, point = point, name = name, at = at, given = given,
     depth = depth, before = card_stamp() }
   trace[#trace + 1] = e
   return e
@@ -336,6 +341,7 @@ function prices(list)
   if next(PRICES) == nil and not R.prices_hook then
     R.prices_hook = current_variant .. ".cost"
     register("filter", "cost", R.prices_hook, declared_price, { priority = -1000 })
+    DECLARED_AT[declared_price] = __where(2)
   end
   for what, price in pairs(list) do
     local copy = {}

@@ -23,7 +23,7 @@
 -- filter `tallies`: a list, fresh (starts empty), of { title, { { label, count }, ... } }; —; the REPL, at the game's end: what the variant counted over the game, each drawn as a histogram (read-only). base.dice_rolled: the sums the dice rolled, 2 to 12 (base counts each sum in var rolls, a list of 11 counts for the sums 2 to 12)
 -- filter `card_text`: nil; kind; the engine, for the REPL's help <card> / show card <card>: the rules text of a kind of card (rivals.lua gives every card's cost, points, effect and card index clarification)
 -- filter `price_text`: nil; cards (a price); the engine, for the refusal of an action whose declared cost the actor cannot pay: "you cannot pay " and this text (base: brick lumber, in the rulebook's order; without a hook, each kind with its count)
--- filter `cost`: cards table, a fresh one: { brick = 1, lumber = 1 }; what, seat (what: road, settlement, city, development); base, when listing and paying. The printed prices are the first hook, base.cost (priority -1000), which adds them to the value it gets: any script asks a price, with every variant's changes, by g:filter("cost", {}, what, seat)
+-- filter `cost`: cards table, a fresh one: { brick = 1, lumber = 1 }; what, seat (what: road, settlement, city, development); base, when listing and paying. The prices declared with prices { ... } are the first hook, base.cost (priority -1000), which adds them to the value it gets: any script asks a price, with every variant's changes, by g:filter("cost", {}, what, seat). A hook here makes the engine leave the check of a declared cost to the prelude, which asks this filter
 -- filter `production`: cards one building yields: 1 (settlement) or 2 (city); seat, piece, hex; base, for each building on a producing hex
 -- filter `discard_count`: cards to discard on a 7 (half, rounded down, over the limit; else 0); seat, hand_size; base
 -- filter `trade_ratio`: the best maritime ratio (4, or 3 or 2 from harbors); seat, resource; base, for the resource given
@@ -788,6 +788,10 @@ function on(event, name, fn, opts) end
 ---declares an action (turn, holds, supply, cost: what it needs, checked by the engine: docs/modding.md, "What an action needs")
 ---@param def CatanAction
 function action(def) end
+
+---declares prices as data, as a Building Costs card prints them (base: road = { brick = 1, lumber = 1 }); a later declaration replaces the prices it names. The cost filter starts from them: the first declaration registers the filter's first hook, <variant>.cost (priority -1000, base's base.cost), which adds the declared price of what. While no other cost hook is registered, the engine checks an action's declared cost against them itself (docs/modding.md, "Prices")
+---@param list table<string, table<string, integer>>
+function prices(list) end
 
 ---change a registered hook
 ---@param name string
