@@ -51,11 +51,14 @@ fn the_engine_checks_what_it_can_decide_alone() {
     assert!(game_checked(false, &["base"], 4, 1, &[]).checked_in_engine().is_empty());
 }
 
+/// A stack, its players and its options.
+type Case<'a> = (&'a [&'a str], usize, &'a [(&'a str, &'a str)]);
+
 /// Random-bot games with the checks in the engine and in Lua: every seat is offered the
 /// same actions at every step, the bots draw the same, and the games end alike.
 #[test]
 fn games_are_the_same_with_the_checks_in_lua() {
-    let cases: &[(&[&str], usize, &[(&str, &str)])] = &[
+    let cases: &[Case] = &[
         (&["base"], 4, &[("board", "random"), ("starting_pieces", "false")]),
         (&["base", "helpers"], 4, &[]),
         (&["classic"], 3, &[]),
