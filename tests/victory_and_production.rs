@@ -194,3 +194,14 @@ fn a_variant_that_overrides_production_in_lua_is_paid_what_its_hook_says() {
     }
     assert!(produced > 0, "some roll produced");
 }
+
+#[test]
+fn a_value_kept_with_recorded_while_listing_follows_what_it_read() {
+    let mut g = kept_game();
+    let peek_listed = |g: &Game| g.legal_actions(0).expect("a listing").iter().any(|a| a.name == "peek");
+    assert!(peek_listed(&g), "in phase play");
+    act(&mut g, "pause");
+    assert!(!peek_listed(&g), "the phase it read changed");
+    act(&mut g, "resume");
+    assert!(peek_listed(&g));
+}

@@ -464,6 +464,11 @@ end
 -- g:cached keeps with "recorded".
 local next_record = 0
 
+-- The view legal actions are listed through and the game it stands for (make_view,
+-- listing_view): a value kept with "recorded" is computed on the game itself, whose getters
+-- say what they read (the view answers the phase and whose turn from Lua).
+local LISTING = {}
+
 local function install_cached(g)
   local READS = { grids = 1, seat_grids = 2, seat_cards = 3, constants = 4, recorded = 5 }
   local probe, used = g.__probe, g.__used
@@ -495,8 +500,10 @@ local function install_cached(g)
       -- it changes, and charged what computing it cost (keep_run).
       local n = m[2][k]
       if not n then n = next_record; next_record = n + 1; m[2][k] = n end
+      local on = self
+      if on == LISTING.view then on = LISTING.g end
       -- The same Lua runs whether it was kept or not (keep_run freezes what it keeps).
-      local hit, r = keep_run(self, fn, n, arg, m[1][k])
+      local hit, r = keep_run(on, fn, n, arg, m[1][k])
       if hit then return m[1][k] end
       computations = computations + 1
       m[1][k] = r
@@ -544,9 +551,11 @@ local function make_view(g)
     if not n then n = cached.g:players(); cached.players = n end
     return n
   end
+  LISTING.view = VIEW
 end
 local function listing_view(g)
   cached.g, cached.phase, cached.current, cached.players = g, g:phase(), g:current(), nil
+  LISTING.g = g
   return VIEW
 end
 
@@ -569,7 +578,12 @@ function engine.install(g)
       depth = depth + 1
       active[depth] = h
       local e = trace and note("sequence", point, h.name, h.fn, show_args(...))
-      if h.kept then keep_run(self, h.fn, h.kept) else h.fn(self, ...) end
+      if h.kept then
+        -- (On the game itself: the listing's view answers the phase from Lua, unrecorded.)
+        keep_run(self == LISTING.view and LISTING.g or self, h.fn, h.kept)
+      else
+        h.fn(self, ...)
+      end
       if e then done(e) end
       depth = depth - 1
     end

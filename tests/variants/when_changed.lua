@@ -37,3 +37,11 @@ action {
     g:set("seen", a.twice)
   end,
 }
+
+-- peek: open only in phase "play", as a value kept with "recorded" says, asked while legal
+-- actions are listed (through the listing's view of the game).
+local function playing(g) return g:phase() == "play" end
+action { name = "peek", when = function(g) return g:cached(playing, nil, "recorded") end, apply = function() end }
+-- pause, resume: leave phase "play" and come back.
+action { name = "pause", apply = function(g) g:set_phase("paused") end }
+action { name = "resume", apply = function(g) g:set_phase("play") end }
