@@ -1058,6 +1058,15 @@ impl Game {
     pub fn cached_computations(&self) -> Result<u64, GameError> {
         Ok(self.script().cached_computations()?)
     }
+
+    /// How many times a hook declared `when_changed` or a value kept with `g:cached`'s
+    /// "recorded" was found with nothing it read changed since its last run (so skipped;
+    /// debug builds run it again to check that it does the same), on this game's loaded
+    /// rules: what tests of what the engine keeps count.
+    #[doc(hidden)]
+    pub fn kept_runs(&self) -> u64 {
+        self.script().kept_runs()
+    }
 }
 
 /// A stack's tuned evaluation, if it has one, and the warning about it, if any.

@@ -60,6 +60,29 @@ pub struct PieceKind {
     pub site: SiteKind,
     /// How many each player owns.
     pub supply: u8,
+    /// Cards of its hex's resource the piece yields when the hex produces (`production`).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub yields: u8,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
+}
+
+/// Resource production as a variant declares it (`production = { ... }` and each piece's
+/// `yields`; docs/modding.md, "Production"), for `g:produce(number)`: each hex of that number
+/// whose terrain produces a card yields it to every player's piece on its corners, as many
+/// as the piece yields, and nothing under the `blocked_by` marker; the game's zone `from`
+/// pays each card kind into the players' zone `to` only if it holds enough for everyone,
+/// unless one player alone is owed it and the bool option `shortage_exception` is on: that
+/// player then takes what is left.
+#[derive(Debug, Clone, Serialize)]
+pub struct Production {
+    /// Zone indices: the game's zone paid from, the players' zone paid into.
+    pub from: usize,
+    pub to: usize,
+    pub blocked_by: Option<String>,
+    pub shortage_exception: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -188,6 +211,9 @@ pub struct Spec {
     pub pieces: Vec<PieceKind>,
     pub terrains: Vec<Terrain>,
     pub grids: Vec<GridSpec>,
+    /// Resource production, when the variant declares it (`g:produce`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub production: Option<Production>,
     /// Actions whose arguments are secret (a card put face down): others see only the
     /// command's first words.
     pub secret_actions: Vec<String>,

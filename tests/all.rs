@@ -73,6 +73,7 @@ mod stored_lists;
 mod stubs;
 mod trace;
 mod tune;
+mod victory_and_production;
 mod web_replay;
 mod web_server;
 

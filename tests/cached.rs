@@ -105,7 +105,9 @@ fn reads_of_an_unknown_kind_are_refused_at_the_line() {
     match g.act(0, "look board") {
         Err(GameError::Script(e)) => {
             assert!(
-                e.message.contains("reads must be nil, \"grids\", \"seat_grids\", \"seat_cards\" or \"constants\""),
+                e.message.contains(
+                    "reads must be nil, \"grids\", \"seat_grids\", \"seat_cards\", \"constants\" or \"recorded\""
+                ),
                 "{e}"
             );
             let at = e.location.clone().unwrap_or_default();

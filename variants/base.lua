@@ -31,10 +31,11 @@ variant {
     -- Knights played stay face up in front of their owner.
     { name = "played", owner = "player", visibility = "public", title = "knights played" },
   },
+  -- `yields`: the resource cards a piece receives when a hex it borders produces.
   pieces = {
     { name = "road", on = "path", supply = 15 },
-    { name = "settlement", on = "intersection", supply = 5 },
-    { name = "city", on = "intersection", supply = 4 },
+    { name = "settlement", on = "intersection", supply = 5, yields = 1 },
+    { name = "city", on = "intersection", supply = 4, yields = 2 },
   },
   terrains = {
     { name = "hills", produces = "brick" },
@@ -44,6 +45,12 @@ variant {
     { name = "mountains", produces = "ore" },
     { name = "desert" },
   },
+  -- Resource Production (The Turn in Detail, 1.; Almanac: Resource Production): each hex
+  -- of the number rolled yields its terrain's resource to the pieces on its corners (see
+  -- `yields`), the hex under the robber nothing; the bank pays each resource only if it
+  -- has enough for everyone, unless one player alone is owed it (option
+  -- shortage_exception): that player takes what is left. Counted and paid by `g:produce`.
+  production = { from = "bank", to = "hand", blocked_by = "robber", shortage_exception = "shortage_exception" },
   options = {
     { name = "victory_points", type = "int", default = 10, min = 3, max = 30,
       doc = "points needed to win, during your own turn (Ending the Game)" },

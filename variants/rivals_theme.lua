@@ -416,7 +416,7 @@ sequence("after_action", "rivals_theme.victory", function(g)
     g:log(name(g, p) .. " wins with " .. pts .. " points!")
     g:emit("game_won", { seat = p })
   end
-end)
+end, { when_changed = true }) -- run again only once something it read has changed
 
 -- Shared by the theme sets ------------------------------------------------------------------
 

@@ -403,6 +403,8 @@ methods! {
         // The list is made (the one allocation, which may raise) before anything changes.
         m.table(n as usize, 0)?;
         m.commit(c)?;
+        // The random numbers' state (and any dice forced), which no getter reads.
+        c.wrote_nothing();
         for i in 1..=n {
             let d = roll_die(c);
             m.int(d as i64)?;
@@ -415,6 +417,7 @@ methods! {
             return Err(rt("g:random(n) needs n >= 1"));
         }
         m.commit(c)?;
+        c.wrote_nothing();
         let v = draw(c, n) + 1;
         m.int(v as i64)
     }
@@ -422,6 +425,7 @@ methods! {
         let mut list = list;
         m.charge(list.len() as u64)?;
         m.commit(c)?;
+        c.wrote_nothing();
         for i in (1..list.len()).rev() {
             let j = draw(c, i as u32 + 1) as usize;
             list.swap(i, j);
@@ -446,6 +450,7 @@ methods! {
         m.alloc(64 + text.len())?;
         m.charge(text.len() as u64 / 16)?;
         m.commit(c)?;
+        c.wrote_nothing(); // the log, which no getter reads
         if c.quiet {
             c.quiet_bytes += text.len();
             c.log_scratch = text;
@@ -460,6 +465,7 @@ methods! {
         m.alloc(64 + text.len())?;
         m.charge(text.len() as u64 / 16)?;
         m.commit(c)?;
+        c.wrote_nothing();
         c.keep_message(Message { text: text.to_string(), to: Some(to) });
         Ok(())
     }
@@ -468,6 +474,9 @@ methods! {
     fast note "_record" (m, c; event: &str) {
         m.alloc(32 + event.len())?;
         m.commit(c)?;
+        // Counted even when a quiet game keeps no event: a run that emitted one is not
+        // kept as if it did nothing.
+        c.reads.notes += 1;
         c.keep_event(event);
         Ok(())
     }

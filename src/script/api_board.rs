@@ -2,6 +2,7 @@
 //! neighbours, labels, the spiral, markers and harbors. Declared once each (`methods.rs`).
 
 use super::api::{card, index, rt, seat, topo, MAX_HEXES, MAX_MARKERS};
+use super::ctx::part;
 use super::methods::methods;
 use crate::board::{self, Topology};
 use crate::state::{Harbor, HexState};
@@ -63,21 +64,26 @@ methods! {
         Ok(())
     }
     fast get "hex_count" (m, c) {
+        c.read_constant();
         m.int(c.state.hexes.len() as i64)
     }
     slow get "intersection_count" (m, c) {
+        c.read_constant();
         m.int(c.state.intersections.len() as i64)
     }
     slow get "path_count" (m, c) {
+        c.read_constant();
         m.int(c.state.paths.len() as i64)
     }
     /// A hex's terrain and number token (nil without one).
     fast get "hex" (m, c; h: i64) {
+        c.read_constant();
         let hs = &c.state.hexes[index(h, c.state.hexes.len(), "hex")?];
         m.str(&c.spec.terrains[hs.terrain as usize].name)?;
         m.opt_int(hs.number.map(i64::from))
     }
     fast get "hex_resource" (m, c; h: i64) {
+        c.read_constant();
         let hs = &c.state.hexes[index(h, c.state.hexes.len(), "hex")?];
         m.opt_str(c.spec.terrains[hs.terrain as usize].produces.map(|k| c.spec.cards[k].name.as_str()))
     }
@@ -90,6 +96,7 @@ methods! {
     }
     /// The hexes with number token `n`, charged as a scan of the board.
     fast get "hexes_numbered" (m, c; n: u8) {
+        c.read_constant();
         m.charge(c.state.hexes.len() as u64)?;
         // Counted first, so that the list is made at its size (not grown entry by entry).
         let found = c.state.hexes.iter().filter(|h| h.number == Some(n)).count();
@@ -105,32 +112,39 @@ methods! {
         Ok(())
     }
     fast get "corners" (m, c; h: i64) {
+        c.read_constant();
         let t = topo(c)?;
         m.ids(&t.hexes[index(h, t.hexes.len(), "hex")?].corners)
     }
     fast get "hex_neighbors" (m, c; h: i64) {
+        c.read_constant();
         let t = topo(c)?;
         m.ids(&t.hexes[index(h, t.hexes.len(), "hex")?].neighbors)
     }
     fast get "hexes_at" (m, c; n: i64) {
+        c.read_constant();
         let t = topo(c)?;
         m.ids(&t.intersections[index(n, t.intersections.len(), "intersection")?].hexes)
     }
     slow get "neighbors" (m, c; n: i64) {
+        c.read_constant();
         let t = topo(c)?;
         m.ids(&t.intersections[index(n, t.intersections.len(), "intersection")?].neighbors)
     }
     slow get "paths_at" (m, c; n: i64) {
+        c.read_constant();
         let t = topo(c)?;
         m.ids(&t.intersections[index(n, t.intersections.len(), "intersection")?].paths)
     }
     slow get "ends" (m, c; p: i64) {
+        c.read_constant();
         let t = topo(c)?;
         let [a, b] = t.paths[index(p, t.paths.len(), "path")?].ends;
         m.int(a as i64 + 1)?;
         m.int(b as i64 + 1)
     }
     slow get "label" (m, c; kind: &str, id: i64) {
+        c.read_constant();
         let t = topo(c)?;
         m.str(match kind {
             "hex" => &t.hexes[index(id, t.hexes.len(), "hex")?].label,
@@ -140,6 +154,7 @@ methods! {
         })
     }
     slow get "spiral" (m, c; start: i64) {
+        c.read_constant();
         let t = topo(c)?;
         let i = index(start, t.hexes.len(), "hex")?;
         m.charge(t.hexes.len() as u64 * 4)?;
@@ -148,6 +163,7 @@ methods! {
         m.ids(&spiral)
     }
     fast get "marker" (m, c; name: &str) {
+        c.read(part::MARKERS);
         m.opt_int(c.state.markers.get(name).map(|h| *h as i64 + 1))
     }
     slow set "set_marker" (m, c; name: &str, h: Option<i64>) {
@@ -158,10 +174,12 @@ methods! {
                     return Err(rt(format!("a board carries at most {MAX_MARKERS} markers")));
                 }
                 m.commit(c)?;
+                c.wrote(part::MARKERS);
                 c.state.markers.insert(name.to_string(), i);
             }
             None => {
                 m.commit(c)?;
+                c.wrote(part::MARKERS);
                 c.state.markers.remove(name);
             }
         }
@@ -169,6 +187,7 @@ methods! {
     }
     /// Every harbor: { path, ends = { a, b }, resource = kind or nil, ratio }.
     slow get "harbors" (m, c) {
+        c.read_constant();
         let t = topo(c)?;
         m.charge(c.state.harbors.len() as u64 * 8)?;
         m.table(0, 0)?;
@@ -191,6 +210,7 @@ methods! {
     /// { resource = kind or nil, ratio = n } for each harbor seat p builds on (a piece of
     /// theirs on one of its path's ends).
     fast get "harbors_of" (m, c; p: i64) {
+        c.read(part::SITES);
         let s = seat(c, p)?;
         let t = topo(c)?;
         m.charge(c.state.harbors.len() as u64 * 2)?;

@@ -3,6 +3,7 @@
 
 use super::api::{card, draw, rt, zone_ref, R};
 use super::api_fast::{int_arg, str_arg};
+use super::ctx::part;
 use super::methods::{hand_it_over, methods, Arg};
 use crate::state::{Zone, ZoneFull};
 use mlua::{ffi, Lua, Table, Value as LV};
@@ -83,6 +84,7 @@ methods! {
     /// Cards in a zone: of one kind, or all of them.
     fast get "count" (m, c; owner: Option<i64>, zone: &str, kind: Option<&str>) {
         let (o, z) = zone_ref(c, owner, zone)?;
+        c.read(part::zone(z));
         let zn = c.state.zone(o, z).ok_or_else(|| rt("no such zone"))?;
         let n = match kind {
             Some(k) => zn.count(card(c, k)?),
@@ -94,6 +96,7 @@ methods! {
     /// unit per entry looked at; it stops at the first kind short.
     fast get "holds" (m, c; owner: Option<i64>, zone: &str, cards: CardCounts) {
         let (o, z) = zone_ref(c, owner, zone)?;
+        c.read(part::zone(z));
         let zn = c.state.zone(o, z).ok_or_else(|| rt("no such zone"))?;
         let mut looked = 0u64;
         let mut holds = true;
@@ -107,6 +110,7 @@ methods! {
     }
     fast get "count_category" (m, c; owner: Option<i64>, zone: &str, cat: &str) {
         let (o, z) = zone_ref(c, owner, zone)?;
+        c.read(part::zone(z));
         let zn = c.state.zone(o, z).ok_or_else(|| rt("no such zone"))?;
         let n: usize =
             c.spec.cards.iter().enumerate().filter(|(_, k)| k.category == cat).map(|(i, _)| zn.count(i)).sum();
@@ -115,6 +119,7 @@ methods! {
     /// A zone's cards: { kind = count } for counts, the kinds bottom to top for a stack.
     fast get "cards" (m, c; owner: Option<i64>, zone: &str) {
         let (o, z) = zone_ref(c, owner, zone)?;
+        c.read(part::zone(z));
         match c.state.zone(o, z).ok_or_else(|| rt("no such zone"))? {
             Zone::Counts(counts) => {
                 m.charge(counts.len() as u64)?;
@@ -147,6 +152,7 @@ methods! {
             return Err(rt(ZoneFull.to_string()));
         }
         m.commit(c)?;
+        c.wrote(part::zone(z));
         c.state.zone_mut(o, z).ok_or_else(|| rt("no such zone"))?.add(k, n as usize).map_err(|e| rt(e.to_string()))
     }
     /// Moves `n` (1 when nil) cards of `kind` from one zone to another.
@@ -169,6 +175,8 @@ methods! {
             return Err(rt(ZoneFull.to_string()));
         }
         m.commit(c)?;
+        c.wrote(part::zone(from.1));
+        c.wrote(part::zone(dest.1));
         if let Some(zn) = c.state.zone_mut(from.0, from.1) {
             zn.remove(k, n);
         }
@@ -181,6 +189,8 @@ methods! {
     slow set "draw" (m, c; fo: Option<i64>, fz: &str, to: Option<i64>, tz: &str) {
         let from = zone_ref(c, fo, fz)?;
         let dest = zone_ref(c, to, tz)?;
+        c.wrote(part::zone(from.1));
+        c.wrote(part::zone(dest.1));
         let top = match c.state.zone_mut(from.0, from.1).ok_or_else(|| rt("no such zone"))? {
             Zone::Stack(s) => s.pop(),
             Zone::Counts(_) => return Err(rt(format!("'{fz}' is not a stack"))),
@@ -195,6 +205,7 @@ methods! {
     }
     slow set "shuffle" (m, c; owner: Option<i64>, zone: &str) {
         let (o, z) = zone_ref(c, owner, zone)?;
+        c.wrote(part::zone(z));
         let mut cards = match c.state.zone_mut(o, z).ok_or_else(|| rt("no such zone"))? {
             Zone::Stack(s) => std::mem::take(s),
             Zone::Counts(_) => return Err(rt(format!("'{zone}' is not a stack"))),
@@ -212,6 +223,8 @@ methods! {
     /// A card picked at random from a zone (each card equally likely), optionally only
     /// among one category; nil if there is none. The card is not moved.
     slow set "random_card" (m, c; owner: Option<i64>, zone: &str, cat: Option<&str>) {
+        // Only the random numbers' state changes, which no getter reads.
+        c.wrote_nothing();
         let (o, z) = zone_ref(c, owner, zone)?;
         let counts: Vec<usize> = {
             let zn = c.state.zone(o, z).ok_or_else(|| rt("no such zone"))?;

@@ -44,11 +44,25 @@ pub(crate) struct FastSlot {
     pub(super) slow_only: Cell<bool>,
     /// The meter's host memory of this call (`Meter::bytes`).
     bytes: Rc<Cell<usize>>,
+    /// What each hook declared `when_changed` read in its last run that wrote nothing, by
+    /// the hook's number (`keep_run_fn`): kept for as long as the Lua state lives, good
+    /// only while `Ctx::still_good` says so (a state installed stales them all).
+    records: std::cell::RefCell<Vec<Option<super::ctx::Record>>>,
+    /// How many times a kept rule was found good (skipped; in debug builds, run again to
+    /// be checked): `Game::kept_runs`, for tests.
+    pub(super) kept: Cell<u64>,
 }
 
 impl FastSlot {
     pub(crate) fn new(budget: Rc<Budget>, bytes: Rc<Cell<usize>>) -> FastSlot {
-        FastSlot { ctx: Cell::new(std::ptr::null_mut()), budget, slow_only: Cell::new(false), bytes }
+        FastSlot {
+            ctx: Cell::new(std::ptr::null_mut()),
+            budget,
+            slow_only: Cell::new(false),
+            bytes,
+            records: Default::default(),
+            kept: Cell::new(0),
+        }
     }
 
     /// Charges the call and `extra` units, and `bytes` of host memory, if both stay within
@@ -184,13 +198,126 @@ pub(super) fn keep_cached_fn(lua: &Lua) -> mlua::Result<Function> {
     unsafe extern "C-unwind" fn cached_tramp(l: *mut ffi::lua_State) -> c_int {
         run_fast(l, Kind::Get, "cached", |c, call| {
             let mut extra = 0;
-            cached(l, c, &mut extra)?;
+            cached(l, upvalue_slot(l), c, &mut extra)?;
             // The kept value is on top of what the hit walked through: it alone is the answer.
             call.left(1);
             call.charge(extra).ok()
         })
     }
     c_closure(lua, slot, keep, None)
+}
+
+/// The function the prelude calls a rule it may keep through: a sequence hook declared
+/// `when_changed` (`g:run`) and `g:cached(fn, arg, "recorded")`. `keep_run(g, fn, n, arg)`
+/// runs `fn(g, arg)` while recording what it reads (`Ctx::read`), unless record `n` (the
+/// hook's or the kept value's number) says that its last run wrote nothing (no write, no
+/// event) and that nothing it read has changed since: then `fn` does not run, and the call
+/// is charged what that run cost, to the unit (the units between the start and the end of
+/// the run, the same for the same reads), so that a game spends the same budget whether or
+/// not its rules were kept. Answers `true` when kept, else `false` and `fn`'s first result
+/// (frozen when kept: `g:cached` hands it out again). Debug builds run every rule anyway
+/// and raise if it then wrote, cost anything else or answered otherwise than `kept` (the
+/// value the prelude kept), so in every test game a write that did not stamp what it
+/// changed (`Ctx::wrote`) or a read left unrecorded fails. Handed to the prelude alone, as
+/// `read_only_fn` is. The Lua around it runs the same either way, so it charges the same.
+pub(super) fn keep_run_fn(lua: &Lua) -> mlua::Result<Function> {
+    let slot = slot_of(lua).ok_or_else(|| mlua::Error::runtime("the engine's fast functions are not set up"))?;
+    unsafe extern "C-unwind" fn keep_run(l: *mut ffi::lua_State) -> c_int {
+        let slot = upvalue_slot(l);
+        // Charged as a call into the engine, kept or not (g:cached's hit in C charges it).
+        super::lua_charge(l, CALL_COST as ffi::lua_Integer);
+        let n = int_arg(l, 3).and_then(|n| usize::try_from(n).ok());
+        // g, fn, n, arg, kept: fn, g (and arg, when given: a hook gets g alone) pushed for
+        // the call
+        let args = if ffi::lua_gettop(l) >= 4 { 2 } else { 1 };
+        ffi::lua_settop(l, 5);
+        ffi::lua_pushvalue(l, 2);
+        ffi::lua_pushvalue(l, 1);
+        if args == 2 {
+            ffi::lua_pushvalue(l, 4);
+        }
+        let ctx = slot.ctx.get();
+        // (While nothing is set up, and for a rule of no number: run, keep nothing.)
+        let (Some(n), false) = (n, ctx.is_null()) else {
+            ffi::lua_callk(l, args, 1, 0, None);
+            ffi::lua_pushboolean(l, 0);
+            ffi::lua_rotate(l, -2, 1);
+            return 2;
+        };
+        let good = slot.records.borrow().get(n).copied().flatten().filter(|r| (*ctx).still_good(r));
+        if good.is_some() {
+            slot.kept.set(slot.kept.get() + 1);
+        }
+        if let (Some(r), false) = (good, cfg!(debug_assertions)) {
+            (*ctx).read_again(&r.set);
+            // As the VM charges (it may raise when the budget runs out: nothing changed).
+            super::lua_charge(l, r.cost as ffi::lua_Integer);
+            ffi::lua_pushboolean(l, 1);
+            return 1;
+        }
+        let (version, notes) = ((*ctx).version, (*ctx).reads.notes);
+        let used = |l| slot.budget.used.get() + super::lua_pendingcharge(l).max(0) as u64;
+        let start = used(l);
+        (*ctx).start_recording();
+        ffi::lua_callk(l, args, 1, 0, None);
+        let cost = used(l).saturating_sub(start);
+        let ctx = slot.ctx.get();
+        let set = (*ctx).stop_recording();
+        let quiet = (*ctx).version == version && (*ctx).reads.notes == notes;
+        // Stack: g, fn, n, arg, kept, result.
+        if let Some(r) = good {
+            if !quiet || cost != r.cost || !same_value(l, 5, 6, 0) {
+                ffi::lua_pushstring(
+                    l,
+                    c"a rule kept while nothing it read changed (when_changed, or g:cached's \"recorded\") ran differently though nothing it read had changed: a write that did not stamp what it changed, or a read left unrecorded"
+                        .as_ptr(),
+                );
+                ffi::lua_error(l);
+            }
+            // Checked: answered as the kept run is (the same value, the same table).
+            ffi::lua_pushboolean(l, 1);
+            return 1;
+        }
+        let mut records = slot.records.borrow_mut();
+        if records.len() <= n {
+            records.resize(n + 1, None);
+        }
+        records[n] = quiet.then_some(super::ctx::Record { set, at: version, cost });
+        drop(records);
+        if quiet && ffi::lua_type(l, 6) == ffi::LUA_TTABLE {
+            // Frozen as every value g:cached keeps is: it is handed out again.
+            super::freeze::lua_freezeall(l, 6);
+        }
+        ffi::lua_pushboolean(l, 0);
+        ffi::lua_rotate(l, -2, 1);
+        2
+    }
+    /// Whether the values at `a` and `b` are the same (tables field by field, raw).
+    unsafe fn same_value(l: *mut ffi::lua_State, a: c_int, b: c_int, depth: usize) -> bool {
+        if ffi::lua_type(l, a) != ffi::LUA_TTABLE || ffi::lua_type(l, b) != ffi::LUA_TTABLE {
+            return ffi::lua_rawequal(l, a, b) != 0;
+        }
+        if depth > MAX_DEPTH || ffi::lua_checkstack(l, 4) == 0 {
+            return false;
+        }
+        let (a, b) = (ffi::lua_absindex(l, a), ffi::lua_absindex(l, b));
+        for (x, y) in [(a, b), (b, a)] {
+            ffi::lua_pushnil(l);
+            while ffi::lua_next(l, x) != 0 {
+                ffi::lua_pushvalue(l, -2);
+                ffi::lua_rawget(l, y);
+                let same =
+                    if x == a { same_value(l, -2, -1, depth + 1) } else { ffi::lua_type(l, -1) != ffi::LUA_TNIL };
+                ffi::lua_settop(l, -3);
+                if !same {
+                    ffi::lua_settop(l, -2);
+                    return false;
+                }
+            }
+        }
+        true
+    }
+    c_closure(lua, slot, keep_run, None)
 }
 
 /// The version a value `g:cached` keeps is good for, by what it reads (`code`: 0 the whole
@@ -211,10 +338,25 @@ pub(super) fn kept_version(c: &Ctx, code: i64, seat_arg: impl FnOnce() -> Option
     })
 }
 
+/// What a value `g:cached` keeps by `code` (see `kept_version`) read, for a recording
+/// under way: a hit or a probe inside `g:cached(fn, arg, "recorded")` or a kept hook.
+pub(super) fn note_kept_read(c: &Ctx, code: i64, seat: Option<i64>) {
+    use super::ctx::part;
+    let owner = || seat.and_then(|s| usize::try_from(s).ok()).unwrap_or(0);
+    match code {
+        1 => c.read(part::GRIDS),
+        2 => c.read(part::grids_of(owner())),
+        3 => c.read(part::grid_cards(owner())),
+        // Nothing of the state (`constants`).
+        4 => c.read_constant(),
+        _ => c.read(part::ALL),
+    }
+}
+
 /// `g:cached(fn, arg, reads)` when the value is kept and still good (see `keep_cached_fn`);
 /// None otherwise, and the Lua function computes, keeps and charges it. Mirrors its hit:
 /// `memo[reads or NONE][fn]` is `{ values, versions, costs }`, each by `arg` (or NONE).
-unsafe fn cached(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Option<()> {
+unsafe fn cached(l: *mut ffi::lua_State, slot: &FastSlot, c: &Ctx, extra: &mut u64) -> Option<()> {
     let code = match ffi::lua_type(l, 4) {
         ffi::LUA_TNIL | ffi::LUA_TNONE => 0,
         ffi::LUA_TSTRING => match str_arg(l, 4)? {
@@ -222,11 +364,14 @@ unsafe fn cached(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Option<()>
             "seat_grids" => 2,
             "seat_cards" => 3,
             "constants" => 4,
+            // Debug builds compute a kept value again (keep_run): the Lua function does.
+            "recorded" if !cfg!(debug_assertions) => 5,
             _ => return None,
         },
         _ => return None,
     };
-    let version = kept_version(c, code, || int_arg(l, 3)).ok()?;
+    // "recorded": good while its record is (keep_run), not by a version.
+    let record = if code == 5 { None } else { Some(kept_version(c, code, || int_arg(l, 3)).ok()?) };
     let top = ffi::lua_gettop(l);
     let none = ffi::lua_upvalueindex(4);
     // per = memo[reads or NONE]
@@ -241,6 +386,29 @@ unsafe fn cached(l: *mut ffi::lua_State, c: &Ctx, extra: &mut u64) -> Option<()>
     }
     let m = top + 2;
     let key = if ffi::lua_type(l, 3) <= ffi::LUA_TNIL { none } else { 3 };
+    let Some(version) = record else {
+        // The record's number, then the record, still good; charged as the Lua function's
+        // hit is: its entry, keep_run's call and the record's cost.
+        if ffi::lua_rawgeti(l, m, 2) != ffi::LUA_TTABLE {
+            return None;
+        }
+        ffi::lua_pushvalue(l, key);
+        ffi::lua_rawget(l, -2);
+        let n = usize::try_from(int_arg(l, -1)?).ok()?;
+        let r = slot.records.borrow().get(n).copied().flatten().filter(|r| c.still_good(r))?;
+        if ffi::lua_rawgeti(l, m, 1) != ffi::LUA_TTABLE {
+            return None;
+        }
+        slot.kept.set(slot.kept.get() + 1);
+        c.read_again(&r.set);
+        super::lua_charge(l, ffi::lua_tointegerx(l, ffi::lua_upvalueindex(5), std::ptr::null_mut()));
+        ffi::lua_pushvalue(l, key);
+        ffi::lua_rawget(l, -2);
+        // (`run_fast` charges the call itself: keep_run's.)
+        *extra = r.cost;
+        return Some(());
+    };
+    note_kept_read(c, code, int_arg(l, 3));
     // The version the value was kept at, then its cost, then the value.
     if ffi::lua_rawgeti(l, m, 2) != ffi::LUA_TTABLE {
         return None;

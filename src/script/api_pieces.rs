@@ -3,6 +3,7 @@
 //! once each (`methods.rs`).
 
 use super::api::{index, piece_kind, rt, seat, site_kind, topo, trail_length};
+use super::ctx::part;
 use super::methods::methods;
 use crate::spec::SiteKind;
 use crate::state::Piece;
@@ -20,6 +21,7 @@ methods! {
     /// The piece on a site and its owner (nil, nil on an empty site; a nil owner for a
     /// piece of no player).
     fast get "at" (m, c; site: &str, id: i64) {
+        c.read(part::SITES);
         let sites = c.state.sites(site_kind(site)?);
         match sites[index(id, sites.len(), site)?] {
             Some(pc) => {
@@ -35,6 +37,7 @@ methods! {
     fast get "supply" (m, c; p: i64, kind: &str) {
         let s = seat(c, p)?;
         let k = piece_kind(c, kind)?;
+        c.read(part::piece(k));
         m.int(c.state.players[s].supply[k] as i64)
     }
     /// `p` nil: a piece of no player (a blocker), taken from no supply.
@@ -54,6 +57,8 @@ methods! {
         }
         m.commit(c)?;
         c.sites_stamp = c.version;
+        c.wrote(part::SITES);
+        c.wrote(part::piece(k));
         if let Some(s) = s {
             c.state.players[s].supply[k] -= 1;
         }
@@ -76,6 +81,9 @@ methods! {
         }
         m.commit(c)?;
         c.sites_stamp = c.version;
+        c.wrote(part::SITES);
+        c.wrote(part::piece(k));
+        c.wrote(part::piece(old.kind as usize));
         if let Some(s) = old.seat() {
             c.state.players[s].supply[k] -= 1;
             c.state.players[s].supply[old.kind as usize] += 1;
@@ -93,6 +101,8 @@ methods! {
         let pc = c.state.sites(sk)[i].ok_or_else(|| rt("there is no piece there"))?;
         m.commit(c)?;
         c.sites_stamp = c.version;
+        c.wrote(part::SITES);
+        c.wrote(part::piece(pc.kind as usize));
         match sk {
             SiteKind::Intersection => c.state.intersections[i] = None,
             SiteKind::Path => c.state.paths[i] = None,
@@ -105,6 +115,7 @@ methods! {
     slow get "pieces_of" (m, c; p: i64, kind: &str) {
         let s = seat(c, p)?;
         let k = piece_kind(c, kind)?;
+        c.read(part::piece(k));
         let sites = c.state.sites(c.spec.pieces[k].site);
         m.charge(sites.len() as u64 / 4)?;
         let mine: Vec<usize> = sites
@@ -120,6 +131,7 @@ methods! {
     fast get "piece_count" (m, c; p: i64, kind: &str) {
         let s = seat(c, p)?;
         let k = piece_kind(c, kind)?;
+        c.read(part::piece(k));
         let site = c.spec.pieces[k].site;
         let sites = c.state.sites(site);
         m.charge(sites.len() as u64 / 4)?;
@@ -135,6 +147,7 @@ methods! {
     /// kind, owner (false: no player's), ... One call where production asked `corners` and
     /// then `at` for each corner.
     fast get "corner_pieces" (m, c; h: i64) {
+        c.read(part::SITES);
         let t = topo(c)?;
         let corners = &t.hexes[index(h, t.hexes.len(), "hex")?].corners;
         m.table(3 * corners.len(), 0)?;
@@ -157,6 +170,7 @@ methods! {
     }
     /// Seats with a piece on a corner of the hex, in seat order.
     slow get "owners_at" (m, c; h: i64) {
+        c.read(part::SITES);
         let t = topo(c)?;
         let i = index(h, t.hexes.len(), "hex")?;
         let mut seats: Vec<usize> =
@@ -168,6 +182,7 @@ methods! {
     /// Empty intersections with no piece closer than `spacing` paths; with `p`, only those
     /// touching one of p's path pieces.
     slow get "open_intersections" (m, c; spacing: u32, p: Option<i64>) {
+        c.read(part::SITES);
         let t = topo(c)?;
         let owner = match p {
             Some(p) => Some(seat(c, p)?),
@@ -196,6 +211,7 @@ methods! {
     /// Empty paths that extend p's network: one end holds p's piece, or one end touches
     /// p's path piece and holds no other player's piece.
     slow get "open_paths" (m, c; p: i64) {
+        c.read(part::SITES);
         let t = topo(c)?;
         let s = seat(c, p)?;
         m.charge(t.paths.len() as u64 * 2)?;
@@ -217,6 +233,7 @@ methods! {
     /// The longest trail of p's pieces of a kind, broken by other players' intersection
     /// pieces; charged four units a path.
     fast get "longest_trail" (m, c; p: i64, kind: &str) {
+        c.read(part::SITES);
         let t = topo(c)?;
         let s = seat(c, p)?;
         let k = piece_kind(c, kind)?;

@@ -4,6 +4,7 @@
 //! Declared once each (`methods.rs`).
 
 use super::api::{card, rt, seat, zone_ref, R};
+use super::ctx::part;
 use super::methods::{methods, Call};
 use super::Ctx;
 use crate::slots::{find_label, Around};
@@ -87,22 +88,26 @@ fn slot_table(m: &mut impl Call, c: &Ctx, g: usize, row: usize, col: usize) -> R
 methods! {
     // Reading -------------------------------------------------------------------------
     slow get "grid_size" (m, c; owner: Option<i64>, name: &str) {
+        c.read(part::GRIDS);
         let gi = grid_ref(c, owner, name)?;
         m.int(c.state.grids[gi].rows as i64)?;
         m.int(c.state.grids[gi].cols as i64)
     }
     /// The card in play at a position (or nil) and the position's store.
     fast get "slot" (m, c; owner: Option<i64>, name: &str, row: i64, col: i64) {
+        c.read(part::GRIDS);
         let (gi, r, k) = pos(c, owner, name, row, col)?;
         let grid = &c.state.grids[gi];
         m.opt_str(grid.top(r, k).map(|k| kind_name(c, k)))?;
         m.int(grid.store(r, k) as i64)
     }
     fast get "store" (m, c; owner: Option<i64>, name: &str, row: i64, col: i64) {
+        c.read(part::GRIDS);
         let (gi, r, k) = pos(c, owner, name, row, col)?;
         m.int(c.state.grids[gi].store(r, k) as i64)
     }
     slow get "slot_cards" (m, c; owner: Option<i64>, name: &str, row: i64, col: i64) {
+        c.read(part::GRIDS);
         let (gi, r, k) = pos(c, owner, name, row, col)?;
         let cards = c.state.grids[gi].get(r, k).map(|s| s.cards.as_slice()).unwrap_or_default();
         m.table(cards.len(), 0)?;
@@ -116,6 +121,7 @@ methods! {
     /// each position in turn. The prelude builds the tables `g:slots` hands out from it: a
     /// table made in Lua costs a fraction of one filled field by field from Rust.
     fast get "__slots_flat" (m, c; owner: Option<i64>, name: &str) {
+        c.read(part::GRIDS);
         let gi = grid_ref(c, owner, name)?;
         let slots = &c.state.grids[gi].slots;
         m.charge(slots.len() as u64 * 16)?;
@@ -141,6 +147,7 @@ methods! {
     }
     /// Positions whose card in play is `kind` (any card if nil), in reading order.
     slow get "grid_find" (m, c; owner: Option<i64>, name: &str, kind: Option<&str>) {
+        c.read(part::GRIDS);
         let gi = grid_ref(c, owner, name)?;
         let want = match kind {
             Some(k) => Some(card(c, k)? as u16),
@@ -166,6 +173,7 @@ methods! {
     }
     /// Cards in play on the grid, of one kind or all.
     fast get "grid_count" (m, c; owner: Option<i64>, name: &str, kind: Option<&str>) {
+        c.read(part::GRIDS);
         let gi = grid_ref(c, owner, name)?;
         let slots = &c.state.grids[gi].slots;
         let n = match kind {
@@ -179,6 +187,7 @@ methods! {
     }
     /// In-bounds positions around one: "orthogonal" (default), "diagonal" or "all".
     slow get "slot_neighbors" (m, c; owner: Option<i64>, name: &str, row: i64, col: i64, how: Option<&str>) {
+        c.read(part::GRIDS);
         let (gi, r, k) = pos(c, owner, name, row, col)?;
         let how = how.unwrap_or("orthogonal");
         let around = Around::parse(how)
@@ -191,11 +200,13 @@ methods! {
         Ok(())
     }
     slow get "slot_label" (m, c; owner: Option<i64>, name: &str, row: i64, col: i64) {
+        c.read(part::GRIDS);
         let (gi, r, k) = pos(c, owner, name, row, col)?;
         m.str(&c.state.grids[gi].label(r, k))
     }
     /// owner (seat or nil), grid name, row, col of a label; nothing if it names no slot.
     slow get "slot_at" (m, c; label: &str) {
+        c.read(part::GRIDS);
         match find_label(&c.state.grids, &label.to_ascii_uppercase()) {
             Some((gi, r, k)) => {
                 let grid = &c.state.grids[gi];
@@ -221,6 +232,7 @@ methods! {
         let kind = card(c, kind)?;
         m.commit(c)?;
         c.touch_grids(owner, true);
+        c.wrote(part::zone(z));
         take_from_zone(c, zo, z, kind, fz)?;
         c.state.grids[gi].get_mut(r, k).cards.push(kind as u16);
         Ok(())
@@ -243,6 +255,7 @@ methods! {
         let top = c.state.grids[gi].top(r, k).ok_or_else(|| rt(format!("there is no card on {label}")))?;
         m.commit(c)?;
         c.touch_grids(owner, true);
+        c.wrote(part::zone(z));
         put_in_zone(c, zo, z, top as usize, 1, bottom.unwrap_or(false))?;
         let grid = &mut c.state.grids[gi];
         let s = grid.get_mut(r, k);
@@ -278,6 +291,8 @@ methods! {
         let n = n.unwrap_or(1) as usize;
         let (fo, fzi) = zone_ref(c, fo, fz)?;
         let (to, tzi) = zone_ref(c, to, tz)?;
+        c.wrote(part::zone(fzi));
+        c.wrote(part::zone(tzi));
         let k = card(c, kind)?;
         let have = c.state.zone(fo, fzi).map(|z| z.count(k)).unwrap_or(0);
         if have < n {

@@ -5,6 +5,7 @@
 
 use super::api::{from_lua_value, rt, seat, MAX_DEPTH, R};
 use super::api_fast::{int_arg, str_arg};
+use super::ctx::part;
 use super::methods::{methods, Arg, Call};
 use super::{caller, Ctx, ScriptError, ScriptErrorKind, VARS_CAP};
 use crate::value::Value;
@@ -97,6 +98,7 @@ fn store_var(m: &mut impl Call, c: &mut Ctx, seat: Option<usize>, key: &str, val
         }));
     }
     m.commit(c)?;
+    c.wrote(part::var(key));
     let vars = match seat {
         Some(s) => &mut c.state.players[s].vars,
         None => &mut c.state.vars,
@@ -239,6 +241,7 @@ impl<'a> Arg<'a> for InsertArgs {
 
 methods! {
     fast get "get" (m, c; key: &str, field: Entry) {
+        c.read_var(key);
         let v = c.state.vars.get(key);
         match field {
             Entry::Whole => load_var(m, v),
@@ -275,6 +278,7 @@ methods! {
             )));
         }
         m.commit(c)?;
+        c.wrote(part::var(key));
         insert_entry(&mut c.state.vars, key, at, args.value);
         c.state.var_bytes = total;
         Ok(())
@@ -297,6 +301,7 @@ methods! {
         m.charge((len - at) as u64 / 16)?;
         load_var(m, Some(&list[at]))?;
         m.commit(c)?;
+        c.wrote(part::var(key));
         if let Some(Value::List(list)) = c.state.vars.get_mut(key) {
             list.remove(at);
         }
@@ -305,6 +310,7 @@ methods! {
     }
     slow get "pget" (m, c; p: i64, key: &str) {
         let s = seat(c, p)?;
+        c.read_var(key);
         load_var(m, c.state.players[s].vars.get(key))
     }
     slow set "pset" (m, c; p: i64, key: &str, value: Stored) {

@@ -66,6 +66,127 @@ pub(crate) struct Ctx {
     pub quiet_bytes: usize,
     /// The buffer a quiet `g:log` writes its text into, to measure it.
     pub log_scratch: String,
+    /// What a rule's run read and when each part of the state last changed: how the engine
+    /// keeps what a hook or `g:cached(fn, arg, "recorded")` found while nothing it read
+    /// changed (`Reads`).
+    pub reads: Reads,
+    /// What `g:produce` counted each seat is owed, by card kind and seat (a buffer kept, so
+    /// that the C function holds no memory of its own while it pushes its answers).
+    pub produced: Vec<u32>,
+}
+
+/// A part of the state a recorded read depends on: a bit of a `ReadSet`. Zones, kinds of
+/// piece and stored values share bits past their ranges (a write to one then stales what
+/// read the other: more runs, never a wrong answer).
+pub(crate) mod part {
+    /// Anything at all: a method that says nothing of what it reads. A value that read it
+    /// is good only while nothing whatever changed.
+    pub const ALL: u8 = 0;
+    pub const PHASE: u8 = 1;
+    pub const CURRENT: u8 = 2;
+    pub const TURN: u8 = 3;
+    pub const WINNER: u8 = 4;
+    pub const MARKERS: u8 = 5;
+    pub const GRIDS: u8 = 6;
+    /// What stands where on the board, whatever the piece.
+    pub const SITES: u8 = 7;
+    /// A zone, by its index in the spec (every owner's).
+    pub fn zone(i: usize) -> u8 {
+        8 + (i % 56) as u8
+    }
+    /// A kind of piece, on the board or in a supply.
+    pub fn piece(i: usize) -> u8 {
+        64 + (i % 32) as u8
+    }
+    /// The cards on the slot grids of an owner (0: the game's, then each seat's).
+    pub fn grid_cards(owner: usize) -> u8 {
+        96 + (owner % 16) as u8
+    }
+    /// Anything on the slot grids of an owner: cards or stores.
+    pub fn grids_of(owner: usize) -> u8 {
+        112 + (owner % 16) as u8
+    }
+    /// A stored value (`g:get`, `g:set`), by its key.
+    pub fn var(key: &str) -> u8 {
+        use std::hash::{Hash, Hasher};
+        let mut h = rustc_hash::FxHasher::default();
+        key.hash(&mut h);
+        128 + (h.finish() % 128) as u8
+    }
+}
+
+/// A set of `part`s.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub(crate) struct ReadSet([u64; 4]);
+
+impl ReadSet {
+    pub(crate) fn add(&mut self, part: u8) {
+        self.0[(part >> 6) as usize] |= 1 << (part & 63);
+    }
+    pub(crate) fn union(&mut self, other: &ReadSet) {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a |= b;
+        }
+    }
+    pub(crate) fn has(&self, part: u8) -> bool {
+        self.0[(part >> 6) as usize] & (1 << (part & 63)) != 0
+    }
+    fn parts(&self) -> impl Iterator<Item = u8> + '_ {
+        (0..4u8).flat_map(move |w| {
+            let mut bits = self.0[w as usize];
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let b = bits.trailing_zeros() as u8;
+                    bits &= bits - 1;
+                    w * 64 + b
+                })
+            })
+        })
+    }
+}
+
+/// What a rule's run read, kept with the version it was good at and what it cost: the
+/// engine answers from it while none of what it read changed (`Reads::still_good`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Record {
+    pub set: ReadSet,
+    pub at: u64,
+    pub cost: u64,
+}
+
+/// The recording of reads and the stamps of writes, part by part (`part`).
+pub(crate) struct Reads {
+    /// `version` when each part last changed.
+    stamps: Box<[u64; 256]>,
+    /// `version` when something no part names changed (a write that says nothing of what
+    /// it wrote, a state installed): everything recorded before it is stale.
+    all: u64,
+    /// `all` before the current write's `touch` (a write that names its parts puts it back).
+    all_before: u64,
+    /// Recordings under way, innermost last: what each has read so far.
+    open: std::cell::RefCell<Vec<ReadSet>>,
+    /// Whether any recording is under way (read by every getter: one load).
+    recording: std::cell::Cell<bool>,
+    /// Set by a getter that said what it read (`Ctx::read`), so that one that did not is
+    /// recorded as reading everything.
+    noted: std::cell::Cell<bool>,
+    /// Calls that noted an event (`g:emit`): a run that noted one is not kept, even if it
+    /// wrote nothing.
+    pub notes: u64,
+}
+
+impl Reads {
+    pub(crate) fn new(version: u64) -> Reads {
+        Reads {
+            stamps: Box::new([version; 256]),
+            all: version,
+            all_before: version,
+            open: Default::default(),
+            recording: Default::default(),
+            noted: Default::default(),
+            notes: 0,
+        }
+    }
 }
 
 /// The options table `Ctx::option_values` was read from, and its values in spec order.
@@ -101,9 +222,27 @@ impl Ctx {
         }
     }
 
-    /// Stamps the state changed (by the engine, or a write of any kind).
+    /// Stamps the state changed (by the engine, or a write of any kind): every part of it,
+    /// unless the write then names the parts it changed (`wrote`, `wrote_nothing`).
     pub(crate) fn touch(&mut self) {
         self.version += 1;
+        self.reads.all_before = self.reads.all;
+        self.reads.all = self.version;
+    }
+
+    /// The write just stamped (`touch`) changed `part` alone (of what it names; it may
+    /// name several).
+    #[inline]
+    pub(crate) fn wrote(&mut self, part: u8) {
+        self.reads.all = self.reads.all_before;
+        self.reads.stamps[part as usize] = self.version;
+    }
+
+    /// The write just stamped changed nothing a getter reads (a message, the random
+    /// numbers' state).
+    #[inline]
+    pub(crate) fn wrote_nothing(&mut self) {
+        self.reads.all = self.reads.all_before;
     }
 
     /// Stamps everything changed (a state installed, the engine at work).
@@ -112,6 +251,96 @@ impl Ctx {
         self.grid_version = self.version;
         self.grid_base = self.version;
         self.sites_stamp = self.version;
+        self.reads.all = self.version;
+        self.reads.all_before = self.version;
+    }
+
+    /// A getter read `part`, for the recording under way (if any).
+    #[inline]
+    pub(crate) fn read(&self, part: u8) {
+        if self.reads.recording.get() {
+            self.reads.noted.set(true);
+            if let Some(top) = self.reads.open.borrow_mut().last_mut() {
+                top.add(part);
+            }
+        }
+    }
+
+    /// A getter read the stored value under `key` (its part hashed only while recording).
+    #[inline]
+    pub(crate) fn read_var(&self, key: &str) {
+        if self.reads.recording.get() {
+            self.read(part::var(key));
+        }
+    }
+
+    /// A getter read nothing that changes during a game (the board's shape, an option,
+    /// the number of players): anything that changes them stamps everything.
+    #[inline]
+    pub(crate) fn read_constant(&self) {
+        if self.reads.recording.get() {
+            self.reads.noted.set(true);
+        }
+    }
+
+    /// Whether a recording is under way: a getter's call is then checked for having said
+    /// what it read (`before_get`, `after_get`).
+    #[inline]
+    pub(crate) fn recording(&self) -> bool {
+        self.reads.recording.get()
+    }
+
+    pub(crate) fn before_get(&self) {
+        self.reads.noted.set(false);
+    }
+
+    /// A getter that said nothing of what it read read everything.
+    pub(crate) fn after_get(&self) {
+        if !self.reads.noted.get() {
+            self.read(part::ALL);
+        }
+    }
+
+    /// Starts recording what the rules read (within another recording: a part of it).
+    pub(crate) fn start_recording(&self) {
+        self.reads.open.borrow_mut().push(ReadSet::default());
+        self.reads.recording.set(true);
+    }
+
+    /// Stops the innermost recording: what it read, added to the one around it.
+    pub(crate) fn stop_recording(&self) -> ReadSet {
+        let mut open = self.reads.open.borrow_mut();
+        let set = open.pop().unwrap_or_default();
+        if let Some(outer) = open.last_mut() {
+            outer.union(&set);
+        }
+        self.reads.recording.set(!open.is_empty());
+        set
+    }
+
+    /// Ends every recording (a call into the rules starts with none: an error may have
+    /// left one open).
+    pub(crate) fn clear_recordings(&self) {
+        self.reads.open.borrow_mut().clear();
+        self.reads.recording.set(false);
+    }
+
+    /// A record found again: what it read counts as read by the recording under way.
+    pub(crate) fn read_again(&self, set: &ReadSet) {
+        if self.reads.recording.get() {
+            self.reads.noted.set(true);
+            if let Some(top) = self.reads.open.borrow_mut().last_mut() {
+                top.union(set);
+            }
+        }
+    }
+
+    /// Whether nothing `r` read changed since it was recorded.
+    pub(crate) fn still_good(&self, r: &Record) -> bool {
+        if self.reads.all > r.at || (r.set.has(part::ALL) && self.version != r.at) {
+            return false;
+        }
+        r.set.parts().all(|p| self.reads.stamps[p as usize] <= r.at)
     }
 
     /// The pieces of `kind` that `seat` has on the sites of `site`, from the kept counts
@@ -153,7 +382,10 @@ impl Ctx {
             stamps[i] = v;
         };
         stamp(&mut self.grid_stamps, self.version);
+        self.wrote(part::GRIDS);
+        self.wrote(part::grids_of(i));
         if cards {
+            self.wrote(part::grid_cards(i));
             stamp(&mut self.card_stamps, self.version);
         }
     }

@@ -25,7 +25,7 @@ use std::ffi::c_int;
 extern "C-unwind" {
     /// Freezes every table reachable from the value at `idx` and seals the variables of
     /// the rules' functions it reaches. Raises only memory errors.
-    fn lua_freezeall(l: *mut ffi::lua_State, idx: c_int);
+    pub(super) fn lua_freezeall(l: *mut ffi::lua_State, idx: c_int);
 }
 
 /// Freezes what the rules can reach from `roots` (a list) and the globals, and seals the

@@ -375,7 +375,15 @@ pub(super) unsafe fn run_fast(
     let ctx = slot.ctx.get();
     if !ctx.is_null() && !slot.slow_only.get() && (kind != Kind::Set || !(*ctx).read_only) {
         let mut call = FastCall { l, slot, extra: 0, bytes: 0, pushed: 0, committed: false, touch: kind == Kind::Set };
+        let recording = kind == Kind::Get && (*ctx).recording();
+        if recording {
+            (*ctx).before_get();
+        }
         let answered = f(&mut *ctx, &mut call).is_some();
+        // (Handed over, the mlua function records the call itself.)
+        if recording && answered {
+            (*ctx).after_get();
+        }
         if answered && (call.committed || slot.spend(call.extra, call.bytes)) {
             #[cfg(debug_assertions)]
             ANSWERED.with(|a| {
@@ -421,7 +429,15 @@ pub(super) fn run_slow<A>(
         let mut call = SlowCall::new(lua);
         {
             let mut c = if kind == Kind::Set { writable(lua)? } else { ctx(lua)? };
+            // A getter that says nothing of what it read (`Ctx::read`) read everything.
+            let recording = kind == Kind::Get && c.recording();
+            if recording {
+                c.before_get();
+            }
             rule(&mut c, &mut call, args)?;
+            if recording {
+                c.after_get();
+            }
         }
         Ok(call.results())
     })();
@@ -638,6 +654,7 @@ pub(super) const AREAS: &[&[Method]] = &[
     super::api_cards::METHODS,
     super::api_board::METHODS,
     super::api_pieces::METHODS,
+    super::api_production::METHODS,
     super::api::METHODS,
     super::api_slots::METHODS,
 ];

@@ -10,6 +10,7 @@ mod api_board;
 mod api_cards;
 mod api_fast;
 mod api_pieces;
+mod api_production;
 mod api_slots;
 mod api_turn;
 mod api_values;
@@ -173,6 +174,7 @@ impl Script {
                 freeze::freeze_value_fn(&lua).map_err(lua_err)?,
                 trace::card_stamp_fn(&lua).map_err(lua_err)?,
                 declared::lacking_fn(&lua).map_err(lua_err)?,
+                api_fast::keep_run_fn(&lua).map_err(lua_err)?,
             ))
             .map_err(lua_err)?;
         // Out of the scripts' reach (no global names it): the engine's entry points are
@@ -281,6 +283,13 @@ impl Script {
         }
     }
 
+    /// How many times a rule the engine keeps (a hook declared `when_changed`, a value of
+    /// `g:cached(fn, arg, "recorded")`) was found unchanged since its last run, over this
+    /// Lua state's life: skipped (debug builds run it again, to check it).
+    pub(crate) fn kept_runs(&self) -> u64 {
+        self.lua.app_data_ref::<api_fast::FastSlot>().map_or(0, |s| s.kept.get())
+    }
+
     /// Installs a fresh state (before setup).
     pub(crate) fn set_state(&self, state: GameState) {
         let version = self.lua.app_data_ref::<Ctx>().map_or(0, |c| c.version.max(c.grid_version) + 1);
@@ -307,6 +316,8 @@ impl Script {
             quiet: self.quiet.get(),
             quiet_bytes: 0,
             log_scratch: String::new(),
+            reads: ctx::Reads::new(version),
+            produced: vec![],
         });
         api_fast::refresh(&self.lua);
     }
@@ -353,6 +364,9 @@ impl Script {
         self.lua.exec_raw_lua(|raw| unsafe { lua_resetcharge(raw.state()) });
         if let Some(m) = self.lua.app_data_ref::<Meter>() {
             m.bytes.set(0);
+        }
+        if let Some(c) = self.lua.app_data_ref::<Ctx>() {
+            c.clear_recordings();
         }
         let f = self
             .calls

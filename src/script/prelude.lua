@@ -9,7 +9,8 @@
 -- keeps, as the rules are frozen once loaded (script/freeze.rs). `declared_lacking(seat,
 -- want)` answers, for the actions whose declared needs the engine checks itself (bits of
 -- `want`, see engine.declared_needs), those that `seat` lacks now, as a bit mask.
-local set_read_only, fresh_budget, keep_cached, check_samples, freeze_kept, card_stamp, declared_lacking = ...
+local set_read_only, fresh_budget, keep_cached, check_samples, freeze_kept, card_stamp, declared_lacking,
+  keep_run = ...
 
 local R = { hooks = {}, by_point = nil, actions = {}, order = {}, seq = 0 }
 local engine = {}
@@ -144,8 +145,15 @@ local function register(kind, point, name, fn, opts)
   if type(fn) ~= "function" then error("hook '" .. name .. "' needs a function", 3) end
   R.seq = R.seq + 1
   local old = R.hooks[name]
+  -- `when_changed`: a sequence hook of the state alone, called as fn(g), which the engine
+  -- skips while nothing it read last time changed (and that run wrote nothing): g:run.
+  local when_changed = opts and opts.when_changed
+  if when_changed ~= nil and kind ~= "sequence" then
+    error("hook '" .. name .. "': when_changed is for sequence hooks", 3)
+  end
   R.hooks[name] = {
     kind = kind, point = point, name = name, fn = fn,
+    when_changed = when_changed or nil,
     priority = (opts and opts.priority) or (old and old.priority) or 0,
     order = old and old.order or R.seq,
     variant = current_variant,
@@ -521,8 +529,18 @@ function engine.forget_kept()
   end
 end
 
+-- The numbers of the engine's records of what a kept rule read (keep_run): the hooks
+-- declared `when_changed` first (numbered once the rules are sealed), then each value
+-- g:cached keeps with "recorded".
+local next_record = 0
+
+-- The view legal actions are listed through and the game it stands for (make_view,
+-- listing_view): a value kept with "recorded" is computed on the game itself, whose getters
+-- say what they read (the view answers the phase and whose turn from Lua).
+local LISTING = {}
+
 local function install_cached(g)
-  local READS = { grids = 1, seat_grids = 2, seat_cards = 3, constants = 4 }
+  local READS = { grids = 1, seat_grids = 2, seat_cards = 3, constants = 4, recorded = 5 }
   local probe, used = g.__probe, g.__used
   g.__probe, g.__used = nil, nil
   local NONE = {}
@@ -536,7 +554,7 @@ local function install_cached(g)
       code = READS[reads]
       if not code then
         -- Level 3: the rule that called g:cached, past the C function that handed over.
-        error("g:cached: reads must be nil, \"grids\", \"seat_grids\", \"seat_cards\" or \"constants\", not "
+        error("g:cached: reads must be nil, \"grids\", \"seat_grids\", \"seat_cards\", \"constants\" or \"recorded\", not "
           .. tostring(reads), 3)
       end
     end
@@ -547,6 +565,20 @@ local function install_cached(g)
     if not m then m = { {}, {}, {} }; per[fn] = m end
     local k = arg
     if k == nil then k = NONE end
+    if code == 5 then
+      -- What fn reads, recorded by the engine: kept (record number m[2][k]) while none of
+      -- it changes, and charged what computing it cost (keep_run).
+      local n = m[2][k]
+      if not n then n = next_record; next_record = n + 1; m[2][k] = n end
+      local on = self
+      if on == LISTING.view then on = LISTING.g end
+      -- The same Lua runs whether it was kept or not (keep_run freezes what it keeps).
+      local hit, r = keep_run(on, fn, n, arg, m[1][k])
+      if hit then return m[1][k] end
+      computations = computations + 1
+      m[1][k] = r
+      return r
+    end
     local seat = (code == 2 or code == 3) and arg or nil
     -- A value kept costs what computing it did (and the calls below that a hit skips), so
     -- the budget a call uses never depends on what happened to be kept: the probe charges it.
@@ -589,9 +621,11 @@ local function make_view(g)
     if not n then n = cached.g:players(); cached.players = n end
     return n
   end
+  LISTING.view = VIEW
 end
 local function listing_view(g)
   cached.g, cached.phase, cached.current, cached.players = g, g:phase(), g:current(), nil
+  LISTING.g = g
   return VIEW
 end
 
@@ -599,6 +633,14 @@ function engine.install(g)
   sealed = true
   install_slots(g)
   install_cached(g)
+  local by = points() -- sealed now: the index is final
+  -- Each hook declared `when_changed` gets a number, by which the engine keeps what its
+  -- last run read (keep_run: run it only if something of that changed).
+  for _, list in next, by.sequence do
+    for _, h in ipairs(list) do
+      if h.when_changed then h.kept, next_record = next_record, next_record + 1 end
+    end
+  end
   function g:run(point, ...)
     local list = (SEQUENCE or points().sequence)[point] or EMPTY
     for i = 1, #list do
@@ -606,12 +648,16 @@ function engine.install(g)
       depth = depth + 1
       active[depth] = h
       local e = trace and note("sequence", point, h.name, h.fn, show_args(...))
-      h.fn(self, ...)
+      if h.kept then
+        -- (On the game itself: the listing's view answers the phase from Lua, unrecorded.)
+        keep_run(self == LISTING.view and LISTING.g or self, h.fn, h.kept)
+      else
+        h.fn(self, ...)
+      end
       if e then done(e) end
       depth = depth - 1
     end
   end
-  local by = points() -- sealed now: the index is final
   FILTER, SEQUENCE, EVENT = by.filter, by.sequence, by.event
   -- run_filter without its check for integers, in one call: rules filter a value several
   -- times an action.
@@ -648,6 +694,27 @@ function engine.install(g)
       if e then done(e) end
       depth = depth - 1
     end
+  end
+  -- g:produce(number): production as the variant declares it, counted and paid by the
+  -- engine. A variant that changes what a building yields (a `production` filter hook,
+  -- as (g, n, seat, piece, hex)) has each producing piece's yield filtered here, and the
+  -- engine pays what the hooks say.
+  local produce, producing, pay_owed = g.produce, g.__producing, g.__pay_owed
+  g.__producing, g.__pay_owed = nil, nil
+  if filters.production then
+    function g:produce(number)
+      local sites, owed = producing(self, number), {}
+      for i = 1, #sites, 5 do
+        local h, card, piece, owner = sites[i], sites[i + 1], sites[i + 2], sites[i + 3]
+        local n = self:filter("production", sites[i + 4], owner, piece, h)
+        local seats = owed[card]
+        if not seats then seats = {}; owed[card] = seats end
+        seats[owner] = (seats[owner] or 0) + n
+      end
+      return pay_owed(self, owed)
+    end
+  else
+    g.produce = produce
   end
   g.debug = debug_line
   make_view(g)

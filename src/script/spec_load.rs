@@ -279,6 +279,15 @@ pub(super) fn finish(lua: &Lua, engine: &Table) -> Result<(Spec, Vec<(String, St
     if spec.variants.is_empty() {
         return Err(ScriptError::new(ScriptErrorKind::Load, "no variant was loaded"));
     }
+    // A production's shortage exception names a bool option of the stack.
+    if let Some(name) = spec.production.as_ref().and_then(|p| p.shortage_exception.as_ref()) {
+        if !spec.options.iter().any(|o| &o.name == name && matches!(o.kind, OptionType::Bool)) {
+            return Err(ScriptError::new(
+                ScriptErrorKind::Load,
+                format!("production: shortage_exception names '{name}', which is not a bool option of the game"),
+            ));
+        }
+    }
     let list: Table = engine.get::<Function>("action_specs").and_then(|f| f.call(())).map_err(lua_err)?;
     for entry in list.sequence_values::<Table>() {
         let t = entry.map_err(lua_err)?;
@@ -394,12 +403,36 @@ fn merge(lua: &Lua, spec: &mut Spec, decl: &Table, variant: &str) -> mlua::Resul
                     return Err(load_err(format!("piece '{name}': 'on' must be intersection or path, not '{other}'")))
                 }
             };
-            let pk = PieceKind { name: name.clone(), site, supply: p.get("supply")? };
+            let pk = PieceKind {
+                name: name.clone(),
+                site,
+                supply: p.get("supply")?,
+                yields: p.get::<Option<u8>>("yields")?.unwrap_or(0),
+            };
             match spec.pieces.iter_mut().find(|x| x.name == name) {
                 Some(x) => *x = pk,
                 None => spec.pieces.push(pk),
             }
         }
+    }
+    if let Some(p) = decl.get::<Option<Table>>("production")? {
+        let zone = |key: &str, per_player: bool| -> mlua::Result<usize> {
+            let name: String = p.get(key).map_err(|_| load_err(format!("production: `{key}` must name a zone")))?;
+            match spec.zone(&name) {
+                Some(z) if spec.zones[z].per_player == per_player => Ok(z),
+                Some(_) => Err(load_err(format!(
+                    "production: `{key}` zone '{name}' must belong to {}",
+                    if per_player { "each player" } else { "the game" }
+                ))),
+                None => Err(load_err(format!("production: `{key}` names '{name}', which is not a declared zone"))),
+            }
+        };
+        spec.production = Some(Production {
+            from: zone("from", false)?,
+            to: zone("to", true)?,
+            blocked_by: p.get("blocked_by")?,
+            shortage_exception: p.get("shortage_exception")?,
+        });
     }
     if let Some(terrains) = decl.get::<Option<Table>>("terrains")? {
         for t in terrains.sequence_values::<Table>() {

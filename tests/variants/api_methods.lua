@@ -139,6 +139,9 @@ local CALLS = {
   end,
 }
 
+-- Production as base declares it: what each seat received and the resources short.
+CALLS.produce = function(g) keep(g, "produce", g:produce(6), g:produce(8.0), g:produce(12)) end
+
 local BAD = {
   set_current = function(g) g:set_current(9) end,
   set_phase = function(g) g:set_phase({}) end,
@@ -174,6 +177,7 @@ local BAD = {
   __slots_flat = function(g) g:slots(nil, "nowhere") end,
   grid_count = function(g, p) g:grid_count(p, "yard", "gold") end,
   set_store = function(g, p) g:set_store(p, "yard", 1, 1, 70000) end,
+  produce = function(g) g:produce(300) end,
 }
 
 action {

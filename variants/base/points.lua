@@ -121,22 +121,27 @@ on("knights_changed", "base.largest_army", function(g)
   for i = 0, n - 1 do update_largest_army(g, (g:current() - 1 + i) % n + 1, "knight", "knights") end
 end)
 
+-- A seat's points, hidden victory point cards included (every variant's filters).
 local function engine_points(g, p) return g:filter("victory_points", 0, p, true) end
 
 -- Ending the Game: 10 points during your own turn, hidden victory point cards included.
 -- 5-6 players: a Special Building Phase is not the builder's turn (it comes "between player
 -- turns"), so it wins nothing; 10 points then win once the builder's own turn begins.
+-- Checked after every action, so the engine keeps what it can: the hook runs again only
+-- once something it read has changed (`when_changed`), and the points are counted again
+-- only once something they read has changed (`g:cached` on "recorded").
 sequence("after_action", "base.victory", function(g)
   if g:winner() then return end
   local ph = g:phase()
   if ph == "setup" or ph == "special_building" then return end
   local p = g:current()
-  if g:filter("victory_points", 0, p, true) >= g:option("victory_points") then
+  local points = g:cached(engine_points, p, "recorded")
+  if points >= g:option("victory_points") then
     g:declare_winner(p)
-    g:log(name(g, p) .. " wins with " .. engine_points(g, p) .. " points!")
+    g:log(name(g, p) .. " wins with " .. points .. " points!")
     g:emit("game_won", { seat = p })
   end
-end)
+end, { when_changed = true })
 
 -- For the parts after this one.
 shared.update_longest_road, shared.update_largest_army = update_longest_road, update_largest_army

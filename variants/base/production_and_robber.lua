@@ -5,7 +5,7 @@
 -- parts before this one, and this one adds those the parts after it use.
 local shared = ...
 local RESOURCES, IS_RESOURCE = shared.RESOURCES, shared.IS_RESOURCE
-local RESOURCE_INDEX, next, copy = shared.RESOURCE_INDEX, shared.next, shared.copy
+local next, copy = shared.next, shared.copy
 local cards_text, plural, total, has = shared.cards_text, shared.plural, shared.total, shared.has
 local pay, hand_size, opt, name = shared.pay, shared.hand_size, shared.opt, shared.name
 local why_not_turn, contains = shared.why_not_turn, shared.contains
@@ -13,67 +13,32 @@ local why_not_turn, contains = shared.why_not_turn, shared.contains
 -- The turn: production, the robber -------------------------------------------------------
 
 local function produce(g, roll)
-  -- Resource Production: 1 per settlement, 2 per city, nothing where the robber stands.
-  -- want[i * stride + seat]: cards of RESOURCES[i] owed to the seat (one flat table; a
-  -- table per resource and a list of seats per resource cost more than the payout).
-  local robber, seats = g:marker("robber"), g:players()
-  local stride = seats + 1
-  local want = {}
-  for _, h in ipairs(g:hexes_numbered(roll)) do
-    local r = g:hex_resource(h)
-    if r and h ~= robber then
-      local i = RESOURCE_INDEX[r] -- (a resource of no RESOURCES entry is never paid out)
-      local pieces = g:corner_pieces(h) -- intersection, kind, owner, ...
-      for j = 1, #pieces, 3 do
-        local kind, owner = pieces[j + 1], pieces[j + 2]
-        if owner then -- (a piece of no player, a 5-6 player blocker, produces nothing)
-          local n = g:filter("production", kind == "city" and 2 or 1, owner, kind, h)
-          if i then
-            local k = i * stride + owner
-            want[k] = (want[k] or 0) + n
-          end
-        end
-      end
-    end
-  end
+  -- Resource Production, as base.lua declares it (`production`, and each piece's `yields`):
+  -- the engine pays each player what the hexes of the number yield them. `paid[resource]
+  -- [seat]`: the cards each seat received; `short[resource]`: who took what was left of a
+  -- resource the bank was short of (false: nobody).
+  local paid, short = g:produce(roll)
   -- seat -> cards received, for the "produced" event: built only when a hook reads it.
   local got = g:listens("produced") and {} or nil
-  for i, r in ipairs(RESOURCES) do
-    local at = i * stride
-    -- The seats in order, as the sandbox's sorted pairs walks them, by a numeric loop.
-    local need, owed, only = 0, 0, nil
-    for p = 1, seats do
-      local n = want[at + p]
-      if n then need, owed, only = need + n, owed + 1, p end
+  for _, r in ipairs(RESOURCES) do
+    local to, taker = paid[r], short[r]
+    if taker then
+      g:log("the bank is short of " .. r .. ": " .. name(g, taker) .. " receives " .. (to and to[taker] or 0))
+    elseif taker == false then
+      g:log("the bank is short of " .. r .. ": nobody receives " .. r)
     end
-    if owed > 0 then
-      local bank = g:count(nil, "bank", r)
-      if need <= bank then
-        for p = 1, seats do
-          local n = want[at + p]
-          if n then
-            g:move(nil, "bank", p, "hand", r, n)
-            if got then
-              local mine = got[p]
-              if not mine then mine = {}; got[p] = mine end
-              mine[r] = (mine[r] or 0) + n
-            end
+    if to then
+      for p = 1, g:players() do
+        local n = to[p]
+        if n then
+          if taker == nil then
             if n == 1 then g:log("%s receives %s", g:color(p), r) else g:log("%s receives %d %s", g:color(p), n, r) end
           end
-        end
-      elseif owed == 1 and opt(g, "shortage_exception") then
-        -- The shortage affects one player only: they take what is left.
-        if bank > 0 then
-          g:move(nil, "bank", only, "hand", r, bank)
           if got then
-            local mine = got[only]
-            if not mine then mine = {}; got[only] = mine end
-            mine[r] = (mine[r] or 0) + bank
+            got[p] = got[p] or {}
+            got[p][r] = n
           end
         end
-        g:log("the bank is short of " .. r .. ": " .. name(g, only) .. " receives " .. bank)
-      else
-        g:log("the bank is short of " .. r .. ": nobody receives " .. r)
       end
     end
   end

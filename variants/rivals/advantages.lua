@@ -43,10 +43,12 @@ local function update_advantages(g)
   update_token(g, "trade_token", "commerce", "trade token", t1.commerce, t2.commerce)
 end
 
+-- After every action; `when_changed`: the engine runs it again only once something it read
+-- (the winner, the cards of either principality, the tokens) has changed.
 sequence("after_action", "rivals.advantages", function(g)
   if g:winner() then return end
   update_advantages(g)
-end)
+end, { when_changed = true })
 
 filter("victory_points", "rivals.points", function(g, v, p) return v + points(g, p) end)
 

@@ -8,7 +8,7 @@
 ---@alias CatanEvent "rolled"|"built"|"bought"|"produced"|"knights_changed"|"discarded"|"robber_moved"|"stole"|"played_development"|"traded"|"longest_road_changed"|"largest_army_changed"|"turn_ended"|"game_won"|string
 
 -- sequence `setup`: —; the engine, once when a game starts
--- sequence `after_action`: seat, action_name; the engine, after every successful action (base: base.victory checks for a winner)
+-- sequence `after_action`: seat, action_name; the engine, after every successful action (base: base.victory checks for a winner, declared when_changed)
 -- sequence `turn_begin`: seat; base, when a seat's turn begins: turn 1 once set-up is over, then when the next seat gets the dice (after end, or after the 5-6 player game's Special Building Phases); with paired turns also when player 2's action phase begins (var paired is set then)
 -- sequence `turn_end`: seat; base, first thing in the end action (before cards bought this turn become playable); with paired turns, for player 1 and player 2 each
 -- sequence `seven`: seat, after (the phase to go back to once the robber moved); base's roll on a 7; base.seven works out the discards and enters phase discard or robber. A variant that must let a player decide first wraps base.seven, keeps the original and calls it once the decision is made (helpers.lua: Sean)
@@ -24,7 +24,7 @@
 -- filter `card_text`: nil; kind; the engine, for the REPL's help <card> / show card <card>: the rules text of a kind of card (rivals.lua gives every card's cost, points, effect and card index clarification)
 -- filter `price_text`: nil; cards (a price); the engine, for the refusal of an action whose declared cost the actor cannot pay: "you cannot pay " and this text (base: brick lumber, in the rulebook's order; without a hook, each kind with its count)
 -- filter `cost`: cards table, a fresh one: { brick = 1, lumber = 1 }; what, seat (what: road, settlement, city, development); base, when listing and paying. The prices declared with prices { ... } are the first hook, base.cost (priority -1000), which adds them to the value it gets: any script asks a price, with every variant's changes, by g:filter("cost", {}, what, seat). A hook here makes the engine leave the check of a declared cost to the prelude, which asks this filter
--- filter `production`: cards one building yields: 1 (settlement) or 2 (city); seat, piece, hex; base, for each building on a producing hex
+-- filter `production`: cards one piece yields: its declared yields (base: 1 for a settlement, 2 for a city); seat, piece, hex; g:produce, for each piece on a producing hex, when a variant hooks it (without a hook the engine counts alone)
 -- filter `discard_count`: cards to discard on a 7 (half, rounded down, over the limit; else 0); seat, hand_size; base
 -- filter `trade_ratio`: the best maritime ratio (4, or 3 or 2 from harbors); seat, resource; base, for the resource given
 -- filter `robber_targets`: list of hexes the robber may go to; mover (the seat moving the robber); base, on a 7 or a knight
@@ -422,6 +422,12 @@ function G:piece_count(p, kind) end
 ---@return integer[]
 function G:owners_at(h) end
 
+---(changes the state) production on number as the variant declares it (production and each piece's yields: [modding.md](modding.md#production)), counted and paid by the engine: paid[card][seat], the cards each seat received (a card nobody received is absent); short[card], for each card the paying zone was short of, the seat that took what was left (the shortage exception) or false. With a production filter hook, each producing piece's yield is filtered first, as (g, n, seat, piece, hex). Error "this game declares no production"
+---Returns: paid, short
+---@param number integer
+---@return any
+function G:produce(number) end
+
 ---the pieces on the corners of hex h, clockwise from the top, three entries each: intersection, kind, owner (false for a piece of no player): for i = 1, #t, 3 do local node, kind, owner = t[i], t[i + 1], t[i + 2] end. One call instead of g:corners(h) and a g:at per corner
 ---Returns: flat list
 ---@param h integer
@@ -647,7 +653,7 @@ function G:filter(point, value, ...) end
 ---@param ... any
 function G:run(point, ...) end
 
----fn(g, arg), computed once while what it reads is unchanged, then the same value (the same table) again; reads: nil (it may read anything: any change of the state recomputes it), "grids" (only the slot grids), "seat_grids" (only seat arg's grids), "seat_cards" (only which cards lie where on seat arg's grids, not their stores), "constants" (nothing of the state: only arg and the variant's own constants, such as a card's text; kept for as long as the rules are loaded). The value is frozen when it is kept, as the rules' tables are: a rule that changes it fails at that line
+---fn(g, arg), computed once while what it reads is unchanged, then the same value (the same table) again; reads: nil (it may read anything: any change of the state recomputes it), "grids" (only the slot grids), "seat_grids" (only seat arg's grids), "seat_cards" (only which cards lie where on seat arg's grids, not their stores), "constants" (nothing of the state: only arg and the variant's own constants, such as a card's text; kept for as long as the rules are loaded), "recorded" (whatever fn reads, as the engine records it while fn runs: kept until something it read changes). The value is frozen when it is kept, as the rules' tables are: a rule that changes it fails at that line
 ---Returns: what fn returns
 ---@param fn string
 ---@param arg string
@@ -729,8 +735,9 @@ function catan.use_card(g, p, card, face_up) end
 ---@field colors? string[] { "red", "blue", ... }, in seat order
 ---@field cards? table<string, string[]> { category = { "kind", ... }, ... }
 ---@field zones? table[] list of { name, owner = "player" | "game", stack = false, visibility = "public", title } (title: what players read, e.g. "bought this turn"; default: the name without underscores)
----@field pieces? table[] list of { name, on = "intersection" | "path", supply = N }
+---@field pieces? table[] list of { name, on = "intersection" | "path", supply = N, yields = N } (yields: the cards of its hex's resource the piece receives when the hex produces; default 0)
 ---@field terrains? table[] list of { name, produces = "kind" } (produces optional)
+---@field production? table[] { from = zone, to = zone, blocked_by = marker, shortage_exception = option } (blocked_by and shortage_exception optional)
 ---@field grids? table[] list of { name, owner = "player" | "game", rows = N, cols = N }
 ---@field secret_actions? string[] list of action names
 ---@field quiet_actions? string[] list of action names
@@ -764,7 +771,7 @@ function catan.use_card(g, p, card, face_up) end
 ---@param decl CatanVariant
 function variant(decl) end
 
----registers fn(g, ...)
+---registers fn(g, ...); opts: { priority = N, when_changed = true } (when_changed: fn(g) is run again only once something it read has changed: see g:cached above)
 ---@param point CatanSequencePoint
 ---@param name string
 ---@param fn fun(g: G, ...)

@@ -1,0 +1,207 @@
+//! What the engine keeps between actions (docs/api.md, "Log, events and hooks"): a sequence
+//! hook declared `when_changed` and a value of `g:cached(fn, arg, "recorded")` are run
+//! again only once something they read has changed, with the same games as when they run
+//! every time; and production declared as data (docs/modding.md, "Production").
+
+use catan_engine::bot::RandomBot;
+use catan_engine::value::Value;
+use catan_engine::{Game, Header};
+
+const KEPT: &str = "tests/variants/when_changed.lua";
+
+fn header(variants: &[&str], players: usize, seed: u64, options: &[(&str, &str)]) -> Header {
+    Header {
+        variants: variants.iter().map(|v| v.to_string()).collect(),
+        players,
+        seed,
+        options: options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        sandbox: false,
+    }
+}
+
+fn kept_game() -> Game {
+    Game::new(header(&[KEPT], 2, 1, &[])).expect("the fixture loads")
+}
+
+fn act(g: &mut Game, line: &str) {
+    g.act(0, line).unwrap_or_else(|e| panic!("{line}: {e}"));
+}
+
+fn var(g: &Game, key: &str) -> Option<i64> {
+    match g.state().vars.get(key) {
+        Some(Value::Int(n)) => Some(*n),
+        None => None,
+        other => panic!("{key} is {other:?}"),
+    }
+}
+
+// Hooks declared `when_changed` ------------------------------------------------------------
+
+#[test]
+fn a_when_changed_hook_is_skipped_until_something_it_read_changes() {
+    let mut g = kept_game();
+    act(&mut g, "watch 5");
+    assert_eq!(var(&g, "mirror"), Some(5), "it ran after the write it reads");
+    // Its run after `watch` wrote `mirror`: that run is not kept, the next one is.
+    act(&mut g, "other 1");
+    let kept = g.kept_runs();
+    act(&mut g, "other 2");
+    act(&mut g, "other 3");
+    // Two hooks (the other one, which logs nothing yet, is kept as well), two actions.
+    assert_eq!(g.kept_runs(), kept + 4, "nothing they read changed: each kept twice");
+    act(&mut g, "watch 7");
+    assert_eq!(var(&g, "mirror"), Some(7), "what it read changed: it ran");
+    assert_eq!(g.kept_runs(), kept + 5, "the other one was kept");
+}
+
+#[test]
+fn a_when_changed_hook_that_logs_runs_every_time() {
+    let mut g = kept_game();
+    act(&mut g, "chat");
+    for n in 1..4 {
+        let out = g.act(0, &format!("other {n}")).expect("other");
+        assert!(out.messages.iter().any(|m| m.text == "still here"), "a run that logged is never skipped");
+    }
+}
+
+#[test]
+fn a_value_kept_with_recorded_follows_what_it_read() {
+    let mut g = kept_game();
+    act(&mut g, "watch 4");
+    act(&mut g, "look");
+    let computed = g.cached_computations().expect("a count");
+    assert_eq!(var(&g, "seen"), Some(8));
+    act(&mut g, "other 9");
+    act(&mut g, "look");
+    assert_eq!(g.cached_computations().expect("a count"), computed, "kept across a write it did not read");
+    act(&mut g, "watch 6");
+    act(&mut g, "look");
+    assert_eq!(var(&g, "seen"), Some(12));
+    assert_eq!(g.cached_computations().expect("a count"), computed + 1, "computed again after a write it read");
+}
+
+#[test]
+fn when_changed_is_for_sequence_hooks_only() {
+    let dir = std::env::temp_dir().join(format!("catan-when-changed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let path = dir.join("bad.lua");
+    std::fs::write(
+        &path,
+        "variant { description = 'bad', players = { min = 2, max = 2, default = 2 }, colors = { 'red', 'blue' } }\n\
+         filter('to_act', 'bad.to_act', function(g, p) return p end, { when_changed = true })\n",
+    )
+    .expect("written");
+    let err = Game::new(header(&[path.to_str().expect("a path")], 2, 1, &[])).err().expect("refused");
+    assert!(err.to_string().contains("when_changed is for sequence hooks"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// The victory check kept, against a fresh one -------------------------------------------------
+
+/// Plays `limit` actions of random bots, and the same actions on a second game whose kept
+/// records are all staled before each action (a state put back stales everything): the
+/// kept victory check (and Rivals' advantages) must decide as one run afresh does, at every
+/// step. (Debug builds also run every kept rule again and compare, in every test game.)
+fn kept_and_fresh_agree(variants: &[&str], players: usize, seed: u64, options: &[(&str, &str)], limit: usize) {
+    let what = format!("{variants:?} {players} players, seed {seed}, {options:?}");
+    let h = header(variants, players, seed, options);
+    let mut kept = Game::new(h.clone()).expect("loads");
+    let mut fresh = Game::new(h).expect("loads");
+    let mut bots: Vec<RandomBot> = (0..players).map(|s| RandomBot::new(seed * 13 + s as u64)).collect();
+    for step in 0..limit {
+        if kept.winner().is_some() {
+            break;
+        }
+        let s = kept.to_act().expect("to_act");
+        let a = bots[s].choose(&kept, s).expect("a choice").expect("a legal action");
+        let mine = kept.perform(s, &a).unwrap_or_else(|e| panic!("{what}: step {step}: {e}"));
+        let snap = fresh.snapshot();
+        fresh.restore(&snap);
+        let theirs = fresh.perform(s, &a).unwrap_or_else(|e| panic!("{what}: step {step}, fresh: {e}"));
+        assert_eq!(mine.messages, theirs.messages, "{what}: step {step} ({})", kept.log()[step].command);
+        assert_eq!(kept.winner(), fresh.winner(), "{what}: step {step}");
+        assert_eq!(kept.state().vars, fresh.state().vars, "{what}: step {step}");
+    }
+    assert!(*kept.state() == *fresh.state(), "{what}: the same game");
+    assert!(kept.kept_runs() > 0, "{what}: something was kept");
+}
+
+#[test]
+fn the_kept_victory_check_agrees_with_a_fresh_one_at_every_step() {
+    kept_and_fresh_agree(&["base"], 4, 1, &[], 3_000);
+    kept_and_fresh_agree(&["base"], 4, 2, &[("board", "random"), ("starting_pieces", "false")], 3_000);
+    kept_and_fresh_agree(&["base"], 6, 3, &[], 3_000);
+    kept_and_fresh_agree(&["base"], 6, 4, &[("turn_structure", "paired")], 3_000);
+    kept_and_fresh_agree(&["base", "helpers"], 4, 5, &[], 3_000);
+    kept_and_fresh_agree(&["classic"], 4, 6, &[], 3_000);
+}
+
+#[test]
+fn the_kept_advantages_and_victory_of_rivals_agree_with_fresh_ones() {
+    kept_and_fresh_agree(&["rivals"], 2, 7, &[], 600);
+    kept_and_fresh_agree(&["rivals_duel"], 2, 8, &[], 400);
+}
+
+// Production declared, counted and paid by the engine -----------------------------------------
+
+fn sandbox_game(variants: &[&str]) -> Game {
+    let mut h = header(variants, 4, 1, &[]);
+    h.sandbox = true;
+    Game::new(h).expect("loads")
+}
+
+fn sandbox(g: &mut Game, line: &str) {
+    g.sandbox(0, line).unwrap_or_else(|e| panic!("sandbox {line}: {e}"));
+}
+
+fn hand_total(g: &Game) -> usize {
+    let hand = g.spec().zone("hand").expect("a hand");
+    let st = g.state();
+    (0..st.players.len()).filter_map(|s| st.zone(Some(s), hand)).map(|z| z.total()).sum()
+}
+
+/// Every settlement made a city, then one roll of `a + b`: the cards the players received.
+fn received_with_cities(variants: &[&str], a: u8, b: u8) -> usize {
+    let mut g = sandbox_game(variants);
+    let settlement = g.spec().piece("settlement").expect("settlements");
+    let mut cities = vec![];
+    for (i, pc) in g.state().intersections.iter().enumerate() {
+        if let Some(pc) = pc.filter(|pc| pc.kind as usize == settlement) {
+            cities.push(format!("place city {} {}", i + 1, g.state().players[pc.owner as usize].color));
+        }
+    }
+    assert!(!cities.is_empty(), "the beginner board's starting settlements");
+    for line in &cities {
+        sandbox(&mut g, line);
+    }
+    let before = hand_total(&g);
+    sandbox(&mut g, &format!("dice {a} {b}"));
+    let s = g.state().current;
+    g.act(s, "roll").expect("roll");
+    hand_total(&g) - before
+}
+
+#[test]
+fn a_variant_that_overrides_production_in_lua_is_paid_what_its_hook_says() {
+    let filtered = "tests/variants/production_filter.lua";
+    let mut produced = 0;
+    for (a, b) in [(3, 3), (4, 4), (2, 3), (4, 6), (1, 2)] {
+        let declared = received_with_cities(&["base"], a, b);
+        let hooked = received_with_cities(&[filtered], a, b);
+        assert_eq!(declared % 2, 0, "{a}+{b}: cities yield 2 as base declares");
+        assert_eq!(hooked * 2, declared * 3, "{a}+{b}: the hook's cities yield 3");
+        produced += declared;
+    }
+    assert!(produced > 0, "some roll produced");
+}
+
+#[test]
+fn a_value_kept_with_recorded_while_listing_follows_what_it_read() {
+    let mut g = kept_game();
+    let peek_listed = |g: &Game| g.legal_actions(0).expect("a listing").iter().any(|a| a.name == "peek");
+    assert!(peek_listed(&g), "in phase play");
+    act(&mut g, "pause");
+    assert!(!peek_listed(&g), "the phase it read changed");
+    act(&mut g, "resume");
+    assert!(peek_listed(&g));
+}
