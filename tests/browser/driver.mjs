@@ -57,7 +57,11 @@ export class Seat {
     } else if (slot) {
       await page.locator(`#principality [data-slot="${slot.Slot}"]`).click();
       await this.pickFromMenu('#principality .menu', entry.text);
-    } else if (kinds.length === 1 && kinds[0] === 'Cards' && page.locator('#picker').isVisible && await page.locator('#picker').isVisible()) {
+    } else if (kinds.length === 1 && kinds[0] === 'Cards' &&
+        (await page.locator('#picker').isVisible() || await page.locator(`#actions button[data-pick="${action.name}"]`).count())) {
+      // Cards picked one by one: the picker opens by itself (a discard) or by its button.
+      const opener = page.locator(`#actions button[data-pick="${action.name}"]`);
+      if (await opener.count()) await opener.click();
       const want = action.args[0].Cards;
       for (const [card, n] of want) {
         for (let i = 0; i < n; i++) await page.locator(`#picker .card.pick[data-card="${card}"]:not(.chosen)`).first().click();
