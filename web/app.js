@@ -278,6 +278,7 @@ function renderActions(u) {
   for (const [name, acts] of groups) {
     const g = document.createElement("div");
     g.className = "group";
+    g.dataset.name = name;
     if (acts.length === 1) {
       const b = document.createElement("button");
       b.textContent = acts[0].text;
