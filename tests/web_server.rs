@@ -379,6 +379,9 @@ fn a_hint_does_not_hold_up_the_table() {
         }
         let (status, _) = ask(&mut b, json!({"cmd": "status"})).await;
         assert_eq!(status["ok"], true, "{status}");
+        // Red's own page is answered meanwhile too.
+        let (status, _) = ask(&mut r, json!({"cmd": "status"})).await;
+        assert_eq!(status["ok"], true, "{status}");
         let hint = loop {
             let m = next(&mut r).await;
             if m["id"] == 7 {

@@ -410,8 +410,16 @@ async fn serve_socket(mut ws: WebSocket, role: Role, app: Arc<App>) {
     let mut updates = app.updates.clone();
     updates.mark_changed();
     let mut cursor = 0;
+    // Hints' answers, which come from a worker thread (table.rs) while this page goes on
+    // being pushed updates.
+    let (hints_tx, mut hints) = tokio::sync::mpsc::unbounded_channel::<J>();
     loop {
         tokio::select! {
+            Some(answer) = hints.recv() => {
+                if ws.send(Message::Text(answer.to_string().into())).await.is_err() {
+                    break;
+                }
+            }
             changed = updates.changed() => {
                 if changed.is_err() {
                     break;
@@ -432,6 +440,14 @@ async fn serve_socket(mut ws: WebSocket, role: Role, app: Arc<App>) {
                     Some(Ok(_)) => continue,
                 };
                 let answer = match serde_json::from_str::<J>(text.as_str()) {
+                    Ok(request) if request["cmd"] == "hint" => {
+                        let (app, hints_tx) = (app.clone(), hints_tx.clone());
+                        tokio::spawn(async move {
+                            let _ = hints_tx.send(ask(&app, role, request).await);
+                        });
+                        continue;
+                    }
+                    // Answered in turn: an action's answer goes before the update it causes.
                     Ok(request) => ask(&app, role, request).await,
                     Err(e) => json!({ "ok": false, "error": { "kind": "protocol", "message": format!("not JSON: {e}") } }),
                 };
