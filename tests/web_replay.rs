@@ -8,6 +8,7 @@ use catan_engine::engine::SaveFile;
 use catan_engine::sim::{self, Lineup};
 use catan_engine::view::view;
 use catan_engine::web::replay::{Replay, SNAPSHOT_EVERY};
+use catan_engine::web::{start, WebConfig};
 use catan_engine::{Game, Header, Observer};
 use serde_json::{json, Value as J};
 
@@ -124,4 +125,22 @@ fn a_log_that_stops_agreeing_is_watched_up_to_there() {
     let replay = Replay::new(save).expect("opens");
     assert_eq!(replay.len(), 20);
     assert!(replay.warning().unwrap_or_default().contains("diverges"), "{:?}", replay.warning());
+}
+
+/// `catan web --watch`: the host's link says it watches (no hot seat: nobody plays).
+#[test]
+fn a_watched_game_links_say_watching() {
+    let save = finished_game(5);
+    let dir = std::env::temp_dir().join(format!("catan_web_watch_links_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("game.json");
+    std::fs::write(&path, serde_json::to_string(&save).expect("a save is JSON")).expect("writes");
+    let header = save.header.clone();
+    let config = WebConfig { watch: Some(path.display().to_string()), ..WebConfig::new(header) };
+    let server = start(config).expect("serves the watched game");
+    let links: Vec<String> = server.links().into_iter().map(|(what, _)| what).collect();
+    assert!(links[0].starts_with("host (watching"), "{links:?}");
+    assert!(links.iter().all(|l| !l.contains("hot seat") && !l.starts_with("seat ")), "{links:?}");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -287,6 +287,114 @@ fn the_page_is_served_with_its_types_and_fetches_nothing_from_elsewhere() {
     }
 }
 
+/// Red's socket over `actions` of red's actions against bots (red ends its turns soon: the
+/// bots get many turns): every update red is pushed while another seat is to act lists no
+/// template and no legal action for red but those of `allowed` (what the rules give it
+/// then, such as base's discard on a 7: a page draws no `roll`, `end` or `exchange` out of
+/// turn). Answers how many such updates came.
+async fn red_idle_while_others_act(s: &WebServer, actions: usize, allowed: &[&str]) -> usize {
+    let red = s.seat_tokens[0].clone().expect("red is human");
+    let mut ws = connect(s, &red).await.expect("red connects");
+    let mut others_turns = 0;
+    let mut u = next_update(&mut ws).await;
+    for _ in 0..actions {
+        // The updates up to red's turn again.
+        while u["status"]["to_act"] != 1 && u["status"]["winner"].is_null() {
+            for a in u["legal"]["actions"].as_array().into_iter().flatten() {
+                let name = a["action"]["name"].as_str().unwrap_or_default();
+                assert!(allowed.contains(&name), "red is listed {} out of turn: {}", a["text"], u["status"]);
+            }
+            assert_eq!(u["legal"]["templates"], json!([]), "red is listed templates out of turn: {}", u["status"]);
+            others_turns += 1;
+            u = next_update(&mut ws).await;
+        }
+        if !u["status"]["winner"].is_null() {
+            break;
+        }
+        let legal = u["legal"]["actions"].as_array().cloned().unwrap_or_default();
+        assert!(!legal.is_empty(), "red to act with no legal action: {}", u["status"]);
+        let text = |a: &J| a["text"].as_str().unwrap_or_default().to_string();
+        let pick = ["ready", "roll", "keep", "end"]
+            .iter()
+            .find_map(|w| legal.iter().find(|a| text(a) == *w))
+            .or_else(|| legal.iter().find(|a| !text(a).starts_with("trade") && !text(a).starts_with("play")))
+            .unwrap_or(&legal[0]);
+        let version = u["version"].clone();
+        let (answer, _) = ask(&mut ws, json!({"cmd": "act", "action": pick["action"]})).await;
+        assert_eq!(answer["ok"], true, "{answer}");
+        // The update of red's action (or a later one).
+        loop {
+            u = next_update(&mut ws).await;
+            if u["version"].as_u64() > version.as_u64() {
+                break;
+            }
+        }
+    }
+    others_turns
+}
+
+#[test]
+fn a_seat_is_listed_no_action_while_a_bot_has_the_turn_base() {
+    let s = server("greedy");
+    let seen = runtime().block_on(red_idle_while_others_act(&s, 24, &["discard"]));
+    assert!(seen > 10, "the bots' turns were seen ({seen} updates)");
+}
+
+#[test]
+fn a_seat_is_listed_no_action_while_a_bot_has_the_turn_rivals() {
+    let h = Header::from_args("rivals_gold", Some(2), 5, vec![], false).expect("header");
+    let s = start(WebConfig { bots: "greedy".into(), ..WebConfig::new(h) }).expect("the server starts");
+    let seen = runtime().block_on(red_idle_while_others_act(&s, 30, &[]));
+    assert!(seen > 10, "blue's turns were seen ({seen} updates)");
+}
+
+/// A hint is thought on a worker thread: while it thinks (at least the 1.5 s of its
+/// budget), another page's request is answered and the table goes on.
+#[test]
+fn a_hint_does_not_hold_up_the_table() {
+    let h = Header::from_args("base", Some(4), 1, vec![], false).expect("header");
+    let budget = catan_engine::bot::Budget { playouts: 1_000_000, think_ms: Some(1500) };
+    let s = start(WebConfig { budget, ..WebConfig::new(h) }).expect("the server starts");
+    let (red, blue) = (s.seat_tokens[0].clone().expect("red"), s.seat_tokens[1].clone().expect("blue"));
+    runtime().block_on(async {
+        let mut r = connect(&s, &red).await.expect("red");
+        let mut b = connect(&s, &blue).await.expect("blue");
+        next_update(&mut r).await;
+        next_update(&mut b).await;
+        // Red rolls a 7 (seed 1): where to put the robber is a choice to think over.
+        let (rolled, _) = ask(&mut r, json!({"cmd": "act", "action": "roll"})).await;
+        assert_eq!(rolled["ok"], true, "{rolled}");
+        r.send(Message::Text(json!({"cmd": "hint", "id": 7}).to_string().into())).await.expect("sent");
+        // Blue's hint (blue has no action: answered at once) until red's is being thought:
+        // then another is refused, and blue's requests are answered meanwhile.
+        let mut tries = 0;
+        loop {
+            let (busy, _) = ask(&mut b, json!({"cmd": "hint"})).await;
+            if busy["error"]["kind"] == "busy" {
+                break;
+            }
+            assert_eq!(busy["ok"], true, "{busy}");
+            tries += 1;
+            assert!(tries < 100, "red's hint never showed as being thought");
+        }
+        let (status, _) = ask(&mut b, json!({"cmd": "status"})).await;
+        assert_eq!(status["ok"], true, "{status}");
+        // Red's own page is answered meanwhile too.
+        let (status, _) = ask(&mut r, json!({"cmd": "status"})).await;
+        assert_eq!(status["ok"], true, "{status}");
+        let hint = loop {
+            let m = next(&mut r).await;
+            if m["id"] == 7 {
+                break m;
+            }
+        };
+        assert_eq!(hint["ok"], true, "{hint}");
+        assert!(hint["text"].as_str().unwrap_or_default().starts_with("robber "), "{hint}");
+        let (again, _) = ask(&mut b, json!({"cmd": "hint"})).await;
+        assert_eq!(again["ok"], true, "a hint once the first is answered: {again}");
+    });
+}
+
 /// The time a page waits: from connecting to its first update, and from sending an action
 /// to its answer and to the update that follows, over a hot-seat game played through the
 /// host's socket (no bots: nothing but the server and the rules). A measurement, not a

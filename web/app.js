@@ -278,6 +278,7 @@ function renderActions(u) {
   for (const [name, acts] of groups) {
     const g = document.createElement("div");
     g.className = "group";
+    g.dataset.name = name;
     if (acts.length === 1) {
       const b = document.createElement("button");
       b.textContent = acts[0].text;
@@ -286,10 +287,11 @@ function renderActions(u) {
       g.appendChild(b);
     } else if (acts.every(isCardPick)) {
       const b = document.createElement("button");
-      b.textContent = `${name}...`;
-      b.addEventListener("click", () => cardPicker(name, acts, u));
+      b.textContent = `${name.replace(/_/g, " ")}...`;
+      b.dataset.pick = name;
+      b.addEventListener("click", () => cardPicker(name, acts));
       g.appendChild(b);
-      if (u.status.phase === name || name === "discard") cardPicker(name, acts, u);
+      if (u.status.phase === name || name === "discard") cardPicker(name, acts);
     } else {
       const sel = document.createElement("select");
       for (const a of acts) {
@@ -307,29 +309,33 @@ function renderActions(u) {
   if ($("trade").open) fillTrade(u);
 }
 
-// Cards chosen from the hand for an action of one <cards> argument (a discard).
-function cardPicker(name, acts, u) {
+// Cards chosen for an action of one <cards> argument (a discard, the resources a card takes).
+function cardPicker(name, acts) {
   const box = $("picker");
   box.textContent = "";
   box.hidden = false;
-  const me = myPlayer(u.view, u);
   const need = Object.values(acts[0].action.args[0].Cards).reduce((s, [, n]) => s + n, 0);
   const chosen = {};
   const head = document.createElement("div");
   const send = document.createElement("button");
   const refresh = () => {
     const n = Object.values(chosen).reduce((s, x) => s + x, 0);
-    head.textContent = `${name}: choose ${need} card(s) (${n} chosen)`;
+    head.textContent = `${name.replace(/_/g, " ")}: choose ${need} card(s) (${n} chosen)`;
     send.disabled = n !== need;
   };
   box.appendChild(head);
-  const hand = me && (me.zones.hand || Object.values(me.zones)[0]);
-  cardChips(box, hand, (k, chip) => {
+  // The cards to pick from are those the listed actions name, each as often as the most
+  // any of them names it: for a discard that is the hand (up to the number to discard);
+  // for cards taken (`play goldsmith <cards>`), the kinds one may take, which the hand
+  // does not hold.
+  const most = {};
+  for (const a of acts) for (const [k, n] of a.action.args[0].Cards) most[k] = Math.max(most[k] || 0, n);
+  cardChips(box, most, (k, chip) => {
     if (chip.classList.toggle("chosen")) chosen[k] = (chosen[k] || 0) + 1;
     else chosen[k] -= 1;
     refresh();
   });
-  send.textContent = name;
+  send.textContent = name.replace(/_/g, " ");
   send.addEventListener("click", () => {
     const same = (a) => {
       const cards = a.action.args[0].Cards;

@@ -16,32 +16,8 @@
 //     act:   called with the chosen legal action's `action` object (and the whole entry,
 //            {text, action}, second) on a click
 //     seat:  the colour of the seat looking (its grid drawn first, marked as its own)
-
-import { adoptStyle } from "./sheet.js";
-
-const STYLE = `
-.principality { display: flex; flex-direction: column; gap: 10px; font: 12px system-ui, sans-serif; }
-.principality .grid-title { font-weight: 600; margin: 2px 0; }
-.principality .grid-title .own { font-weight: 400; color: #555; }
-.principality .cards { display: grid; gap: 3px; }
-.principality .slot { position: relative; min-height: 54px; border: 1px dashed #c8c8c8; border-radius: 5px;
-  background: #fafafa; padding: 2px 3px; box-sizing: border-box; overflow: hidden; }
-.principality .slot.filled { border: 1px solid #8a7a5a; background: #fffaf0; }
-.principality .slot .label { position: absolute; right: 3px; bottom: 1px; color: #999; font-size: 10px; }
-.principality .slot .name { font-weight: 600; line-height: 1.15; }
-.principality .slot .under { color: #666; font-size: 10px; }
-.principality .slot .dice { display: inline-block; min-width: 16px; text-align: center; border-radius: 8px;
-  background: #fff; border: 1px solid #555; font-weight: 700; margin-left: 2px; }
-.principality .slot .store { letter-spacing: 1px; color: #333; }
-.principality .slot .store .empty { color: #bbb; }
-.principality .slot.clickable { cursor: pointer; border: 2px solid #1e6bd6; background: #eaf2ff; }
-.principality .slot.clickable:hover { background: #d3e4ff; }
-.principality .menu { position: absolute; z-index: 10; background: #fff; border: 1px solid #333; border-radius: 4px;
-  box-shadow: 0 2px 8px rgba(0,0,0,.25); padding: 2px 0; }
-.principality .menu button { display: block; width: 100%; text-align: left; border: 0; background: none;
-  padding: 3px 10px; font: inherit; cursor: pointer; }
-.principality .menu button:hover { background: #eaf2ff; }
-`;
+//
+// Its styles are in style.css (`.principality`).
 
 // Colours of the region cards by their first word; any other card is drawn plain.
 const REGION_COLORS = {
@@ -91,7 +67,6 @@ export function gridsOf(view) {
  */
 export function renderPrincipality(view, el, opts = {}) {
   const doc = el.ownerDocument || document;
-  adoptStyle(doc, STYLE);
   const legal = opts.legal || [];
   const act = opts.act || (() => {});
   const seat = opts.seat || (view && typeof view.observer === 'string' ? view.observer : null);

@@ -8,21 +8,8 @@
 //     request(obj): sends a request on the page's WebSocket, resolves to its answer
 //     root:         the element the controls and the log go into
 //     draw(view):   draws a view (the board, the principality, players) as the page does
-
-import { adoptStyle } from "./sheet.js";
-
-const STYLE = `
-.watch { font: 13px system-ui, sans-serif; }
-.watch .controls { display: flex; align-items: center; gap: 6px; margin: 4px 0 8px; flex-wrap: wrap; }
-.watch .controls input[type=range] { flex: 1; min-width: 200px; }
-.watch .controls button { min-width: 34px; }
-.watch .where { min-width: 150px; font-variant-numeric: tabular-nums; }
-.watch .warning { color: #a33; }
-.watch ol.watch-log { max-height: 320px; overflow-y: auto; margin: 0; padding-left: 3.2em; border: 1px solid #ddd; }
-.watch ol.watch-log li.later { color: #aaa; }
-.watch ol.watch-log li.now { background: #fff3b0; }
-.watch ol.watch-log .said { color: #555; }
-`;
+//
+// Its styles are in style.css (`.watch`).
 
 function el(doc, tag, attrs = {}, text) {
   const e = doc.createElement(tag);
@@ -33,7 +20,6 @@ function el(doc, tag, attrs = {}, text) {
 
 export async function startReplay({ request, root, draw }) {
   const doc = root.ownerDocument || document;
-  adoptStyle(doc, STYLE);
   root.classList.add('watch');
   root.textContent = '';
   const first = await request({ cmd: 'watch' });

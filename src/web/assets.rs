@@ -8,6 +8,5 @@ pub const FILES: &[(&str, &str, &[u8])] = &[
     ("board.js", "text/javascript; charset=utf-8", include_bytes!("../../web/board.js")),
     ("principality.js", "text/javascript; charset=utf-8", include_bytes!("../../web/principality.js")),
     ("replay.js", "text/javascript; charset=utf-8", include_bytes!("../../web/replay.js")),
-    ("sheet.js", "text/javascript; charset=utf-8", include_bytes!("../../web/sheet.js")),
     ("style.css", "text/css; charset=utf-8", include_bytes!("../../web/style.css")),
 ];

@@ -87,6 +87,8 @@ pub struct WebServer {
     pub colors: Vec<String>,
     /// Where a loaded save stopped agreeing with its replay.
     pub warning: Option<String>,
+    /// A game watched step by step (`--watch`): every link is a spectator's.
+    pub watching: bool,
     shutdown: Option<oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -104,7 +106,11 @@ impl WebServer {
 
     /// Every link with what it is for.
     pub fn links(&self) -> Vec<(String, String)> {
-        let mut out = vec![("host (hot seat: every human seat)".to_string(), self.link(&self.host_token))];
+        let host = match self.watching {
+            true => "host (watching: steps through the game)",
+            false => "host (hot seat: every human seat)",
+        };
+        let mut out = vec![(host.to_string(), self.link(&self.host_token))];
         for (s, t) in self.seat_tokens.iter().enumerate() {
             if let Some(t) = t {
                 let color = self.colors.get(s).cloned().unwrap_or_default();
@@ -222,6 +228,7 @@ struct App {
 /// Starts the table and the server; returns once the game is made and the port bound.
 pub fn start(config: WebConfig) -> Result<WebServer, String> {
     let addr = SocketAddr::new(config.host, config.port);
+    let watching = config.watch.is_some();
     let listener = std::net::TcpListener::bind(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     listener.set_nonblocking(true).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
@@ -287,6 +294,7 @@ pub fn start(config: WebConfig) -> Result<WebServer, String> {
         seat_tokens,
         colors,
         warning,
+        watching,
         shutdown: Some(shutdown_tx),
         thread: Some(thread),
     })
@@ -402,8 +410,16 @@ async fn serve_socket(mut ws: WebSocket, role: Role, app: Arc<App>) {
     let mut updates = app.updates.clone();
     updates.mark_changed();
     let mut cursor = 0;
+    // Hints' answers, which come from a worker thread (table.rs) while this page goes on
+    // being pushed updates.
+    let (hints_tx, mut hints) = tokio::sync::mpsc::unbounded_channel::<J>();
     loop {
         tokio::select! {
+            Some(answer) = hints.recv() => {
+                if ws.send(Message::Text(answer.to_string().into())).await.is_err() {
+                    break;
+                }
+            }
             changed = updates.changed() => {
                 if changed.is_err() {
                     break;
@@ -424,6 +440,14 @@ async fn serve_socket(mut ws: WebSocket, role: Role, app: Arc<App>) {
                     Some(Ok(_)) => continue,
                 };
                 let answer = match serde_json::from_str::<J>(text.as_str()) {
+                    Ok(request) if request["cmd"] == "hint" => {
+                        let (app, hints_tx) = (app.clone(), hints_tx.clone());
+                        tokio::spawn(async move {
+                            let _ = hints_tx.send(ask(&app, role, request).await);
+                        });
+                        continue;
+                    }
+                    // Answered in turn: an action's answer goes before the update it causes.
                     Ok(request) => ask(&app, role, request).await,
                     Err(e) => json!({ "ok": false, "error": { "kind": "protocol", "message": format!("not JSON: {e}") } }),
                 };

@@ -13,6 +13,7 @@ use crate::engine::{Game, Observer};
 use crate::protocol::{self, ProtocolError, Server};
 use serde_json::{json, Map, Value as J};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -121,6 +122,8 @@ pub struct Table {
     bots_stopped: bool,
     /// A request changed the game: the updates go out once it is answered.
     changed: bool,
+    /// A hint is being thought on its worker thread.
+    hint_busy: Arc<AtomicBool>,
 }
 
 impl Table {
@@ -146,6 +149,7 @@ impl Table {
             host_seat,
             bots_stopped: false,
             changed: false,
+            hint_busy: Arc::new(AtomicBool::new(false)),
         };
         table.welcome();
         table.publish();
@@ -217,6 +221,7 @@ impl Table {
                 }
             };
             match job {
+                Some(job) if job.request["cmd"] == "hint" => self.start_hint(job),
                 Some(job) => {
                     let answer = self.handle(job.role, &job.request);
                     // A socket that closed before its answer needs none. The answer goes
@@ -389,7 +394,8 @@ impl Table {
         }
         if cmd == "hint" {
             let seat = request["seat"].as_u64().map(|s| (s as usize).saturating_sub(1)).unwrap_or(0);
-            return protocol::answer_json(id, self.hint(seat));
+            let Some(game) = self.game() else { return protocol::answer_json(id, Err(no_game())) };
+            return protocol::answer_json(id, HintJob::of(game, seat, self.budget).and_then(HintJob::think));
         }
         // Parsed before it is played: the text of the position it was chosen in.
         let action = match cmd.as_str() {
@@ -428,15 +434,79 @@ impl Table {
         answer
     }
 
-    /// The REPL's `hint`: what the strongest bot would do for `seat` from its view, and why.
-    fn hint(&mut self, seat: usize) -> Result<Map<String, J>, ProtocolError> {
-        let budget = self.budget;
-        let game = self.server.game_mut().ok_or_else(|| ProtocolError::new("no_game", "no game"))?;
+    /// A `hint` request, thought on a worker thread of its own so that the table goes on
+    /// answering and playing the bots meanwhile (about a second with the default budget):
+    /// the worker makes its own game of the same header and puts the position in it (a
+    /// `Game` holds a Lua state and cannot leave its thread; its state can). One hint at
+    /// a time: another asked meanwhile is refused. The hint is of the position when it
+    /// was asked; played after the position changed, the rules judge it as any action.
+    fn start_hint(&mut self, job: Job) {
+        let Job { role, request, reply } = job;
+        let id = request.get("id").cloned();
+        let prepared = match self.game() {
+            None => Err(no_game()),
+            Some(game) => authorize(game, role, &self.humans, self.host_seat, &request).and_then(|request| {
+                let seat = request["seat"].as_u64().map(|s| (s as usize).saturating_sub(1)).unwrap_or(0);
+                HintJob::of(game, seat, self.budget)
+            }),
+        };
+        let prepared = prepared.and_then(|hint| match self.hint_busy.swap(true, Ordering::AcqRel) {
+            true => Err(ProtocolError::new("busy", "a hint is being thought already: wait for it")),
+            false => Ok(hint),
+        });
+        let hint = match prepared {
+            Ok(h) => h,
+            Err(e) => {
+                let _ = reply.send(protocol::answer_json(id, Err(e)));
+                return;
+            }
+        };
+        let busy = self.hint_busy.clone();
+        let spawned = std::thread::Builder::new().name("catan-web-hint".into()).spawn(move || {
+            let answer = protocol::answer_json(id, hint.think());
+            busy.store(false, Ordering::Release);
+            let _ = reply.send(answer);
+        });
+        if let Err(e) = spawned {
+            self.hint_busy.store(false, Ordering::Release);
+            // The answer's channel went with the closure that could not start: the page is
+            // told its request failed ("the game's thread stopped"); the log says why.
+            self.push_log(vec![LogLine::public(format!("error: cannot think a hint: {e}"), false)]);
+        }
+    }
+}
+
+fn no_game() -> ProtocolError {
+    ProtocolError::new("no_game", "no game")
+}
+
+/// What a hint needs, taken from the game on the table's thread: all of it `Send`.
+struct HintJob {
+    header: crate::engine::Header,
+    state: crate::state::GameState,
+    seat: usize,
+    seed: u64,
+    budget: Budget,
+}
+
+impl HintJob {
+    fn of(game: &Game, seat: usize, budget: Budget) -> Result<HintJob, ProtocolError> {
         if let Some(w) = game.winner() {
             return Err(ProtocolError::new("game_over", format!("the game is over: {} won", protocol::color(game, w))));
         }
         // Seeded by the position, so the same game asks the same hint.
         let seed = game.header().seed ^ (game.log().len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        Ok(HintJob { header: game.header().clone(), state: game.state().clone(), seat, seed, budget })
+    }
+
+    /// The REPL's `hint`: what the strongest bot would do for the seat from its view, and
+    /// why; on a game of its own, made from the header with the position put in it.
+    fn think(self) -> Result<Map<String, J>, ProtocolError> {
+        let HintJob { header, state, seat, seed, budget } = self;
+        let mut game = Game::new(header).map_err(|e| ProtocolError::new("hint", e.to_string()))?;
+        let position = game.snapshot().with_state(state);
+        game.restore(&position);
+        let game = &mut game;
         let mut bot = Bot::new(BotKind::DEFAULT, seed, budget);
         let mut out = Map::new();
         let Some(d) = bot.decide(game, seat)? else {

@@ -57,7 +57,11 @@ export class Seat {
     } else if (slot) {
       await page.locator(`#principality [data-slot="${slot.Slot}"]`).click();
       await this.pickFromMenu('#principality .menu', entry.text);
-    } else if (kinds.length === 1 && kinds[0] === 'Cards' && page.locator('#picker').isVisible && await page.locator('#picker').isVisible()) {
+    } else if (kinds.length === 1 && kinds[0] === 'Cards' &&
+        (await page.locator('#picker').isVisible() || await page.locator(`#actions button[data-pick="${action.name}"]`).count())) {
+      // Cards picked one by one: the picker opens by itself (a discard) or by its button.
+      const opener = page.locator(`#actions button[data-pick="${action.name}"]`);
+      if (await opener.count()) await opener.click();
       const want = action.args[0].Cards;
       for (const [card, n] of want) {
         for (let i = 0; i < n; i++) await page.locator(`#picker .card.pick[data-card="${card}"]:not(.chosen)`).first().click();
@@ -127,5 +131,71 @@ export function othersSteals(updates, me) {
   return lines.filter((t) => {
     const m = /^(\w+) stole (.+) from (\w+)/.exec(t);
     return m && m[1] !== me && m[3] !== me;
+  });
+}
+
+/**
+ * Records, at every update the page draws while another seat is to act, what it offers
+ * that the rules do not give this seat then: a group of action buttons (`#actions .group`,
+ * by its action's name) not in `allowed` (base's discard on a 7 is), or the trade button.
+ * Installed before the page loads; `outOfTurn(page)` answers what it found.
+ */
+export async function watchOutOfTurn(page, seat, allowed = []) {
+  await page.addInitScript(({ seat, allowed }) => {
+    window.__outOfTurn = { drawn: 0, offered: [] };
+    const check = () => {
+      const toAct = document.body.dataset.toAct;
+      if (!toAct || toAct === String(seat)) return;
+      window.__outOfTurn.drawn += 1;
+      for (const g of document.querySelectorAll('#actions .group')) {
+        if (!allowed.includes(g.dataset.name)) window.__outOfTurn.offered.push(`${g.textContent} (seat ${toAct} to act, update ${document.body.dataset.version})`);
+      }
+      const trade = document.getElementById('trade-open');
+      if (trade && !trade.hidden) window.__outOfTurn.offered.push(`Trade... (seat ${toAct} to act)`);
+    };
+    document.addEventListener('DOMContentLoaded', () => {
+      new MutationObserver(check).observe(document.body, { attributes: true, attributeFilter: ['data-version'] });
+    });
+  }, { seat, allowed });
+}
+
+export async function outOfTurn(page) {
+  return page.evaluate(() => window.__outOfTurn);
+}
+
+/**
+ * Whether the side panel is uncovered: its box and the table's do not overlap, no part of
+ * the table is found over it, and at the centre of every visible control of the panel (and
+ * of its headings) the element there is that one or inside it. Answers the list of what is
+ * covered (empty: none).
+ */
+export async function sidePanelCovered(page) {
+  return page.evaluate(() => {
+    const side = document.getElementById('side').getBoundingClientRect();
+    const table = document.getElementById('table').getBoundingClientRect();
+    const out = [];
+    const overlap = table.left < side.right && side.left < table.right && table.top < side.bottom && side.top < table.bottom;
+    if (overlap) out.push(`#table (${Math.round(table.left)}..${Math.round(table.right)}) overlaps #side (${Math.round(side.left)}..${Math.round(side.right)})`);
+    // Content overflowing the table's box (a wide grid): nothing of the table is found at
+    // any point of the panel, sampled every 12 px.
+    const tableEl = document.getElementById('table');
+    for (let x = Math.max(0, side.left); x < Math.min(side.right, window.innerWidth) && out.length < 5; x += 12) {
+      for (let y = Math.max(0, side.top); y < Math.min(side.bottom, window.innerHeight); y += 12) {
+        const hit = document.elementFromPoint(x, y);
+        if (hit && tableEl.contains(hit)) {
+          out.push(`the table's ${hit.dataset.slot || hit.className || hit.tagName} at (${Math.round(x)}, ${Math.round(y)}) over the side panel`);
+          break;
+        }
+      }
+    }
+    for (const e of document.querySelectorAll('#side button, #side select, #side h3, #side #log')) {
+      const r = e.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || e.closest('[hidden]')) continue;
+      const x = r.left + r.width / 2, y = r.top + r.height / 2;
+      if (y < 0 || y > window.innerHeight || x < 0 || x > window.innerWidth) continue;
+      const hit = document.elementFromPoint(x, y);
+      if (!hit || !(hit === e || e.contains(hit))) out.push(`${e.tagName.toLowerCase()} '${e.textContent.slice(0, 20)}' under ${hit ? hit.outerHTML.slice(0, 60) : 'nothing'}`);
+    }
+    return out;
   });
 }

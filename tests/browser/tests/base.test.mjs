@@ -1,10 +1,11 @@
 // A base game in the browser, played by clicks alone against 3 greedy bots: the set-up
 // placements on the SVG board, rolls, builds and ends of turn, to the game's end; the board
-// and the log change with each; red's page never receives another seat's hidden cards.
+// and the log change with each; red's page never receives another seat's hidden cards and
+// offers no action while a bot has the turn.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, startWeb, screenshot } from '../lib.mjs';
-import { Seat, choose, leakedHiddenCards, othersSteals } from '../driver.mjs';
+import { Seat, choose, leakedHiddenCards, othersSteals, watchOutOfTurn, outOfTurn } from '../driver.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -18,6 +19,8 @@ test('a whole base game against 3 bots, played by clicks alone', async () => {
   const web = await startWeb(['--seed', '7', '--option', 'starting_pieces=false', '--bots', 'greedy', '--bot-pace', '0']);
   try {
     const page = await browser.newPage();
+    // Out of turn red's page offers nothing but a discard on a 7 (the rules give it that).
+    await watchOutOfTurn(page, 1, ['discard']);
     const red = new Seat(page);
     await page.goto(web.link('seat 1'));
     let u = await red.waitTurn();
@@ -53,6 +56,9 @@ test('a whole base game against 3 bots, played by clicks alone', async () => {
     assert.deepEqual(leakedHiddenCards(red.updates(), 'red'), [], "red's page never got another seat's hidden cards");
     assert.deepEqual(othersSteals(red.updates(), 'red'), [], "nor the card of a steal between two others");
     assert.ok(red.updates().length > 100);
+    const seen = await outOfTurn(page);
+    assert.ok(seen.drawn > 20, `red's page drew the bots' turns (${seen.drawn} updates)`);
+    assert.deepEqual(seen.offered, [], "red's page offers no action while a bot acts");
     console.log(`  base: ${winner} won after ${red.clicks} clicks by red, ${red.updates().length} updates`);
     await screenshot(page, 'base-end');
   } finally {
