@@ -1,5 +1,6 @@
 // Measures `catan web` in headless Chromium, by hand (not a test: no timed assertion):
-//   node tests/browser/measure.mjs [ROUNDS]        (after cargo build --release)
+//   node tests/browser/measure.mjs [ROUNDS] [catan web options...]   (after cargo build --release)
+//   e.g. node tests/browser/measure.mjs 8 --players 6
 // - open to interactive: from page.goto to the first update drawn with the actions
 //   clickable (body[data-version] set and a control in #actions), on a fresh page each round;
 // - an action's answer: from the click on `roll`/`end` (hot seat, no bots) to the page
@@ -10,7 +11,7 @@ import { launch, startWeb } from './lib.mjs';
 const rounds = Number(process.argv[2] || 10);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const browser = await launch();
-const web = await startWeb(['--seed', '1', '--bots', 'none']);
+const web = await startWeb(['--seed', '1', '--bots', 'none', ...process.argv.slice(3)]);
 try {
   const open = [];
   const answer = [];
