@@ -8,7 +8,7 @@
 use crate::common;
 use catan_engine::bot::RandomBot;
 use catan_engine::script::set_declared_checks;
-use catan_engine::{Action, Arg, Game, GameError, Header, ScriptErrorKind};
+use catan_engine::{Action, Arg, Game, Header};
 use std::collections::BTreeSet;
 
 const TWINS: &str = "tests/variants/shapes_twins.lua";
@@ -36,16 +36,6 @@ fn as_declared(a: &Action) -> Option<String> {
 
 fn declared(a: &Action) -> Option<String> {
     matches!(a.name.as_str(), "bastion" | "boast").then(|| format!("{} {:?}", a.name, a.args))
-}
-
-/// Whether typing `line` is accepted, else the refusal's words (on a copy of the game).
-fn outcome(game: &Game, seat: usize, line: &str) -> Result<(), String> {
-    let mut copy = game.try_clone().expect("a copy");
-    match copy.act(seat, line) {
-        Ok(_) => Ok(()),
-        Err(GameError::Script(e)) if e.kind == ScriptErrorKind::Rejected => Err(e.message),
-        Err(e) => panic!("'{line}': not a refusal: {e}"),
-    }
 }
 
 /// Random-bot games with both twins in the rules: at every step, every seat is offered
@@ -90,9 +80,17 @@ fn a_declared_rule_is_listed_and_refused_as_the_same_rule_in_lua() {
                     sites.push(0);
                     for n in sites {
                         let (a, b) = (format!("keep {}", n + 1), format!("bastion {}", n + 1));
-                        assert_eq!(outcome(&game, seat, &a), outcome(&game, seat, &b), "seed {seed}, step {step}: {b}");
+                        assert_eq!(
+                            common::outcome(&game, seat, &a),
+                            common::outcome(&game, seat, &b),
+                            "seed {seed}, step {step}: {b}"
+                        );
                     }
-                    assert_eq!(outcome(&game, seat, "brag"), outcome(&game, seat, "boast"), "seed {seed}, step {step}");
+                    assert_eq!(
+                        common::outcome(&game, seat, "brag"),
+                        common::outcome(&game, seat, "boast"),
+                        "seed {seed}, step {step}"
+                    );
                 }
             }
             let seat = game.to_act().expect("to_act");
@@ -128,7 +126,7 @@ fn a_mod_changes_the_price_a_declaration_asks() {
         else {
             panic!("{red_name} has a settlement")
         };
-        let typed = outcome(&game, red, &format!("city {}", site + 1));
+        let typed = common::outcome(&game, red, &format!("city {}", site + 1));
         if can_build {
             assert_eq!(typed, Ok(()), "{variant}");
         } else {

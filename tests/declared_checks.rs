@@ -7,7 +7,7 @@
 use crate::common;
 use catan_engine::bot::RandomBot;
 use catan_engine::script::set_declared_checks;
-use catan_engine::{Game, GameError, Header, ScriptErrorKind};
+use catan_engine::{Game, Header};
 
 fn game(variants: &[&str], players: usize, seed: u64, options: &[(&str, &str)], sandbox: bool) -> Game {
     let header = Header {
@@ -97,16 +97,6 @@ fn games_are_the_same_with_the_checks_in_lua() {
     }
 }
 
-/// Whether typing `line` is accepted, else the refusal's words (on a copy of the game).
-fn outcome(game: &Game, seat: usize, line: &str) -> Result<(), String> {
-    let mut copy = game.try_clone().expect("a copy");
-    match copy.act(seat, line) {
-        Ok(_) => Ok(()),
-        Err(GameError::Script(e)) if e.kind == ScriptErrorKind::Rejected => Err(e.message),
-        Err(e) => panic!("'{line}': not a refusal: {e}"),
-    }
-}
-
 /// A house rule declares a price again: listing, the bots, a typed command and the
 /// payment all go by it, with the checks in the engine and in Lua alike.
 #[test]
@@ -140,7 +130,11 @@ fn a_price_declared_again_is_the_price() {
         if common::hand(&short, red, "lumber") == 0 {
             common::sb(&mut short, &format!("give {name} lumber"));
         }
-        assert_eq!(outcome(&short, red, &line), Err("you cannot pay 3 brick lumber".to_string()), "{in_engine}");
+        assert_eq!(
+            common::outcome(&short, red, &line),
+            Err("you cannot pay 3 brick lumber".to_string()),
+            "{in_engine}"
+        );
         common::act(&mut g, red, &line);
         assert_eq!(common::hand(&g, red, "brick"), 0, "paid 3 brick");
     }

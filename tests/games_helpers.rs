@@ -11,21 +11,11 @@ use catan_engine::sim;
 use catan_engine::spec::SiteKind;
 use catan_engine::state::Zone;
 use catan_engine::value::Value;
-use catan_engine::{Game, GameState, Header};
+use catan_engine::{Game, GameState};
 use common::road_length;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
-
-fn header(variants: &[&str], players: usize, seed: u64, options: &[(&str, &str)]) -> Header {
-    Header {
-        variants: variants.iter().map(|v| v.to_string()).collect(),
-        players,
-        seed,
-        options: options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
-        sandbox: false,
-    }
-}
 
 // Invariants -------------------------------------------------------------------------------
 
@@ -275,7 +265,7 @@ fn play_seeds(
     for &seed in seeds {
         let mut first: Option<Start> = None;
         let mut end = None;
-        let result = sim::play_one(header(variants, players, seed, options), |g| {
+        let result = sim::play_one(common::stack_header(variants, players, seed, options), |g| {
             let s = first.get_or_insert_with(|| start(g));
             check(g, s).map_err(|e| {
                 let last = g.log().last().map(|e| e.command.clone()).unwrap_or_default();
@@ -363,7 +353,7 @@ fn every_listed_action_is_accepted() {
     let mut states = 0;
     for seed in 0..12u64 {
         let (variants, players, opts) = stacks[seed as usize % stacks.len()];
-        let mut g = Game::new(header(variants, players, 700 + seed, opts)).unwrap();
+        let mut g = Game::new(common::stack_header(variants, players, 700 + seed, opts)).unwrap();
         let mut bots: Vec<RandomBot> = (0..players).map(|s| RandomBot::new(seed * 13 + s as u64)).collect();
         let mut step = 0;
         while g.winner().is_none() && step < 600 {
@@ -410,7 +400,7 @@ fn every_listed_action_is_accepted() {
 #[test]
 fn only_the_seat_asked_lists_actions() {
     for (variants, players, seed) in [(&["base", "helpers"][..], 4, 4242u64), (&["base", "helpers"][..], 6, 4343)] {
-        let mut g = Game::new(header(variants, players, seed, &[])).unwrap();
+        let mut g = Game::new(common::stack_header(variants, players, seed, &[])).unwrap();
         let mut bots: Vec<RandomBot> = (0..players).map(|s| RandomBot::new(s as u64 + 99)).collect();
         let mut asked_off_turn = 0;
         let mut step = 0;
@@ -450,7 +440,7 @@ fn replay_and_save_load_give_the_same_game() {
     for (variants, players) in
         [(&["base", "helpers"][..], 4), (&["family", "helpers"][..], 4), (&["base", "helpers"][..], 5)]
     {
-        let mut g = Game::new(header(variants, players, 77, &[])).unwrap();
+        let mut g = Game::new(common::stack_header(variants, players, 77, &[])).unwrap();
         sim::play_game(&mut g, |_| Ok(())).unwrap();
         assert!(g.winner().is_some());
         let mut again = Game::new(g.header().clone()).unwrap();

@@ -3,24 +3,15 @@
 //! again only once something they read has changed, with the same games as when they run
 //! every time; and production declared as data (docs/modding.md, "Production").
 
+use crate::common;
 use catan_engine::bot::RandomBot;
 use catan_engine::value::Value;
-use catan_engine::{Game, Header};
+use catan_engine::Game;
 
 const KEPT: &str = "tests/variants/when_changed.lua";
 
-fn header(variants: &[&str], players: usize, seed: u64, options: &[(&str, &str)]) -> Header {
-    Header {
-        variants: variants.iter().map(|v| v.to_string()).collect(),
-        players,
-        seed,
-        options: options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
-        sandbox: false,
-    }
-}
-
 fn kept_game() -> Game {
-    Game::new(header(&[KEPT], 2, 1, &[])).expect("the fixture loads")
+    Game::new(common::stack_header(&[KEPT], 2, 1, &[])).expect("the fixture loads")
 }
 
 fn act(g: &mut Game, line: &str) {
@@ -91,7 +82,7 @@ fn when_changed_is_for_sequence_hooks_only() {
          filter('to_act', 'bad.to_act', function(g, p) return p end, { when_changed = true })\n",
     )
     .expect("written");
-    let err = Game::new(header(&[path.to_str().expect("a path")], 2, 1, &[])).err().expect("refused");
+    let err = Game::new(common::stack_header(&[path.to_str().expect("a path")], 2, 1, &[])).err().expect("refused");
     assert!(err.to_string().contains("when_changed is for sequence hooks"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -104,7 +95,7 @@ fn when_changed_is_for_sequence_hooks_only() {
 /// step. (Debug builds also run every kept rule again and compare, in every test game.)
 fn kept_and_fresh_agree(variants: &[&str], players: usize, seed: u64, options: &[(&str, &str)], limit: usize) {
     let what = format!("{variants:?} {players} players, seed {seed}, {options:?}");
-    let h = header(variants, players, seed, options);
+    let h = common::stack_header(variants, players, seed, options);
     let mut kept = Game::new(h.clone()).expect("loads");
     let mut fresh = Game::new(h).expect("loads");
     let mut bots: Vec<RandomBot> = (0..players).map(|s| RandomBot::new(seed * 13 + s as u64)).collect();
@@ -145,7 +136,7 @@ fn the_kept_advantages_and_victory_of_rivals_agree_with_fresh_ones() {
 // Production declared, counted and paid by the engine -----------------------------------------
 
 fn sandbox_game(variants: &[&str]) -> Game {
-    let mut h = header(variants, 4, 1, &[]);
+    let mut h = common::stack_header(variants, 4, 1, &[]);
     h.sandbox = true;
     Game::new(h).expect("loads")
 }

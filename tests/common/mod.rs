@@ -34,6 +34,27 @@ pub fn header(players: usize, seed: u64, options: &[(&str, &str)], sandbox: bool
     }
 }
 
+/// The header of a game of any variant stack, outside the sandbox.
+pub fn stack_header(variants: &[&str], players: usize, seed: u64, options: &[(&str, &str)]) -> Header {
+    Header {
+        variants: variants.iter().map(|v| v.to_string()).collect(),
+        players,
+        seed,
+        options: options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        sandbox: false,
+    }
+}
+
+/// Whether typing `line` is accepted, else the refusal's words (on a copy of the game).
+pub fn outcome(game: &Game, seat: usize, line: &str) -> Result<(), String> {
+    let mut copy = game.try_clone().expect("a copy");
+    match copy.act(seat, line) {
+        Ok(_) => Ok(()),
+        Err(GameError::Script(e)) if e.kind == ScriptErrorKind::Rejected => Err(e.message),
+        Err(e) => panic!("'{line}': not a refusal: {e}"),
+    }
+}
+
 /// A sandbox game on the beginner board with its starting pieces: turn 1, red to roll.
 pub fn beginner(players: usize, options: &[(&str, &str)]) -> Game {
     Game::new(header(players, 1, options, true)).expect("game starts")
