@@ -196,3 +196,121 @@ fn a_value_kept_with_recorded_while_listing_follows_what_it_read() {
     act(&mut g, "resume");
     assert!(peek_listed(&g));
 }
+
+// Expected production (`g:expected_production`, docs/api.md) --------------------------------
+
+const EXPECTED: &str = "tests/variants/expected_production.lua";
+
+/// Each seat's expected production a roll as `g:expected_production` answers it (read out by
+/// the fixture's metrics), in chances in 36: [seat] -> (total, { card: count }).
+fn expected(g: &Game) -> Vec<(f64, std::collections::BTreeMap<String, f64>)> {
+    let m = g.metrics().expect("metrics");
+    (1..=g.state().players.len())
+        .map(|p| {
+            let total = m.get(&format!("total.{p}")).copied().expect("a total per seat");
+            let by = m
+                .iter()
+                .filter_map(|(k, v)| {
+                    k.strip_suffix(&format!(".{p}")).filter(|c| *c != "total").map(|c| (c.to_string(), *v))
+                })
+                .collect();
+            (total, by)
+        })
+        .collect()
+}
+
+/// Plays on until the current player may roll: `end` where it is legal, else the first
+/// legal action of the seat to act (the steal after the robber).
+fn to_the_roll(g: &mut Game) {
+    for _ in 0..50 {
+        let s = g.to_act().expect("someone acts");
+        let acts = g.legal_actions(s).expect("a listing");
+        if s == g.state().current && acts.iter().any(|a| a.name == "roll") {
+            return;
+        }
+        let a = acts.iter().find(|a| a.name == "end").or(acts.first()).expect("an action").clone();
+        g.perform(s, &a).unwrap_or_else(|e| panic!("{a:?}: {e}"));
+    }
+    panic!("never came back to a roll");
+}
+
+/// What each seat receives of each card on a roll of `a + b` (played on a copy of the game):
+/// [seat] -> { card: count }.
+fn received_on(g: &Game, a: u8, b: u8) -> Vec<std::collections::BTreeMap<String, f64>> {
+    let mut g = g.try_clone().expect("a copy");
+    let hand = g.spec().zone("hand").expect("a hand");
+    let count = |g: &Game| -> Vec<Vec<usize>> {
+        let st = g.state();
+        (0..st.players.len())
+            .map(|s| (0..g.spec().cards.len()).map(|k| st.zone(Some(s), hand).map_or(0, |z| z.count(k))).collect())
+            .collect()
+    };
+    let before = count(&g);
+    sandbox(&mut g, &format!("dice {a} {b}"));
+    let s = g.state().current;
+    g.act(s, "roll").expect("roll");
+    let after = count(&g);
+    let names: Vec<String> = g.spec().cards.iter().map(|c| c.name.clone()).collect();
+    before
+        .iter()
+        .zip(after)
+        .map(|(b, a)| {
+            (0..names.len()).filter(|&k| a[k] > b[k]).map(|k| (names[k].clone(), (a[k] - b[k]) as f64)).collect()
+        })
+        .collect()
+}
+
+/// What each seat receives on average a roll, in chances in 36: the cards of each roll of
+/// two dice (not 7) times the chances of rolling it, as `g:produce` pays them.
+fn received_on_average(g: &Game) -> Vec<(f64, std::collections::BTreeMap<String, f64>)> {
+    let mut out = vec![(0.0, std::collections::BTreeMap::new()); g.state().players.len()];
+    for n in (2u8..=12).filter(|&n| n != 7) {
+        let chances = 6.0 - (7.0 - f64::from(n)).abs();
+        let (a, b) = if n <= 7 { (1, n - 1) } else { (6, n - 6) };
+        for (seat, got) in received_on(g, a, b).into_iter().enumerate() {
+            for (card, k) in got {
+                out[seat].0 += chances * k;
+                *out[seat].1.entry(card).or_insert(0.0) += chances * k;
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn expected_production_is_what_the_rolls_pay_weighed_by_their_chances() {
+    // Production (base rules): each settlement 1 and each city 2 of its hexes' resource on
+    // their number, nothing from the hex under the robber.
+    let mut g = sandbox_game(&[EXPECTED]);
+    let settlement = g.spec().piece("settlement").expect("settlements");
+    let first = g.state().intersections.iter().position(|pc| pc.is_some_and(|pc| pc.kind as usize == settlement));
+    let first = first.expect("the beginner board's starting settlements");
+    let owner = g.state().intersections[first].expect("a piece").owner as usize;
+    let color = g.state().players[owner].color.clone();
+    sandbox(&mut g, &format!("place city {} {color}", first + 1));
+    let before = expected(&g);
+    assert!(before[owner].0 > 0.0, "the city's seat expects something");
+    assert_eq!(before, received_on_average(&g), "with a city, the robber on the desert");
+    // A 7, and the robber moved to the hex that takes most from the others.
+    sandbox(&mut g, "dice 3 4");
+    let s = g.state().current;
+    g.act(s, "roll").expect("roll");
+    let s = g.to_act().expect("the roller moves the robber");
+    let robber: Vec<_> = g.legal_actions(s).expect("a listing").into_iter().filter(|a| a.name == "robber").collect();
+    let total = |g: &Game| expected(g).iter().map(|e| e.0).sum::<f64>();
+    let best = robber
+        .iter()
+        .map(|a| {
+            let mut c = g.try_clone().expect("a copy");
+            c.perform(s, a).expect("the robber moves");
+            (total(&c), a.clone())
+        })
+        .min_by(|x, y| x.0.total_cmp(&y.0))
+        .expect("robber actions");
+    assert!(best.0 < total(&g), "some hex the robber may take produces for someone");
+    g.perform(s, &best.1).expect("the robber moves");
+    to_the_roll(&mut g);
+    let blocked = expected(&g);
+    assert_eq!(blocked, received_on_average(&g), "the robber's hex pays nothing");
+    assert_ne!(blocked, before);
+}

@@ -112,19 +112,15 @@ methods! {
         }
         Ok(())
     }
-    slow get "pieces_of" (m, c; p: i64, kind: &str) {
+    fast get "pieces_of" (m, c; p: i64, kind: &str) {
         let s = seat(c, p)?;
         let k = piece_kind(c, kind)?;
         c.read(part::piece(k));
         let sites = c.state.sites(c.spec.pieces[k].site);
         m.charge(sites.len() as u64 / 4)?;
-        let mine: Vec<usize> = sites
-            .iter()
-            .enumerate()
-            .filter(|(_, pc)| pc.is_some_and(|pc| pc.owner as usize == s && pc.kind as usize == k))
-            .map(|(i, _)| i)
-            .collect();
-        m.ids(&mine)
+        let mine = |i: usize| sites[i].is_some_and(|pc| pc.owner as usize == s && pc.kind as usize == k);
+        let count = (0..sites.len()).filter(|&i| mine(i)).count();
+        m.ids_where(sites.len(), count, mine)
     }
     /// Seat p's pieces of a kind on the board, from the kept counts (`Ctx::pieces_on`),
     /// charged as the scan of the sites they stand for.
@@ -181,7 +177,7 @@ methods! {
     }
     /// Empty intersections with no piece closer than `spacing` paths; with `p`, only those
     /// touching one of p's path pieces.
-    slow get "open_intersections" (m, c; spacing: u32, p: Option<i64>) {
+    fast get "open_intersections" (m, c; spacing: u32, p: Option<i64>) {
         c.read(part::SITES);
         let t = topo(c)?;
         let owner = match p {
@@ -190,27 +186,19 @@ methods! {
         };
         m.charge(t.intersections.len() as u64)?;
         let st = &c.state;
-        let mut out = vec![];
-        for (i, info) in t.intersections.iter().enumerate() {
-            if st.intersections[i].is_some() {
-                continue;
-            }
-            if spacing >= 2 && info.neighbors.iter().any(|&n| st.intersections[n].is_some()) {
-                continue;
-            }
-            if let Some(s) = owner {
-                if !info.paths.iter().any(|&pp| st.paths[pp].is_some_and(|pc| pc.owner as usize == s)) {
-                    continue;
-                }
-            }
-            out.push(i);
-        }
-        m.charge(out.len() as u64 * 16)?;
-        m.ids(&out)
+        let open = |i: usize| {
+            let info = &t.intersections[i];
+            st.intersections[i].is_none()
+                && !(spacing >= 2 && info.neighbors.iter().any(|&n| st.intersections[n].is_some()))
+                && owner.is_none_or(|s| info.paths.iter().any(|&pp| st.paths[pp].is_some_and(|pc| pc.owner as usize == s)))
+        };
+        let count = (0..t.intersections.len()).filter(|&i| open(i)).count();
+        m.charge(count as u64 * 16)?;
+        m.ids_where(t.intersections.len(), count, open)
     }
     /// Empty paths that extend p's network: one end holds p's piece, or one end touches
     /// p's path piece and holds no other player's piece.
-    slow get "open_paths" (m, c; p: i64) {
+    fast get "open_paths" (m, c; p: i64) {
         c.read(part::SITES);
         let t = topo(c)?;
         let s = seat(c, p)?;
@@ -220,15 +208,10 @@ methods! {
             Some(pc) => pc.owner as usize == s,
             None => t.intersections[n].paths.iter().any(|&pp| st.paths[pp].is_some_and(|pc| pc.owner as usize == s)),
         };
-        let open: Vec<usize> = t
-            .paths
-            .iter()
-            .enumerate()
-            .filter(|(i, info)| st.paths[*i].is_none() && (reaches(info.ends[0]) || reaches(info.ends[1])))
-            .map(|(i, _)| i)
-            .collect();
-        m.charge(open.len() as u64 * 16)?;
-        m.ids(&open)
+        let open = |i: usize| st.paths[i].is_none() && (reaches(t.paths[i].ends[0]) || reaches(t.paths[i].ends[1]));
+        let count = (0..t.paths.len()).filter(|&i| open(i)).count();
+        m.charge(count as u64 * 16)?;
+        m.ids_where(t.paths.len(), count, open)
     }
     /// The longest trail of p's pieces of a kind, broken by other players' intersection
     /// pieces; charged four units a path.

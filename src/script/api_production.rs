@@ -5,7 +5,7 @@
 //! prelude count through its hooks (`__producing`, then `__pay_owed`). Declared once each
 //! (`methods.rs`).
 
-use super::api::{rt, R};
+use super::api::{index, rt, seat, R};
 use super::ctx::part;
 use super::methods::{methods, Call};
 use super::Ctx;
@@ -193,6 +193,69 @@ fn move_cards(st: &mut crate::state::GameState, from: usize, s: usize, to: usize
     }
 }
 
+/// Chances in 36 that two six-sided dice roll `number`: what a number token's pips count
+/// (none for 7 or a hex without a token).
+fn chances(number: Option<u8>) -> u32 {
+    match number {
+        Some(n @ 2..=12) if n != 7 => 6 - (7 - i32::from(n)).unsigned_abs(),
+        _ => 0,
+    }
+}
+
+/// What intersection `n` expects a roll for each card yielded once, by its hexes: calls
+/// `f(card, chances)` for each hex around it whose terrain produces and that the blocking
+/// marker does not stand on.
+fn expected_at(c: &Ctx, t: &crate::board::Topology, blocked: Option<usize>, n: usize, mut f: impl FnMut(usize, u32)) {
+    for &h in &t.intersections[n].hexes {
+        if Some(h) == blocked {
+            continue;
+        }
+        let Some(hs) = c.state.hexes.get(h) else { continue };
+        let Some(card) = c.spec.terrains.get(hs.terrain as usize).and_then(|t| t.produces) else { continue };
+        f(card, chances(hs.number));
+    }
+}
+
+/// Answers `total, by_card` for what `each(f)` expects (`f(card, chances)`): the sum, and
+/// a table by card name of the cards expected at all. Summed on the stack (no memory held
+/// while answering, as a C function's answers must be); a game of more kinds of card than
+/// that sums the rest one kind at a time.
+fn push_expected<C: Call>(m: &mut C, c: &Ctx, each: impl Fn(&mut dyn FnMut(usize, u32))) -> R<()> {
+    const ON_STACK: usize = 64;
+    let cards = c.spec.cards.len();
+    let (mut total, mut sums) = (0, [0u32; ON_STACK]);
+    each(&mut |card, x| {
+        total += x;
+        if let Some(n) = sums.get_mut(card) {
+            *n += x;
+        }
+    });
+    let of = |k: usize| {
+        if let Some(n) = sums.get(k) {
+            return *n;
+        }
+        let mut n = 0;
+        each(&mut |card, x| {
+            if card == k {
+                n += x
+            }
+        });
+        n
+    };
+    m.charge(cards as u64)?;
+    m.int(i64::from(total))?;
+    m.table(0, (0..cards).filter(|&k| of(k) > 0).count())?;
+    for k in 0..cards {
+        let n = of(k);
+        if n > 0 {
+            m.str(&c.spec.cards[k].name)?;
+            m.int(i64::from(n))?;
+            m.rawset()?;
+        }
+    }
+    Ok(())
+}
+
 methods! {
     /// Production on `number` as the variant declares it: counted and paid by the engine;
     /// answers `paid, short` (see `pay`). Charged a unit a hex and one per card and seat.
@@ -207,6 +270,36 @@ methods! {
         c.produced = produced;
         counted?;
         pay(m, c)
+    }
+    /// Seat p's expected production a roll, for the bots' evaluations: each of its pieces
+    /// on an intersection yields (its declared `yields`) the chances in 36 that the dice
+    /// roll the number of each hex around it, the hex under the blocking marker nothing.
+    /// Answers the total and a table by card (`{ ore = 5, ... }`, cards expected only).
+    fast get "expected_production" (m, c; p: i64) {
+        let s = seat(c, p)?;
+        let blocked = declared(c)?.blocked_by.as_ref().and_then(|k| c.state.markers.get(k)).copied();
+        let t = super::api::topo(c)?;
+        c.read(part::SITES);
+        c.read(part::MARKERS);
+        m.charge(c.state.intersections.len() as u64 / 4)?;
+        push_expected(m, c, |f| {
+            for (n, pc) in c.state.intersections.iter().enumerate() {
+                let Some(pc) = pc else { continue };
+                let y = c.spec.pieces.get(pc.kind as usize).map_or(0, |k| u32::from(k.yields));
+                if pc.seat() == Some(s) && y > 0 {
+                    expected_at(c, t, blocked, n, |card, x| f(card, y * x));
+                }
+            }
+        })
+    }
+    /// The same for intersection n, as a piece yielding one would expect there (what a
+    /// settlement built there would bring).
+    fast get "expected_production_at" (m, c; n: i64) {
+        let blocked = declared(c)?.blocked_by.as_ref().and_then(|k| c.state.markers.get(k)).copied();
+        let t = super::api::topo(c)?;
+        let n = index(n, t.intersections.len(), "intersection")?;
+        c.read(part::MARKERS);
+        push_expected(m, c, |f| expected_at(c, t, blocked, n, &mut *f))
     }
     /// What `produce` counts, for a variant whose `production` filter changes it: each
     /// producing piece as hex, card, piece, owner, yield, flat.

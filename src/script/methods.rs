@@ -128,6 +128,19 @@ pub(super) trait Call {
             None => self.nil(),
         }
     }
+    /// The 1-based ids of `0..n` that `keep` accepts, as a list made at its size: counted
+    /// first, so that no memory is held while it is filled (as a C function's answers must
+    /// be). `count` is how many `keep` accepts.
+    fn ids_where(&mut self, n: usize, count: usize, keep: impl Fn(usize) -> bool) -> R<()> {
+        self.table(count, 0)?;
+        let mut k = 0;
+        for i in (0..n).filter(|&i| keep(i)) {
+            k += 1;
+            self.int(i as i64 + 1)?;
+            self.seti(k)?;
+        }
+        Ok(())
+    }
     /// A list of engine ids as 1-based ids.
     fn ids(&mut self, ids: &[usize]) -> R<()> {
         self.table(ids.len(), 0)?;

@@ -141,6 +141,22 @@ local CALLS = {
 
 -- Production as base declares it: what each seat received and the resources short.
 CALLS.produce = function(g) keep(g, "produce", g:produce(6), g:produce(8.0), g:produce(12)) end
+CALLS.expected_production = function(g, p)
+  keep(g, "expected_production", all(g:expected_production(p)), all(g:expected_production(4.0)))
+end
+CALLS.expected_production_at = function(g)
+  local out = {}
+  for n = 1, 54, 5 do out[#out + 1] = all(g:expected_production_at(n)) end
+  keep(g, "expected_production_at", out)
+end
+-- Lists of sites, counted then filled by the C function.
+CALLS.pieces_of = function(g, p)
+  keep(g, "pieces_of", g:pieces_of(p, "settlement"), g:pieces_of(2, "road"), g:pieces_of(3.0, "city"))
+end
+CALLS.open_intersections = function(g, p)
+  keep(g, "open_intersections", g:open_intersections(2, p), g:open_intersections(2), g:open_intersections(1, 3.0))
+end
+CALLS.open_paths = function(g, p) keep(g, "open_paths", g:open_paths(p), g:open_paths(4)) end
 
 local BAD = {
   set_current = function(g) g:set_current(9) end,
@@ -178,6 +194,11 @@ local BAD = {
   grid_count = function(g, p) g:grid_count(p, "yard", "gold") end,
   set_store = function(g, p) g:set_store(p, "yard", 1, 1, 70000) end,
   produce = function(g) g:produce(300) end,
+  expected_production = function(g) g:expected_production(5) end,
+  expected_production_at = function(g) g:expected_production_at(55) end,
+  pieces_of = function(g, p) g:pieces_of(p, "castle") end,
+  open_intersections = function(g) g:open_intersections(2, 0) end,
+  open_paths = function(g) g:open_paths("red") end,
 }
 
 action {

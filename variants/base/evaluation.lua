@@ -12,36 +12,9 @@ local opt = shared.opt
 -- points, expected production by number pips with a bonus for each resource produced,
 -- harbors, development cards and knights, cards in hand towards the next build (and the risk
 -- of a 7), and open sites for a next settlement. A child wraps or replaces "base.evaluate".
-local function pips(number) return number and (6 - math.abs(7 - number)) or 0 end
-
--- What intersection `node` yields each roll: { by = { resource = pips }, sum = pips }, from
--- the board and the robber; kept in `scratch` for the rest of this evaluation (every call
--- into the game costs, so each hex and intersection is asked once).
-local function yields(g, scratch, node)
-  local ys = scratch.yields
-  if not ys then
-    ys, scratch.hexes, scratch.robber = {}, {}, g:marker("robber")
-    scratch.yields = ys
-  end
-  local y = ys[node]
-  if y then return y end
-  y = { by = {}, sum = 0 }
-  local hexes = scratch.hexes
-  for _, h in ipairs(g:hexes_at(node)) do
-    local x = hexes[h]
-    if not x then
-      local _, number = g:hex(h)
-      x = { r = g:hex_resource(h), pips = pips(number) }
-      hexes[h] = x
-    end
-    if x.r and h ~= scratch.robber then
-      y.by[x.r] = (y.by[x.r] or 0) + x.pips
-      y.sum = y.sum + x.pips
-    end
-  end
-  ys[node] = y
-  return y
-end
+-- Expected production is the engine's `g:expected_production`: the pips of the numbers
+-- around each building (the chances in 36 of rolling them), twice for a city, none under
+-- the robber.
 
 -- The share of a price the hand covers (1: p can pay it).
 local function covered(hand, price)
@@ -70,20 +43,12 @@ end
 
 local BUILDS = { { "city", 0.6 }, { "settlement", 0.6 }, { "development", 0.3 }, { "road", 0.15 } }
 
-filter("evaluate", "base.evaluate", function(g, v, p, scratch)
+filter("evaluate", "base.evaluate", function(g, v, p)
   local winner = g:winner()
   if winner then return v + (winner == p and 100 or 0) end
   v = v + g:filter("victory_points", 0, p, true)
-  scratch = scratch or {}
-  local prod, kinds, sum = {}, 0, 0
-  for _, kind in ipairs({ "settlement", "city" }) do
-    local n = kind == "city" and 2 or 1
-    for _, node in ipairs(g:pieces_of(p, kind)) do
-      local y = yields(g, scratch, node)
-      for r, k in next, y.by do prod[r] = (prod[r] or 0) + n * k end
-      sum = sum + n * y.sum
-    end
-  end
+  local sum, prod = g:expected_production(p)
+  local kinds = 0
   for _, r in ipairs(RESOURCES) do
     if (prod[r] or 0) > 0 then kinds = kinds + 1 end
   end
@@ -117,7 +82,7 @@ filter("evaluate", "base.evaluate", function(g, v, p, scratch)
   -- Room to grow: open sites reachable by road, the best of them by its pips.
   if #spots > 0 then
     local top = 0
-    for i = 1, math.min(#spots, 4) do top = math.max(top, yields(g, scratch, spots[i]).sum) end
+    for i = 1, math.min(#spots, 4) do top = math.max(top, (g:expected_production_at(spots[i]))) end
     v = v + 0.2 * math.min(#spots, 2) + 0.02 * top
   end
   return v

@@ -428,6 +428,18 @@ function G:owners_at(h) end
 ---@return any
 function G:produce(number) end
 
+---what p expects a roll, for evaluations: each of its pieces on an intersection yields (its declared yields) the chances in 36 that two dice roll the number of each hex around it (a token's pips), the hex under the production's blocked_by marker nothing; total and { ore = 5, ... } (cards expected only). Error "this game declares no production"
+---Returns: total, by_card
+---@param p integer
+---@return any
+function G:expected_production(p) end
+
+---the same for intersection n, as a piece yielding one would expect there (what a settlement built there would bring)
+---Returns: total, by_card
+---@param n integer
+---@return any
+function G:expected_production_at(n) end
+
 ---the pieces on the corners of hex h, clockwise from the top, three entries each: intersection, kind, owner (false for a piece of no player): for i = 1, #t, 3 do local node, kind, owner = t[i], t[i + 1], t[i + 2] end. One call instead of g:corners(h) and a g:at per corner
 ---Returns: flat list
 ---@param h integer
