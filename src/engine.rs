@@ -957,11 +957,13 @@ impl Game {
 
     /// The position as it stands, to come back to after trying actions on this `Game`.
     pub fn snapshot(&self) -> Snapshot {
+        let script = self.script();
         Snapshot {
             state: self.state().clone(),
             log_len: self.log.len(),
             messages_len: self.messages.len(),
             message_bytes: self.message_bytes,
+            grid_stamps: Some(script.grid_stamps()),
         }
     }
 
@@ -972,6 +974,10 @@ impl Game {
         self.script().with_ctx(|c| {
             c.state = snap.state.clone();
             c.output().clear();
+            // What rules keep by a seat's grids is good again for the grids put back.
+            if let Some(stamps) = &snap.grid_stamps {
+                c.put_back_grid_stamps(stamps);
+            }
         });
         self.log.truncate(snap.log_len);
         self.messages.truncate(snap.messages_len);
@@ -1079,6 +1085,8 @@ pub struct Snapshot {
     log_len: usize,
     messages_len: usize,
     message_bytes: usize,
+    /// The slot grids' stamps with which `state` was taken (None: unknown).
+    grid_stamps: Option<crate::script::GridStamps>,
 }
 
 impl Snapshot {
@@ -1087,8 +1095,17 @@ impl Snapshot {
     }
 
     /// The same position with another state, such as a determinization of it.
+    /// Its grid stamps go with it only where its slot grids are this one's (a
+    /// determinization deals hidden cards, and grids are open).
     pub fn with_state(&self, state: GameState) -> Snapshot {
-        Snapshot { state, log_len: self.log_len, messages_len: self.messages_len, message_bytes: self.message_bytes }
+        let grid_stamps = self.grid_stamps.clone().filter(|_| state.grids == self.state.grids);
+        Snapshot {
+            state,
+            log_len: self.log_len,
+            messages_len: self.messages_len,
+            message_bytes: self.message_bytes,
+            grid_stamps,
+        }
     }
 }
 

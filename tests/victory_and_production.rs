@@ -314,3 +314,69 @@ fn expected_production_is_what_the_rolls_pay_weighed_by_their_chances() {
     assert_eq!(blocked, received_on_average(&g), "the robber's hex pays nothing");
     assert_ne!(blocked, before);
 }
+
+// Values kept by the slot grids, across a bot's forks ------------------------------------------
+
+/// A game with nothing kept, at `state` (its own rules, loaded anew).
+fn fresh_at(h: &catan_engine::Header, state: &catan_engine::state::GameState) -> Game {
+    let mut g = Game::new(h.clone()).expect("loads");
+    let snap = g.snapshot().with_state(state.clone());
+    g.restore(&snap);
+    g
+}
+
+/// What the rules answer at a position: every seat's legal actions and the evaluation.
+fn answers(g: &Game) -> (Vec<Vec<String>>, Vec<f64>) {
+    let seats = g.state().players.len();
+    let listed =
+        (0..seats).map(|s| g.legal_actions(s).expect("a listing").iter().map(|a| format!("{a:?}")).collect()).collect();
+    (listed, g.evaluate().expect("an evaluation"))
+}
+
+#[test]
+fn values_kept_by_a_seats_grids_survive_a_restore_and_stay_true() {
+    // Rivals keeps what it reads of a principality with `g:cached(fn, seat, "seat_cards")`
+    // (and "seat_grids"). A bot tries actions and restores the position it started from:
+    // the kept values come back with it, and each must still be what the grids say.
+    for variant in ["rivals", "rivals_gold"] {
+        let h = common::stack_header(&[variant], 2, 5, &[]);
+        let mut g = Game::new(h.clone()).expect("loads");
+        let (mut bot, mut branch) = (RandomBot::new(3), RandomBot::new(4));
+        let mut grids_changed = 0;
+        for step in 0..120 {
+            if g.winner().is_some() {
+                break;
+            }
+            let root = g.snapshot();
+            let mut far = None;
+            for _ in 0..3 {
+                for _ in 0..4 {
+                    let s = g.to_act().expect("to_act");
+                    if let Ok(Some(a)) = branch.choose(&g, s) {
+                        let _ = g.perform(s, &a);
+                    }
+                }
+                if g.state().grids != root.state().grids {
+                    far = Some(g.state().clone());
+                }
+                g.restore(&root);
+            }
+            // A snapshot made to hold other grids carries no stamps of these.
+            if let Some(far) = far {
+                grids_changed += 1;
+                g.restore(&root.with_state(far.clone()));
+                assert_eq!(answers(&g), answers(&fresh_at(&h, &far)), "{variant} step {step}: other grids");
+                g.restore(&root);
+            }
+            let mut fresh = fresh_at(&h, &g.state());
+            assert_eq!(answers(&g), answers(&fresh), "{variant} step {step}: back at the root");
+            let s = g.to_act().expect("to_act");
+            let a = bot.choose(&g, s).expect("a choice").expect("a legal action");
+            let mine = g.perform(s, &a).unwrap_or_else(|e| panic!("{variant} step {step}: {e}"));
+            let theirs = fresh.perform(s, &a).unwrap_or_else(|e| panic!("{variant} step {step}, fresh: {e}"));
+            assert_eq!(mine.messages, theirs.messages, "{variant} step {step}");
+            assert!(*g.state() == *fresh.state(), "{variant} step {step}: the same state");
+        }
+        assert!(grids_changed > 10, "{variant}: the branches changed the grids ({grids_changed})");
+    }
+}

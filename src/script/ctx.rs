@@ -413,6 +413,32 @@ impl Ctx {
     pub(crate) fn card_stamp(&self, owner: usize) -> u64 {
         self.card_stamps.get(owner).copied().unwrap_or(0).max(self.grid_base)
     }
+
+    /// The stamps of the slot grids' owners as they stand (`grid_stamp`, `card_stamp`),
+    /// taken with a snapshot of the state.
+    pub(crate) fn grid_stamps_now(&self) -> GridStamps {
+        GridStamps { grids: self.grid_stamps.clone(), cards: self.card_stamps.clone(), base: self.grid_base }
+    }
+
+    /// Puts back the grid stamps taken with the state just put back (`Game::restore`), after
+    /// `touch_all`: what `g:cached` keeps by a seat's grids ("seat_grids", "seat_cards") is
+    /// good there again. Sound because a stamp is never issued twice in a Lua state: a
+    /// value kept at the stamp a snapshot holds was derived from the grids that snapshot
+    /// holds, and every change since was stamped anew. (The version and the records of
+    /// what rules read stay fresh: they compare stamps by order.)
+    pub(crate) fn put_back_grid_stamps(&mut self, s: &GridStamps) {
+        self.grid_stamps.clone_from(&s.grids);
+        self.card_stamps.clone_from(&s.cards);
+        self.grid_base = s.base;
+    }
+}
+
+/// The stamps of the slot grids' owners taken with a snapshot (`Ctx::grid_stamps_now`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct GridStamps {
+    grids: Vec<u64>,
+    cards: Vec<u64>,
+    base: u64,
 }
 
 /// Everything of a `Ctx` but the state (`Script::with_output`).

@@ -28,8 +28,8 @@ mod variants;
 
 #[doc(hidden)]
 pub use api_fast::set_fast_methods;
-pub use ctx::Message;
 pub(crate) use ctx::{Ctx, Output};
+pub use ctx::{GridStamps, Message};
 #[doc(hidden)]
 pub use declared::set_declared_checks;
 pub use error::{ScriptError, ScriptErrorKind};
@@ -325,6 +325,11 @@ impl Script {
     pub fn state(&self) -> StateRef<'_> {
         // The context is installed by Game::new before any call; its absence is a bug.
         StateRef(self.lua.app_data_ref::<Ctx>().expect("game state installed"))
+    }
+
+    /// The slot grids' stamps as they stand, to put back with the state (`Game::restore`).
+    pub(crate) fn grid_stamps(&self) -> ctx::GridStamps {
+        self.lua.app_data_ref::<Ctx>().expect("game state installed").grid_stamps_now()
     }
 
     /// The context, the state included: whatever `g:cached` derived from it is dropped.
