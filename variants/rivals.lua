@@ -89,6 +89,17 @@ variant {
     { name = "test_edits", type = "bool", default = false,
       doc = "enable the `edit ...` commands that set up positions (for tests and teaching)" },
   },
+  -- What the bots' named features (rivals/evaluation.lua, the `features` filter) mean to a
+  -- player: `hint` gives its reasons in these words.
+  feature_titles = {
+    strength = "strength points (toward the strength advantage)",
+    commerce = "commerce points (toward the trade advantage)",
+    skill = "skill points",
+    progress = "progress points",
+    stored = "resources stored in your regions",
+    regions = "regions in your principality",
+    sites = "settlement sites your roads open",
+  },
 }
 
 

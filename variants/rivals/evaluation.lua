@@ -25,3 +25,19 @@ filter("evaluate", "rivals.evaluate", function(g, v, p)
   v = v + 0.06 * stored + 0.1 * lands + 0.05 * cards + 0.05 * g:count(p, "hand")
   return v + 0.35 * #settlement_sites(g, p)
 end)
+
+-- Named features for a tuned evaluation (`catan tune`, docs/bots.md): what the engine's
+-- generic features cannot read, since they come from the cards' printed values: the
+-- points toward the advantage tokens and of skill and progress, the resources stored, the
+-- regions, and the settlement sites the roads open. The weights file weighs them.
+filter("features", "rivals.features", function(g, t, p)
+  local tl = tally(g, p)
+  t.strength, t.commerce, t.skill, t.progress = tl.strength, tl.commerce, tl.skill, tl.progress
+  local stored, lands = 0, 0
+  for _, s in ipairs(regions(g, p)) do
+    lands = lands + 1
+    stored = stored + s.store
+  end
+  t.stored, t.regions, t.sites = stored, lands, #settlement_sites(g, p)
+  return t
+end)
