@@ -12,6 +12,75 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+/// A part of the state shared by its copies until one of them writes to it (copy on
+/// write): a copy of the state (a bot's fork, a snapshot, the engine's checkpoint) costs a
+/// count per part, and a part is copied by the first write after, in the copy written
+/// only. Reads go through `Deref`; writes through `DerefMut` (`Arc::make_mut`). It
+/// serializes, compares and prints as the value it holds, so the state is still one plain
+/// value (`state --json` and saves are what they were).
+#[derive(Default)]
+pub struct Shared<T>(Arc<T>);
+
+impl<T> Shared<T> {
+    pub fn new(value: T) -> Shared<T> {
+        Shared(Arc::new(value))
+    }
+}
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Shared<T> {
+        Shared(self.0.clone())
+    }
+}
+
+impl<T> std::ops::Deref for Shared<T> {
+    type Target = T;
+    #[inline]
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: Clone> std::ops::DerefMut for Shared<T> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut T {
+        Arc::make_mut(&mut self.0)
+    }
+}
+
+impl<T> From<T> for Shared<T> {
+    fn from(value: T) -> Shared<T> {
+        Shared::new(value)
+    }
+}
+
+impl<T: PartialEq> PartialEq for Shared<T> {
+    fn eq(&self, other: &Shared<T>) -> bool {
+        // Copies that nobody wrote to since they were made hold the same part.
+        Arc::ptr_eq(&self.0, &other.0) || *self.0 == *other.0
+    }
+}
+
+impl<T: Eq> Eq for Shared<T> {}
+
+impl<T: std::fmt::Debug> std::fmt::Debug for Shared<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl<T: Serialize> Serialize for Shared<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Shared<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Shared<T>, D::Error> {
+        T::deserialize(d).map(Shared::new)
+    }
+}
+
 /// A piece on the board: a kind (index into `Spec::pieces`) and its owner (seat index, or
 /// `Piece::NO_OWNER` for a piece of no player, such as the 5-6 player game's blockers).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -139,32 +208,32 @@ pub struct PlayerState {
     pub name: String,
     pub color: String,
     /// Indexed like `Spec::zones`; game-wide zones are left empty here.
-    pub zones: Vec<Zone>,
+    pub zones: Vec<Shared<Zone>>,
     /// Pieces not yet on the board, indexed like `Spec::pieces`.
     pub supply: Vec<u8>,
-    pub vars: BTreeMap<String, Value>,
+    pub vars: Shared<BTreeMap<String, Value>>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
 pub struct GameState {
     pub topology: Option<Arc<Topology>>,
-    pub hexes: Vec<HexState>,
+    pub hexes: Shared<Vec<HexState>>,
     /// Shared between the snapshots of a game (set once, when the board is built).
     pub harbors: Arc<Vec<Harbor>>,
     /// Named markers standing on hexes, e.g. the robber.
-    pub markers: BTreeMap<String, HexId>,
-    pub intersections: Vec<Option<Piece>>,
-    pub paths: Vec<Option<Piece>>,
+    pub markers: Shared<BTreeMap<String, HexId>>,
+    pub intersections: Shared<Vec<Option<Piece>>>,
+    pub paths: Shared<Vec<Option<Piece>>>,
     /// Game-wide zones (bank, decks), indexed like `Spec::zones`.
-    pub zones: Vec<Zone>,
-    pub players: Vec<PlayerState>,
+    pub zones: Vec<Shared<Zone>>,
+    pub players: Vec<Shared<PlayerState>>,
     /// Seat whose turn it is (0-based).
     pub current: usize,
     pub phase: String,
     pub turn: u32,
     /// Fixed for the game, so shared between its snapshots.
     pub options: Arc<BTreeMap<String, Value>>,
-    pub vars: BTreeMap<String, Value>,
+    pub vars: Shared<BTreeMap<String, Value>>,
     pub winner: Option<usize>,
     pub rng: ChaCha8Rng,
     /// Dice forced in sandbox mode, used by the next rolls in order.
@@ -172,7 +241,7 @@ pub struct GameState {
     /// Slot grids (card tableaus such as Rivals principalities), in `Spec::grids` order,
     /// a per-player grid once per seat.
     #[serde(default)]
-    pub grids: Vec<SlotGrid>,
+    pub grids: Vec<Shared<SlotGrid>>,
     /// The actions the rules cannot list (templates, such as a trade offer or a counter)
     /// taken in this turn: a bot's limit on its offers per turn is the game's, so it holds
     /// after a load, a resume or an undo. Written by the engine, never read by the rules.
@@ -214,7 +283,7 @@ impl Clone for PlayerState {
             color: String::new(),
             zones: vec![],
             supply: vec![],
-            vars: BTreeMap::new(),
+            vars: Shared::default(),
         };
         p.clone_from(self);
         p
@@ -226,9 +295,7 @@ impl Clone for PlayerState {
         self.color.clone_from(color);
         self.zones.clone_from(zones);
         self.supply.clone_from(supply);
-        if self.vars != *vars {
-            self.vars.clone_from(vars);
-        }
+        self.vars.clone_from(vars);
     }
 }
 
@@ -284,9 +351,7 @@ impl Clone for GameState {
         self.topology.clone_from(topology);
         self.hexes.clone_from(hexes);
         self.harbors.clone_from(harbors);
-        if self.markers != *markers {
-            self.markers.clone_from(markers);
-        }
+        self.markers.clone_from(markers);
         self.intersections.clone_from(intersections);
         self.paths.clone_from(paths);
         self.zones.clone_from(zones);
@@ -295,11 +360,7 @@ impl Clone for GameState {
         self.phase.clone_from(phase);
         self.turn = *turn;
         self.options.clone_from(options);
-        // The maps allocate a node per entry when cloned; most actions leave them as they
-        // were, which comparing finds out without allocating.
-        if self.vars != *vars {
-            self.vars.clone_from(vars);
-        }
+        self.vars.clone_from(vars);
         self.winner = *winner;
         self.rng.clone_from(rng);
         self.forced_dice.clone_from(forced_dice);
@@ -344,13 +405,13 @@ fn empty_zone(spec: &Spec, z: usize) -> Zone {
 
 /// The grids a game starts with: rows numbered one grid after the other, so labels are
 /// unique across the game.
-fn new_grids(spec: &Spec, players: usize) -> Vec<SlotGrid> {
+fn new_grids(spec: &Spec, players: usize) -> Vec<Shared<SlotGrid>> {
     let mut out = vec![];
     let mut first_row = 1u32;
     for (i, gs) in spec.grids.iter().enumerate() {
         let owners: Vec<Option<usize>> = if gs.per_player { (0..players).map(Some).collect() } else { vec![None] };
         for owner in owners {
-            out.push(SlotGrid::new(i, owner, gs.rows, gs.cols, first_row));
+            out.push(Shared::new(SlotGrid::new(i, owner, gs.rows, gs.cols, first_row)));
             first_row += gs.rows as u32;
         }
     }
@@ -391,28 +452,31 @@ impl GameState {
                     color,
                     zones: (0..spec.zones.len())
                         .map(|z| if spec.zones[z].per_player { empty_zone(spec, z) } else { Zone::Counts(vec![]) })
+                        .map(Shared::new)
                         .collect(),
                     supply: spec.pieces.iter().map(|p| p.supply).collect(),
-                    vars: BTreeMap::new(),
+                    vars: Shared::default(),
                 }
+                .into()
             })
             .collect();
         GameState {
             topology: None,
-            hexes: vec![],
+            hexes: Shared::default(),
             harbors: Arc::new(vec![]),
-            markers: BTreeMap::new(),
-            intersections: vec![],
-            paths: vec![],
+            markers: Shared::default(),
+            intersections: Shared::default(),
+            paths: Shared::default(),
             zones: (0..spec.zones.len())
                 .map(|z| if spec.zones[z].per_player { Zone::Counts(vec![]) } else { empty_zone(spec, z) })
+                .map(Shared::new)
                 .collect(),
             players,
             current: 0,
             phase: "setup".into(),
             turn: 0,
             options: Arc::new(options),
-            vars: BTreeMap::new(),
+            vars: Shared::default(),
             winner: None,
             rng: ChaCha8Rng::seed_from_u64(seed),
             forced_dice: vec![],
@@ -429,15 +493,15 @@ impl GameState {
 
     pub fn zone(&self, owner: Option<usize>, z: usize) -> Option<&Zone> {
         match owner {
-            Some(p) => self.players.get(p)?.zones.get(z),
-            None => self.zones.get(z),
+            Some(p) => self.players.get(p)?.zones.get(z).map(|z| &**z),
+            None => self.zones.get(z).map(|z| &**z),
         }
     }
 
     pub fn zone_mut(&mut self, owner: Option<usize>, z: usize) -> Option<&mut Zone> {
         match owner {
-            Some(p) => self.players.get_mut(p)?.zones.get_mut(z),
-            None => self.zones.get_mut(z),
+            Some(p) => self.players.get_mut(p)?.zones.get_mut(z).map(|z| &mut **z),
+            None => self.zones.get_mut(z).map(|z| &mut **z),
         }
     }
 

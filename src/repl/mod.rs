@@ -18,7 +18,7 @@ use crate::bot::external::{seat_named_programs, ExternalBot, ExternalSeats};
 use crate::bot::{Bot, BotKind, Budget, RandomBot};
 use crate::engine::{Game, GameError, Header, LogEntry, Observer};
 use crate::script::{Message, ScriptErrorKind};
-use crate::state::Piece;
+use crate::state::{Piece, Shared};
 use crate::view::view;
 use saves::{diverged, load_game, would_lose};
 use std::io::Write;
@@ -88,8 +88,8 @@ impl ReplConfig {
     }
 }
 
-/// What stands on the intersections and the paths of a board.
-type BoardPieces = (Vec<Option<Piece>>, Vec<Option<Piece>>);
+/// What stands on the intersections and the paths of a board (shared with the state: a copy is two counts).
+type BoardPieces = (Shared<Vec<Option<Piece>>>, Shared<Vec<Option<Piece>>>);
 
 /// What `show` shows (`show card CARD` aside).
 const SHOWS: &[&str] = &["board", "hand", "cards", "players", "bank", "log"];
