@@ -9,6 +9,8 @@ use crate::state::{GameState, Zone};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::cell::RefCell;
+use std::sync::Arc;
 
 /// May `seat` see which cards the zone `z` of `owner` (None: the game) holds? Seat None
 /// is the referee forgetting only what no player may see (draw stacks): the future.
@@ -24,8 +26,8 @@ fn sees(spec: &Spec, z: usize, owner: Option<usize>, seat: Option<usize>) -> boo
 }
 
 /// The zones `seat` cannot see, in a fixed order: game zones, then each player's.
-fn hidden_zones(spec: &Spec, players: usize, seat: Option<usize>) -> Vec<(Option<usize>, usize)> {
-    let mut out = vec![];
+fn hidden_zones(spec: &Spec, players: usize, seat: Option<usize>, out: &mut Vec<(Option<usize>, usize)>) {
+    out.clear();
     for z in 0..spec.zones.len() {
         if spec.zones[z].per_player {
             out.extend((0..players).filter(|&q| !sees(spec, z, Some(q), seat)).map(|q| (Some(q), z)));
@@ -33,7 +35,6 @@ fn hidden_zones(spec: &Spec, players: usize, seat: Option<usize>) -> Vec<(Option
             out.push((None, z));
         }
     }
-    out
 }
 
 /// Index of a card kind's category (cards of one category are interchangeable here).
@@ -51,63 +52,129 @@ fn categories(spec: &Spec) -> Vec<usize> {
         .collect()
 }
 
+/// What a determinization deals with, kept between calls on this thread (a bot deals one
+/// for every playout): the categories of the spec it was made for (held, so that the
+/// address cannot name another spec), and buffers that stop growing after the first deal.
+#[derive(Default)]
+struct Dealer {
+    spec: Option<Arc<Spec>>,
+    /// `categories` of `spec`, and how many there are.
+    cat: Vec<usize>,
+    ncat: usize,
+    zones: Vec<(Option<usize>, usize)>,
+    /// The hidden cards of each kind.
+    kinds: Vec<usize>,
+    /// The pool: each category's cards one after the other, sorted, then shuffled; a
+    /// category's cards start at `start[c]` and `left[c]` of them remain to be dealt (from
+    /// the end).
+    pool: Vec<u16>,
+    start: Vec<usize>,
+    left: Vec<usize>,
+    /// A zone's new content, before it is compared with the old.
+    dealt: Vec<u16>,
+    per_cat: Vec<usize>,
+}
+
+thread_local! {
+    static DEALER: RefCell<Dealer> = RefCell::default();
+}
+
 /// A copy of `state` as `seat` might believe it to be: hidden cards re-dealt, the random
 /// generator re-seeded from `rng`.
-pub fn determinize(spec: &Spec, state: &GameState, seat: usize, rng: &mut ChaCha8Rng) -> GameState {
+pub fn determinize(spec: &Arc<Spec>, state: &GameState, seat: usize, rng: &mut ChaCha8Rng) -> GameState {
     determinize_view(spec, state, Some(seat), rng)
 }
 
 /// `determinize` for any observer: a seat, or None for the referee, who keeps every hand
 /// and forgets only the order of the cards nobody may see (`Game::fork`).
-pub fn determinize_view(spec: &Spec, state: &GameState, seat: Option<usize>, rng: &mut ChaCha8Rng) -> GameState {
+pub fn determinize_view(spec: &Arc<Spec>, state: &GameState, seat: Option<usize>, rng: &mut ChaCha8Rng) -> GameState {
+    // The copy shares every part of `state` (`state::Shared`): only a zone dealt other
+    // cards than it holds is written, so only those are copied.
     let mut st = state.clone();
-    let cat = categories(spec);
-    let ncat = cat.iter().copied().max().map_or(0, |m| m + 1);
-    let zones = hidden_zones(spec, st.players.len(), seat);
-    // The pool per category, in a canonical order so only its content matters.
-    let mut pool: Vec<Vec<u16>> = vec![vec![]; ncat];
-    for &(owner, z) in &zones {
-        if let Some(zone) = st.zone(owner, z) {
-            match zone {
-                Zone::Counts(c) => {
-                    for (k, &n) in c.iter().enumerate() {
-                        pool[cat[k]].extend(std::iter::repeat_n(k as u16, n as usize));
-                    }
-                }
-                Zone::Stack(s) => s.iter().for_each(|&k| pool[cat[k as usize]].push(k)),
-            }
-        }
-    }
-    for p in &mut pool {
-        p.sort_unstable();
-        p.shuffle(rng);
-    }
-    for &(owner, z) in &zones {
-        let Some(zone) = st.zone_mut(owner, z) else { continue };
-        match zone {
-            Zone::Counts(c) => {
-                let mut per_cat = vec![0usize; ncat];
-                for (k, n) in c.iter_mut().enumerate() {
-                    per_cat[cat[k]] += *n as usize;
-                    *n = 0;
-                }
-                for (ci, n) in per_cat.into_iter().enumerate() {
-                    for _ in 0..n {
-                        if let Some(k) = pool[ci].pop() {
-                            c[k as usize] += 1;
-                        }
-                    }
-                }
-            }
-            Zone::Stack(s) => {
-                for k in s.iter_mut() {
-                    if let Some(new) = pool[cat[*k as usize]].pop() {
-                        *k = new;
-                    }
-                }
-            }
-        }
-    }
+    DEALER.with(|d| d.borrow_mut().deal(spec, &mut st, seat, rng));
     st.rng = ChaCha8Rng::seed_from_u64(rng.random());
     st
+}
+
+impl Dealer {
+    fn deal(&mut self, spec: &Arc<Spec>, st: &mut GameState, seat: Option<usize>, rng: &mut ChaCha8Rng) {
+        if !self.spec.as_ref().is_some_and(|s| Arc::ptr_eq(s, spec)) {
+            self.cat = categories(spec);
+            self.ncat = self.cat.iter().copied().max().map_or(0, |m| m + 1);
+            self.spec = Some(spec.clone());
+        }
+        let (cat, ncat) = (&self.cat, self.ncat);
+        hidden_zones(spec, st.players.len(), seat, &mut self.zones);
+        // The pool per category in a canonical order (by kind), so only its content
+        // matters: counted per kind, then laid out category by category.
+        self.kinds.clear();
+        self.kinds.resize(cat.len(), 0);
+        for &(owner, z) in &self.zones {
+            match st.zone(owner, z) {
+                Some(Zone::Counts(c)) => c.iter().enumerate().for_each(|(k, &n)| self.kinds[k] += n as usize),
+                Some(Zone::Stack(s)) => s.iter().for_each(|&k| self.kinds[k as usize] += 1),
+                None => {}
+            }
+        }
+        self.pool.clear();
+        self.start.clear();
+        self.left.clear();
+        for ci in 0..ncat {
+            let from = self.pool.len();
+            for (k, &n) in self.kinds.iter().enumerate() {
+                if cat[k] == ci {
+                    self.pool.extend(std::iter::repeat_n(k as u16, n));
+                }
+            }
+            self.pool[from..].shuffle(rng);
+            self.start.push(from);
+            self.left.push(self.pool.len() - from);
+        }
+        for i in 0..self.zones.len() {
+            let (owner, z) = self.zones[i];
+            self.dealt.clear();
+            match st.zone(owner, z) {
+                Some(Zone::Counts(c)) => {
+                    self.per_cat.clear();
+                    self.per_cat.resize(ncat, 0);
+                    for (k, &n) in c.iter().enumerate() {
+                        self.per_cat[cat[k]] += n as usize;
+                    }
+                    self.dealt.resize(c.len(), 0);
+                    for ci in 0..ncat {
+                        for _ in 0..self.per_cat[ci] {
+                            let k = pop(&self.pool, &self.start, &mut self.left, ci);
+                            if let Some(n) = k.and_then(|k| self.dealt.get_mut(k as usize)) {
+                                *n += 1;
+                            }
+                        }
+                    }
+                    if c[..] == self.dealt[..] {
+                        continue;
+                    }
+                }
+                Some(Zone::Stack(s)) => {
+                    for &k in s {
+                        let new = pop(&self.pool, &self.start, &mut self.left, cat[k as usize]).unwrap_or(k);
+                        self.dealt.push(new);
+                    }
+                    if s[..] == self.dealt[..] {
+                        continue;
+                    }
+                }
+                None => continue,
+            }
+            // Dealt other cards than it holds: only now is the zone (and its owner) copied.
+            if let Some(Zone::Counts(v) | Zone::Stack(v)) = st.zone_mut(owner, z) {
+                v.clone_from(&self.dealt);
+            }
+        }
+    }
+}
+
+/// The next card of category `ci` in the pool, from the end of its cards.
+fn pop(pool: &[u16], start: &[usize], left: &mut [usize], ci: usize) -> Option<u16> {
+    let n = left.get_mut(ci)?;
+    *n = n.checked_sub(1)?;
+    pool.get(start[ci] + *n).copied()
 }
