@@ -63,12 +63,6 @@ impl<T: PartialEq> PartialEq for Shared<T> {
 
 impl<T: Eq> Eq for Shared<T> {}
 
-impl<T: std::fmt::Display> std::fmt::Display for Shared<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
 impl<T: std::fmt::Debug> std::fmt::Debug for Shared<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         self.0.fmt(f)
@@ -211,10 +205,8 @@ impl Zone {
 
 #[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlayerState {
-    /// Shared, as the parts of the state are: a seat's cards change in most actions, its
-    /// name and color hardly ever, and the copy of a seat an action writes to copies them.
-    pub name: Shared<String>,
-    pub color: Shared<String>,
+    pub name: String,
+    pub color: String,
     /// Indexed like `Spec::zones`; game-wide zones are left empty here.
     pub zones: Vec<Shared<Zone>>,
     /// Pieces not yet on the board, indexed like `Spec::pieces`.
@@ -287,8 +279,8 @@ impl UnlistedThisTurn {
 impl Clone for PlayerState {
     fn clone(&self) -> PlayerState {
         let mut p = PlayerState {
-            name: Shared::default(),
-            color: Shared::default(),
+            name: String::new(),
+            color: String::new(),
             zones: vec![],
             supply: vec![],
             vars: Shared::default(),
@@ -456,8 +448,8 @@ impl GameState {
             .map(|i| {
                 let color = spec.colors.get(i).cloned().unwrap_or_else(|| format!("p{}", i + 1));
                 PlayerState {
-                    name: Shared::new(color.clone()),
-                    color: Shared::new(color),
+                    name: color.clone(),
+                    color,
                     zones: (0..spec.zones.len())
                         .map(|z| if spec.zones[z].per_player { empty_zone(spec, z) } else { Zone::Counts(vec![]) })
                         .map(Shared::new)

@@ -514,7 +514,7 @@ pub fn check_invariants(g: &Game) -> Result<(), String> {
     if all != deck_total {
         return Err(format!("{all} development cards, not {deck_total}"));
     }
-    if let Zone::Counts(_) = &st.zones[zone("deck")] {
+    if let Zone::Counts(_) = &*st.zones[zone("deck")] {
         return Err("the deck is not a stack".into());
     }
     // Pieces: on the board + in the supply = 15 roads, 5 settlements, 4 cities.
