@@ -2,13 +2,15 @@
 //! position of `cargo bench --bench bots` (base, 4 players, random board with the set-up,
 //! 120 random actions) or a Rivals one (2 players). Run it twice under callgrind, with N
 //! and with 0 iterations, and divide the difference by N (src/README.md, "Speed"):
-//! `valgrind --tool=callgrind cargo run --release --example fork_cost -- fork 2000 base`.
+//! `valgrind --tool=callgrind target/release/examples/fork_cost fork 2000 base`. It runs on
+//! the system allocator, as `cargo bench` does; `fork_cost_mimalloc` is the same on the
+//! `catan` binary's allocator, where the bots play.
 
 use catan_engine::bot::{determinize::determinize, RandomBot};
 use catan_engine::{Game, Header};
 use rand::SeedableRng;
 
-fn main() {
+pub fn main() {
     let args: Vec<String> = std::env::args().collect();
     let what = args.get(1).map_or("fork", |s| s.as_str());
     let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1000);

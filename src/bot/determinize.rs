@@ -106,24 +106,34 @@ impl Dealer {
         let (cat, ncat) = (&self.cat, self.ncat);
         hidden_zones(spec, st.players.len(), seat, &mut self.zones);
         // The pool per category in a canonical order (by kind), so only its content
-        // matters: counted per kind, then laid out category by category.
+        // matters: counted per kind, then laid out category by category. A zone that holds
+        // no card is dealt none: it is left out.
         self.kinds.clear();
         self.kinds.resize(cat.len(), 0);
-        for &(owner, z) in &self.zones {
-            match st.zone(owner, z) {
-                Some(Zone::Counts(c)) => c.iter().enumerate().for_each(|(k, &n)| self.kinds[k] += n as usize),
-                Some(Zone::Stack(s)) => s.iter().for_each(|&k| self.kinds[k as usize] += 1),
-                None => {}
+        let kinds = &mut self.kinds;
+        self.zones.retain(|&(owner, z)| match st.zone(owner, z) {
+            Some(Zone::Counts(c)) => {
+                let mut any = false;
+                for (k, &n) in c.iter().enumerate().filter(|(_, &n)| n > 0) {
+                    kinds[k] += n as usize;
+                    any = true;
+                }
+                any
             }
-        }
+            Some(Zone::Stack(s)) => {
+                s.iter().for_each(|&k| kinds[k as usize] += 1);
+                !s.is_empty()
+            }
+            None => false,
+        });
         self.pool.clear();
         self.start.clear();
         self.left.clear();
         for ci in 0..ncat {
             let from = self.pool.len();
             for (k, &n) in self.kinds.iter().enumerate() {
-                if cat[k] == ci {
-                    self.pool.extend(std::iter::repeat_n(k as u16, n));
+                if n > 0 && cat[k] == ci {
+                    self.pool.resize(self.pool.len() + n, k as u16);
                 }
             }
             self.pool[from..].shuffle(rng);
@@ -137,7 +147,7 @@ impl Dealer {
                 Some(Zone::Counts(c)) => {
                     self.per_cat.clear();
                     self.per_cat.resize(ncat, 0);
-                    for (k, &n) in c.iter().enumerate() {
+                    for (k, &n) in c.iter().enumerate().filter(|(_, &n)| n > 0) {
                         self.per_cat[cat[k]] += n as usize;
                     }
                     self.dealt.resize(c.len(), 0);
