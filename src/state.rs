@@ -27,9 +27,22 @@ impl<T> Shared<T> {
     }
 }
 
-impl<T> Clone for Shared<T> {
+impl<T: Clone> Clone for Shared<T> {
     fn clone(&self) -> Shared<T> {
         Shared(self.0.clone())
+    }
+    /// Copies into this part's own buffers when no other copy holds it, else shares
+    /// `source`. The engine's checkpoint is written over so every few actions: it then
+    /// allocates nothing, and leaves the game's state holding parts of its own, which its
+    /// next writes need not copy.
+    fn clone_from(&mut self, source: &Shared<T>) {
+        if Arc::ptr_eq(&self.0, &source.0) {
+            return;
+        }
+        match Arc::get_mut(&mut self.0) {
+            Some(mine) => mine.clone_from(&source.0),
+            None => self.0 = source.0.clone(),
+        }
     }
 }
 
@@ -295,7 +308,9 @@ impl Clone for PlayerState {
         self.color.clone_from(color);
         self.zones.clone_from(zones);
         self.supply.clone_from(supply);
-        self.vars.clone_from(vars);
+        if self.vars != *vars {
+            self.vars.clone_from(vars);
+        }
     }
 }
 
@@ -351,7 +366,9 @@ impl Clone for GameState {
         self.topology.clone_from(topology);
         self.hexes.clone_from(hexes);
         self.harbors.clone_from(harbors);
-        self.markers.clone_from(markers);
+        if self.markers != *markers {
+            self.markers.clone_from(markers);
+        }
         self.intersections.clone_from(intersections);
         self.paths.clone_from(paths);
         self.zones.clone_from(zones);
@@ -360,7 +377,11 @@ impl Clone for GameState {
         self.phase.clone_from(phase);
         self.turn = *turn;
         self.options.clone_from(options);
-        self.vars.clone_from(vars);
+        // The maps allocate a node per entry when copied; most actions leave them as they
+        // were, which comparing finds out without allocating.
+        if self.vars != *vars {
+            self.vars.clone_from(vars);
+        }
         self.winner = *winner;
         self.rng.clone_from(rng);
         self.forced_dice.clone_from(forced_dice);
