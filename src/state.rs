@@ -291,15 +291,13 @@ impl UnlistedThisTurn {
 
 impl Clone for PlayerState {
     fn clone(&self) -> PlayerState {
-        let mut p = PlayerState {
-            name: String::new(),
-            color: String::new(),
-            zones: vec![],
-            supply: vec![],
-            vars: Shared::default(),
-        };
-        p.clone_from(self);
-        p
+        PlayerState {
+            name: self.name.clone(),
+            color: self.color.clone(),
+            zones: self.zones.clone(),
+            supply: self.supply.clone(),
+            vars: self.vars.clone(),
+        }
     }
     fn clone_from(&mut self, source: &PlayerState) {
         // Every field by name: a field added later fails to compile here until copied.

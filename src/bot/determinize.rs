@@ -61,6 +61,10 @@ struct Dealer {
     /// `categories` of `spec`, and how many there are.
     cat: Vec<usize>,
     ncat: usize,
+    /// The zones the observer cannot see, for the observer and number of players in `view`.
+    hidden: Vec<(Option<usize>, usize)>,
+    view: Option<(Option<usize>, usize)>,
+    /// Those of them holding cards in the state being dealt.
     zones: Vec<(Option<usize>, usize)>,
     /// The hidden cards of each kind.
     kinds: Vec<usize>,
@@ -102,73 +106,86 @@ impl Dealer {
             self.cat = categories(spec);
             self.ncat = self.cat.iter().copied().max().map_or(0, |m| m + 1);
             self.spec = Some(spec.clone());
+            self.view = None;
         }
-        let (cat, ncat) = (&self.cat, self.ncat);
-        hidden_zones(spec, st.players.len(), seat, &mut self.zones);
+        let players = st.players.len();
+        if self.view != Some((seat, players)) {
+            hidden_zones(spec, players, seat, &mut self.hidden);
+            self.view = Some((seat, players));
+        }
+        let Dealer { cat, ncat, hidden, zones, kinds, pool, start, left, dealt, per_cat, .. } = self;
+        let ncat = *ncat;
         // The pool per category in a canonical order (by kind), so only its content
         // matters: counted per kind, then laid out category by category. A zone that holds
         // no card is dealt none: it is left out.
-        self.kinds.clear();
-        self.kinds.resize(cat.len(), 0);
-        let kinds = &mut self.kinds;
-        self.zones.retain(|&(owner, z)| match st.zone(owner, z) {
-            Some(Zone::Counts(c)) => {
-                let mut any = false;
-                for (k, &n) in c.iter().enumerate().filter(|(_, &n)| n > 0) {
-                    kinds[k] += n as usize;
-                    any = true;
+        kinds.clear();
+        kinds.resize(cat.len(), 0);
+        zones.clear();
+        for &(owner, z) in hidden.iter() {
+            let held = match st.zone(owner, z) {
+                Some(Zone::Counts(c)) => {
+                    let mut total = 0;
+                    for (slot, &n) in kinds.iter_mut().zip(c) {
+                        *slot += n as usize;
+                        total += n as usize;
+                    }
+                    total
                 }
-                any
-            }
-            Some(Zone::Stack(s)) => {
-                s.iter().for_each(|&k| kinds[k as usize] += 1);
-                !s.is_empty()
-            }
-            None => false,
-        });
-        self.pool.clear();
-        self.start.clear();
-        self.left.clear();
-        for ci in 0..ncat {
-            let from = self.pool.len();
-            for (k, &n) in self.kinds.iter().enumerate() {
-                if n > 0 && cat[k] == ci {
-                    self.pool.resize(self.pool.len() + n, k as u16);
+                Some(Zone::Stack(s)) => {
+                    s.iter().for_each(|&k| kinds.get_mut(k as usize).into_iter().for_each(|slot| *slot += 1));
+                    s.len()
                 }
+                None => 0,
+            };
+            if held > 0 {
+                zones.push((owner, z));
             }
-            self.pool[from..].shuffle(rng);
-            self.start.push(from);
-            self.left.push(self.pool.len() - from);
         }
-        for i in 0..self.zones.len() {
-            let (owner, z) = self.zones[i];
-            self.dealt.clear();
+        pool.clear();
+        start.clear();
+        left.clear();
+        for ci in 0..ncat {
+            let from = pool.len();
+            for (k, &n) in kinds.iter().enumerate() {
+                if n > 0 && cat[k] == ci {
+                    pool.resize(pool.len() + n, k as u16);
+                }
+            }
+            pool[from..].shuffle(rng);
+            start.push(from);
+            left.push(pool.len() - from);
+        }
+        // Each zone dealt from the end of its categories' cards, as many as it held.
+        for &(owner, z) in zones.iter() {
+            dealt.clear();
             match st.zone(owner, z) {
                 Some(Zone::Counts(c)) => {
-                    self.per_cat.clear();
-                    self.per_cat.resize(ncat, 0);
-                    for (k, &n) in c.iter().enumerate().filter(|(_, &n)| n > 0) {
-                        self.per_cat[cat[k]] += n as usize;
+                    per_cat.clear();
+                    per_cat.resize(ncat, 0);
+                    for (&ci, &n) in cat.iter().zip(c) {
+                        per_cat[ci] += n as usize;
                     }
-                    self.dealt.resize(c.len(), 0);
+                    dealt.resize(c.len(), 0);
                     for ci in 0..ncat {
-                        for _ in 0..self.per_cat[ci] {
-                            let k = pop(&self.pool, &self.start, &mut self.left, ci);
-                            if let Some(n) = k.and_then(|k| self.dealt.get_mut(k as usize)) {
-                                *n += 1;
+                        let n = per_cat[ci].min(left[ci]);
+                        left[ci] -= n;
+                        let from = start[ci] + left[ci];
+                        for &k in &pool[from..from + n] {
+                            if let Some(slot) = dealt.get_mut(k as usize) {
+                                *slot += 1;
                             }
                         }
                     }
-                    if c[..] == self.dealt[..] {
+                    if c[..] == dealt[..] {
                         continue;
                     }
                 }
                 Some(Zone::Stack(s)) => {
                     for &k in s {
-                        let new = pop(&self.pool, &self.start, &mut self.left, cat[k as usize]).unwrap_or(k);
-                        self.dealt.push(new);
+                        let new = cat.get(k as usize).and_then(|&ci| pop(pool, start, left, ci));
+                        dealt.push(new.unwrap_or(k));
                     }
-                    if s[..] == self.dealt[..] {
+                    if s[..] == dealt[..] {
                         continue;
                     }
                 }
@@ -176,7 +193,7 @@ impl Dealer {
             }
             // Dealt other cards than it holds: only now is the zone (and its owner) copied.
             if let Some(Zone::Counts(v) | Zone::Stack(v)) = st.zone_mut(owner, z) {
-                v.clone_from(&self.dealt);
+                v.clone_from(dealt);
             }
         }
     }
