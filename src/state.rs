@@ -76,6 +76,31 @@ impl<T: PartialEq> PartialEq for Shared<T> {
 
 impl<T: Eq> Eq for Shared<T> {}
 
+impl<T: std::fmt::Display> std::fmt::Display for Shared<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+// A seat's name and color compare with text as the strings they are.
+impl PartialEq<str> for Shared<String> {
+    fn eq(&self, other: &str) -> bool {
+        *self.0 == other
+    }
+}
+
+impl PartialEq<&str> for Shared<String> {
+    fn eq(&self, other: &&str) -> bool {
+        *self.0 == *other
+    }
+}
+
+impl From<&str> for Shared<String> {
+    fn from(s: &str) -> Shared<String> {
+        Shared::new(s.to_string())
+    }
+}
+
 impl<T: std::fmt::Debug> std::fmt::Debug for Shared<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         self.0.fmt(f)
@@ -218,12 +243,14 @@ impl Zone {
 
 #[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlayerState {
-    pub name: String,
-    pub color: String,
+    /// Shared as the state's parts are: a copy of a seat that an action or a deal writes
+    /// to copies its cards, not its name and color, which hardly ever change.
+    pub name: Shared<String>,
+    pub color: Shared<String>,
     /// Indexed like `Spec::zones`; game-wide zones are left empty here.
     pub zones: Vec<Shared<Zone>>,
     /// Pieces not yet on the board, indexed like `Spec::pieces`.
-    pub supply: Vec<u8>,
+    pub supply: Shared<Vec<u8>>,
     pub vars: Shared<BTreeMap<String, Value>>,
 }
 
@@ -467,13 +494,13 @@ impl GameState {
             .map(|i| {
                 let color = spec.colors.get(i).cloned().unwrap_or_else(|| format!("p{}", i + 1));
                 PlayerState {
-                    name: color.clone(),
-                    color,
+                    name: Shared::new(color.clone()),
+                    color: Shared::new(color),
                     zones: (0..spec.zones.len())
                         .map(|z| if spec.zones[z].per_player { empty_zone(spec, z) } else { Zone::Counts(vec![]) })
                         .map(Shared::new)
                         .collect(),
-                    supply: spec.pieces.iter().map(|p| p.supply).collect(),
+                    supply: Shared::new(spec.pieces.iter().map(|p| p.supply).collect()),
                     vars: Shared::default(),
                 }
                 .into()

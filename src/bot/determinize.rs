@@ -69,8 +69,8 @@ struct Dealer {
     /// The hidden cards of each kind.
     kinds: Vec<usize>,
     /// The pool: each category's cards one after the other, sorted, then shuffled; a
-    /// category's cards start at `start[c]` and `left[c]` of them remain to be dealt (from
-    /// the end).
+    /// category's cards start at `start[c]` (`start[ncat]`: the end) and `left[c]` of them
+    /// remain to be dealt (from the end).
     pool: Vec<u16>,
     start: Vec<usize>,
     left: Vec<usize>,
@@ -123,37 +123,41 @@ impl Dealer {
         zones.clear();
         for &(owner, z) in hidden.iter() {
             let held = match st.zone(owner, z) {
-                Some(Zone::Counts(c)) => {
-                    let mut total = 0;
-                    for (slot, &n) in kinds.iter_mut().zip(c) {
-                        *slot += n as usize;
-                        total += n as usize;
-                    }
-                    total
+                // Most zones of a game with many kinds of card hold none: skipped at once.
+                Some(Zone::Counts(c)) if c.iter().any(|&n| n > 0) => {
+                    kinds.iter_mut().zip(c).for_each(|(slot, &n)| *slot += n as usize);
+                    true
                 }
-                Some(Zone::Stack(s)) => {
+                Some(Zone::Stack(s)) if !s.is_empty() => {
                     s.iter().for_each(|&k| kinds.get_mut(k as usize).into_iter().for_each(|slot| *slot += 1));
-                    s.len()
+                    true
                 }
-                None => 0,
+                _ => false,
             };
-            if held > 0 {
+            if held {
                 zones.push((owner, z));
             }
         }
-        pool.clear();
+        // Laid out in one pass over the kinds: each category's cards from its start, by kind.
         start.clear();
-        left.clear();
+        start.resize(ncat + 1, 0);
+        for (&ci, &n) in cat.iter().zip(kinds.iter()) {
+            start[ci + 1] += n;
+        }
         for ci in 0..ncat {
-            let from = pool.len();
-            for (k, &n) in kinds.iter().enumerate() {
-                if n > 0 && cat[k] == ci {
-                    pool.resize(pool.len() + n, k as u16);
-                }
-            }
-            pool[from..].shuffle(rng);
-            start.push(from);
-            left.push(pool.len() - from);
+            start[ci + 1] += start[ci];
+        }
+        pool.clear();
+        pool.resize(start[ncat], 0);
+        left.clear();
+        left.resize(ncat, 0);
+        for (k, (&ci, &n)) in cat.iter().zip(kinds.iter()).enumerate() {
+            let at = start[ci] + left[ci];
+            pool[at..at + n].fill(k as u16);
+            left[ci] += n;
+        }
+        for ci in 0..ncat {
+            pool[start[ci]..start[ci] + left[ci]].shuffle(rng);
         }
         // Each zone dealt from the end of its categories' cards, as many as it held.
         for &(owner, z) in zones.iter() {

@@ -136,7 +136,7 @@ pub struct Repl<'w> {
 }
 
 fn seat_name(game: &Game, seat: usize) -> String {
-    game.state().players.get(seat).map(|p| p.color.clone()).unwrap_or_else(|| format!("seat {}", seat + 1))
+    game.state().players.get(seat).map(|p| p.color.to_string()).unwrap_or_else(|| format!("seat {}", seat + 1))
 }
 
 impl<'w> Repl<'w> {
@@ -788,7 +788,7 @@ pub fn parse_bots(spec: &str, game: &Game) -> Result<Vec<Option<BotKind>>, Strin
                 let (part, kind) = kind_of(part)?;
                 let part = part.as_str();
                 let seat = crate::protocol::seat_by_name(game, part).ok_or_else(|| {
-                    let colors: Vec<String> = game.state().players.iter().map(|p| p.color.clone()).collect();
+                    let colors: Vec<String> = game.state().players.iter().map(|p| p.color.to_string()).collect();
                     format!(
                         "--bots: '{part}' is not a seat (1..{players}), a colour ({}) or a bot ({}); \
                          e.g. `--bots 2,3`, `--bots random` (every seat but the first) or `--bots blue=greedy`",

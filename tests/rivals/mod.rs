@@ -43,7 +43,7 @@ pub fn seat(g: &Game, who: &str) -> usize {
 }
 
 pub fn color(g: &Game, s: usize) -> String {
-    g.state().players[s].color.clone()
+    g.state().players[s].color.to_string()
 }
 
 /// The colour of the seat to act.
