@@ -61,6 +61,12 @@ impl<T: Clone> std::ops::DerefMut for Shared<T> {
     }
 }
 
+impl<T> std::borrow::Borrow<T> for Shared<T> {
+    fn borrow(&self) -> &T {
+        &self.0
+    }
+}
+
 impl<T> From<T> for Shared<T> {
     fn from(value: T) -> Shared<T> {
         Shared::new(value)

@@ -668,9 +668,10 @@ mod tests {
                 terrain: (h % spec.terrains.len().max(1)) as u8,
                 number: Some([2, 3, 4, 5, 6, 8, 9, 10, 11, 12][h % 10]),
             })
-            .collect();
-        st.intersections = vec![None; topo.intersections.len()];
-        st.paths = vec![None; topo.paths.len()];
+            .collect::<Vec<_>>()
+            .into();
+        st.intersections = vec![None; topo.intersections.len()].into();
+        st.paths = vec![None; topo.paths.len()].into();
         st.topology = Some(Arc::new(topo));
         st
     }
