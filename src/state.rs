@@ -61,6 +61,18 @@ impl<T: Clone> std::ops::DerefMut for Shared<T> {
     }
 }
 
+// `for x in &state.markers` reads the part as `for x in &map` would.
+impl<'a, T> IntoIterator for &'a Shared<T>
+where
+    &'a T: IntoIterator,
+{
+    type Item = <&'a T as IntoIterator>::Item;
+    type IntoIter = <&'a T as IntoIterator>::IntoIter;
+    fn into_iter(self) -> Self::IntoIter {
+        (&*self.0).into_iter()
+    }
+}
+
 impl<T> std::borrow::Borrow<T> for Shared<T> {
     fn borrow(&self) -> &T {
         &self.0
