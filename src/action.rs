@@ -343,7 +343,7 @@ pub fn arg_text(arg: &Arg, state: &GameState) -> String {
         }
         Arg::Path(n) => topo.and_then(|t| t.paths.get(*n)).map(|p| p.label.clone()).unwrap_or_default(),
         Arg::Hex(n) => topo.and_then(|t| t.hexes.get(*n)).map(|h| h.label.clone()).unwrap_or_default(),
-        Arg::Player(p) => state.players.get(*p).map(|p| p.color.clone()).unwrap_or_default(),
+        Arg::Player(p) => state.players.get(*p).map(|p| p.color.to_string()).unwrap_or_default(),
         Arg::Resource(s) | Arg::Word(s) | Arg::Slot(s) => s.clone(),
         Arg::Int(n) => n.to_string(),
         Arg::Cards(cards) => cards_text(cards),

@@ -969,7 +969,10 @@ impl Game {
 
     /// Puts back a position taken by `snapshot` of this game (or one made from it by
     /// `Snapshot::with_state`): the state, and the log and messages cut to their length
-    /// then. The loaded scripts are reused, so a fork costs one state clone.
+    /// then. The loaded scripts are reused, and the state put in place shares its parts
+    /// with the snapshot's (`state::Shared`), so a fork costs a count per part; the
+    /// actions played after it copy the parts they write. `with_ctx` stamps everything
+    /// changed: nothing `g:cached` kept of the state replaced is served for this one.
     pub fn restore(&mut self, snap: &Snapshot) {
         self.script().with_ctx(|c| {
             c.state = snap.state.clone();

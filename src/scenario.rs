@@ -169,7 +169,7 @@ fn who<'a>(game: &Game, text: &'a str) -> Result<(usize, &'a str), String> {
 fn check(game: &mut Game, expect: &str, last: &[String]) -> Result<(), String> {
     let words: Vec<&str> = expect.split_whitespace().collect();
     let seat = |name: &str| seat_by_name(game, name).ok_or_else(|| format!("'{name}' is not a seat of this game"));
-    let name = |s: usize| game.state().players.get(s).map(|p| p.color.clone()).unwrap_or_default();
+    let name = |s: usize| game.state().players.get(s).map(|p| p.color.to_string()).unwrap_or_default();
     match words.as_slice() {
         ["says", ..] => {
             let want = expect["says".len()..].trim();

@@ -12,6 +12,131 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+/// A part of the state shared by its copies until one of them writes to it (copy on
+/// write): a copy of the state (a bot's fork, a snapshot, the engine's checkpoint) costs a
+/// count per part, and a part is copied by the first write after, in the copy written
+/// only. Reads go through `Deref`; writes through `DerefMut` (`Arc::make_mut`). It
+/// serializes, compares and prints as the value it holds, so the state is still one plain
+/// value (`state --json` and saves are what they were).
+#[derive(Default)]
+pub struct Shared<T>(Arc<T>);
+
+impl<T> Shared<T> {
+    pub fn new(value: T) -> Shared<T> {
+        Shared(Arc::new(value))
+    }
+}
+
+impl<T: Clone> Clone for Shared<T> {
+    fn clone(&self) -> Shared<T> {
+        Shared(self.0.clone())
+    }
+    /// Copies into this part's own buffers when no other copy holds it, else shares
+    /// `source`. The engine's checkpoint is written over so every few actions: it then
+    /// allocates nothing, and leaves the game's state holding parts of its own, which its
+    /// next writes need not copy.
+    fn clone_from(&mut self, source: &Shared<T>) {
+        if Arc::ptr_eq(&self.0, &source.0) {
+            return;
+        }
+        match Arc::get_mut(&mut self.0) {
+            Some(mine) => mine.clone_from(&source.0),
+            None => self.0 = source.0.clone(),
+        }
+    }
+}
+
+impl<T> std::ops::Deref for Shared<T> {
+    type Target = T;
+    #[inline]
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: Clone> std::ops::DerefMut for Shared<T> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut T {
+        Arc::make_mut(&mut self.0)
+    }
+}
+
+// `for x in &state.markers` reads the part as `for x in &map` would.
+impl<'a, T> IntoIterator for &'a Shared<T>
+where
+    &'a T: IntoIterator,
+{
+    type Item = <&'a T as IntoIterator>::Item;
+    type IntoIter = <&'a T as IntoIterator>::IntoIter;
+    fn into_iter(self) -> Self::IntoIter {
+        (&*self.0).into_iter()
+    }
+}
+
+impl<T> std::borrow::Borrow<T> for Shared<T> {
+    fn borrow(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T> From<T> for Shared<T> {
+    fn from(value: T) -> Shared<T> {
+        Shared::new(value)
+    }
+}
+
+impl<T: PartialEq> PartialEq for Shared<T> {
+    fn eq(&self, other: &Shared<T>) -> bool {
+        // Copies that nobody wrote to since they were made hold the same part.
+        Arc::ptr_eq(&self.0, &other.0) || *self.0 == *other.0
+    }
+}
+
+impl<T: Eq> Eq for Shared<T> {}
+
+impl<T: std::fmt::Display> std::fmt::Display for Shared<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+// A seat's name and color compare with text as the strings they are.
+impl PartialEq<str> for Shared<String> {
+    fn eq(&self, other: &str) -> bool {
+        *self.0 == other
+    }
+}
+
+impl PartialEq<&str> for Shared<String> {
+    fn eq(&self, other: &&str) -> bool {
+        *self.0 == *other
+    }
+}
+
+impl From<&str> for Shared<String> {
+    fn from(s: &str) -> Shared<String> {
+        Shared::new(s.to_string())
+    }
+}
+
+impl<T: std::fmt::Debug> std::fmt::Debug for Shared<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl<T: Serialize> Serialize for Shared<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Shared<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Shared<T>, D::Error> {
+        T::deserialize(d).map(Shared::new)
+    }
+}
+
 /// A piece on the board: a kind (index into `Spec::pieces`) and its owner (seat index, or
 /// `Piece::NO_OWNER` for a piece of no player, such as the 5-6 player game's blockers).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -136,35 +261,37 @@ impl Zone {
 
 #[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlayerState {
-    pub name: String,
-    pub color: String,
+    /// Shared as the state's parts are: a copy of a seat that an action or a deal writes
+    /// to copies its cards, not its name and color, which hardly ever change.
+    pub name: Shared<String>,
+    pub color: Shared<String>,
     /// Indexed like `Spec::zones`; game-wide zones are left empty here.
-    pub zones: Vec<Zone>,
+    pub zones: Vec<Shared<Zone>>,
     /// Pieces not yet on the board, indexed like `Spec::pieces`.
-    pub supply: Vec<u8>,
-    pub vars: BTreeMap<String, Value>,
+    pub supply: Shared<Vec<u8>>,
+    pub vars: Shared<BTreeMap<String, Value>>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
 pub struct GameState {
     pub topology: Option<Arc<Topology>>,
-    pub hexes: Vec<HexState>,
+    pub hexes: Shared<Vec<HexState>>,
     /// Shared between the snapshots of a game (set once, when the board is built).
     pub harbors: Arc<Vec<Harbor>>,
     /// Named markers standing on hexes, e.g. the robber.
-    pub markers: BTreeMap<String, HexId>,
-    pub intersections: Vec<Option<Piece>>,
-    pub paths: Vec<Option<Piece>>,
+    pub markers: Shared<BTreeMap<String, HexId>>,
+    pub intersections: Shared<Vec<Option<Piece>>>,
+    pub paths: Shared<Vec<Option<Piece>>>,
     /// Game-wide zones (bank, decks), indexed like `Spec::zones`.
-    pub zones: Vec<Zone>,
-    pub players: Vec<PlayerState>,
+    pub zones: Vec<Shared<Zone>>,
+    pub players: Vec<Shared<PlayerState>>,
     /// Seat whose turn it is (0-based).
     pub current: usize,
     pub phase: String,
     pub turn: u32,
     /// Fixed for the game, so shared between its snapshots.
     pub options: Arc<BTreeMap<String, Value>>,
-    pub vars: BTreeMap<String, Value>,
+    pub vars: Shared<BTreeMap<String, Value>>,
     pub winner: Option<usize>,
     pub rng: ChaCha8Rng,
     /// Dice forced in sandbox mode, used by the next rolls in order.
@@ -172,7 +299,7 @@ pub struct GameState {
     /// Slot grids (card tableaus such as Rivals principalities), in `Spec::grids` order,
     /// a per-player grid once per seat.
     #[serde(default)]
-    pub grids: Vec<SlotGrid>,
+    pub grids: Vec<Shared<SlotGrid>>,
     /// The actions the rules cannot list (templates, such as a trade offer or a counter)
     /// taken in this turn: a bot's limit on its offers per turn is the game's, so it holds
     /// after a load, a resume or an undo. Written by the engine, never read by the rules.
@@ -209,15 +336,13 @@ impl UnlistedThisTurn {
 
 impl Clone for PlayerState {
     fn clone(&self) -> PlayerState {
-        let mut p = PlayerState {
-            name: String::new(),
-            color: String::new(),
-            zones: vec![],
-            supply: vec![],
-            vars: BTreeMap::new(),
-        };
-        p.clone_from(self);
-        p
+        PlayerState {
+            name: self.name.clone(),
+            color: self.color.clone(),
+            zones: self.zones.clone(),
+            supply: self.supply.clone(),
+            vars: self.vars.clone(),
+        }
     }
     fn clone_from(&mut self, source: &PlayerState) {
         // Every field by name: a field added later fails to compile here until copied.
@@ -295,7 +420,7 @@ impl Clone for GameState {
         self.phase.clone_from(phase);
         self.turn = *turn;
         self.options.clone_from(options);
-        // The maps allocate a node per entry when cloned; most actions leave them as they
+        // The maps allocate a node per entry when copied; most actions leave them as they
         // were, which comparing finds out without allocating.
         if self.vars != *vars {
             self.vars.clone_from(vars);
@@ -344,13 +469,13 @@ fn empty_zone(spec: &Spec, z: usize) -> Zone {
 
 /// The grids a game starts with: rows numbered one grid after the other, so labels are
 /// unique across the game.
-fn new_grids(spec: &Spec, players: usize) -> Vec<SlotGrid> {
+fn new_grids(spec: &Spec, players: usize) -> Vec<Shared<SlotGrid>> {
     let mut out = vec![];
     let mut first_row = 1u32;
     for (i, gs) in spec.grids.iter().enumerate() {
         let owners: Vec<Option<usize>> = if gs.per_player { (0..players).map(Some).collect() } else { vec![None] };
         for owner in owners {
-            out.push(SlotGrid::new(i, owner, gs.rows, gs.cols, first_row));
+            out.push(Shared::new(SlotGrid::new(i, owner, gs.rows, gs.cols, first_row)));
             first_row += gs.rows as u32;
         }
     }
@@ -387,32 +512,35 @@ impl GameState {
             .map(|i| {
                 let color = spec.colors.get(i).cloned().unwrap_or_else(|| format!("p{}", i + 1));
                 PlayerState {
-                    name: color.clone(),
-                    color,
+                    name: Shared::new(color.clone()),
+                    color: Shared::new(color),
                     zones: (0..spec.zones.len())
                         .map(|z| if spec.zones[z].per_player { empty_zone(spec, z) } else { Zone::Counts(vec![]) })
+                        .map(Shared::new)
                         .collect(),
-                    supply: spec.pieces.iter().map(|p| p.supply).collect(),
-                    vars: BTreeMap::new(),
+                    supply: Shared::new(spec.pieces.iter().map(|p| p.supply).collect()),
+                    vars: Shared::default(),
                 }
+                .into()
             })
             .collect();
         GameState {
             topology: None,
-            hexes: vec![],
+            hexes: Shared::default(),
             harbors: Arc::new(vec![]),
-            markers: BTreeMap::new(),
-            intersections: vec![],
-            paths: vec![],
+            markers: Shared::default(),
+            intersections: Shared::default(),
+            paths: Shared::default(),
             zones: (0..spec.zones.len())
                 .map(|z| if spec.zones[z].per_player { Zone::Counts(vec![]) } else { empty_zone(spec, z) })
+                .map(Shared::new)
                 .collect(),
             players,
             current: 0,
             phase: "setup".into(),
             turn: 0,
             options: Arc::new(options),
-            vars: BTreeMap::new(),
+            vars: Shared::default(),
             winner: None,
             rng: ChaCha8Rng::seed_from_u64(seed),
             forced_dice: vec![],
@@ -429,15 +557,15 @@ impl GameState {
 
     pub fn zone(&self, owner: Option<usize>, z: usize) -> Option<&Zone> {
         match owner {
-            Some(p) => self.players.get(p)?.zones.get(z),
-            None => self.zones.get(z),
+            Some(p) => self.players.get(p)?.zones.get(z).map(|z| &**z),
+            None => self.zones.get(z).map(|z| &**z),
         }
     }
 
     pub fn zone_mut(&mut self, owner: Option<usize>, z: usize) -> Option<&mut Zone> {
         match owner {
-            Some(p) => self.players.get_mut(p)?.zones.get_mut(z),
-            None => self.zones.get_mut(z),
+            Some(p) => self.players.get_mut(p)?.zones.get_mut(z).map(|z| &mut **z),
+            None => self.zones.get_mut(z).map(|z| &mut **z),
         }
     }
 

@@ -169,7 +169,7 @@ fn determinization_keeps_what_the_seat_sees_and_redeals_the_rest() {
     let pooled = |s: &catan_engine::GameState| {
         let mut n = vec![0usize; spec.cards.len()];
         for q in (0..4).filter(|&q| q != seat) {
-            if let Zone::Counts(c) = &s.players[q].zones[hz] {
+            if let Zone::Counts(c) = &*s.players[q].zones[hz] {
                 c.iter().enumerate().for_each(|(k, x)| n[k] += *x as usize);
             }
         }

@@ -1,10 +1,17 @@
 //! Fair forks (`Game::fork`) and cheap clones (`Game::try_clone`): a fork's dice are its
 //! own, a seat's fork deals the cards that seat cannot see again, and nothing done on a
 //! fork or a clone reaches the game they came from, though they share its loaded rules.
+//! A restored snapshot is exactly the position put aside, and a determinization deals as
+//! it always did, however cheaply the copies are made.
 
-use catan_engine::bot::RandomBot;
-use catan_engine::state::GameState;
+use catan_engine::bot::determinize::determinize_view;
+use catan_engine::bot::{Bot, BotKind, Budget, RandomBot};
+use catan_engine::spec::{Spec, Visibility};
+use catan_engine::state::{GameState, Zone};
 use catan_engine::{Game, Header};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 fn game(seed: u64) -> Game {
     Game::new(Header { variants: vec!["base".into()], players: 4, seed, options: vec![], sandbox: false })
@@ -200,4 +207,273 @@ fn a_fork_forgets_the_dice_a_sandbox_edit_forced() {
     assert!(!clone.state().forced_dice.is_empty(), "a clone keeps the forced dice");
     let fork = g.fork(None, 1).expect("a fork");
     assert!(fork.state().forced_dice.is_empty(), "a fork must not see the game's forced dice");
+}
+
+// Cheap forks (issue 33): a state's copies share its parts until one of them writes
+// (`state::Shared`), and a determinization deals in reused buffers, writing only the
+// zones it deals other cards. Neither may change what a fork is.
+
+/// A base game (random board, set-up played) or a Rivals game, `actions` random actions in.
+fn position(variant: &str, seed: u64, actions: usize) -> Game {
+    let (players, options) = match variant {
+        "base" => (4, vec![("board".into(), "random".into()), ("starting_pieces".into(), "false".into())]),
+        _ => (2, vec![]),
+    };
+    let header = Header { variants: vec![variant.into()], players, seed, options, sandbox: false };
+    let mut g = Game::new(header).expect("the variant loads");
+    let mut bot = RandomBot::new(seed);
+    for _ in 0..actions {
+        if g.winner().is_some() {
+            break;
+        }
+        let seat = g.to_act().expect("a seat to act");
+        let a = bot.choose(&g, seat).expect("a draw").expect("a legal action");
+        g.perform(seat, &a).expect("a legal action plays");
+    }
+    g
+}
+
+/// Everything a search reads of a position: the whole state as saved (`state --json`:
+/// the board's shape included, which `GameState`'s `==` leaves out), whose turn, every
+/// seat's legal actions, the evaluation and the save.
+fn everything(g: &Game) -> (String, usize, Vec<String>, Vec<f64>, String) {
+    let seat = g.to_act().expect("a seat to act");
+    let legal = (0..g.header().players)
+        .flat_map(|s| g.legal_actions(s).expect("a listing").into_iter().map(move |a| format!("{s}: {a:?}")))
+        .collect();
+    let state = serde_json::to_string(&*g.state()).expect("the state serializes");
+    (state, seat, legal, g.evaluate().expect("an evaluation"), g.save_json())
+}
+
+#[test]
+fn a_restore_puts_back_exactly_the_position_put_aside_however_often() {
+    for (variant, seed) in [("base", 1), ("base", 2), ("rivals", 3), ("rivals", 4)] {
+        let mut g = position(variant, seed, 60);
+        let before = everything(&g);
+        let kept: GameState = g.state().clone();
+        let snap = g.snapshot();
+        let mut bot = RandomBot::new(100 + seed);
+        for round in 0..6 {
+            // Many actions on the live state: each write copies a part the snapshot shares.
+            for _ in 0..40 {
+                if g.winner().is_some() {
+                    break;
+                }
+                let seat = g.to_act().expect("a seat to act");
+                let a = bot.choose(&g, seat).expect("a draw").expect("a legal action");
+                g.perform(seat, &a).expect("a legal action plays");
+            }
+            assert!(*g.state() != kept, "{variant}: 40 random actions changed nothing");
+            // Nothing written on the live state reached the snapshot's copy.
+            let snapped = serde_json::to_string(snap.state()).expect("the state serializes");
+            assert_eq!(snapped, before.0, "{variant} round {round}: the snapshot changed under the game");
+            g.restore(&snap);
+            assert!(*g.state() == kept, "{variant} round {round}: the restored state differs");
+            assert_eq!(everything(&g), before, "{variant} round {round}: the restored position reads otherwise");
+        }
+        // After the forks, the game goes on as one that never forked: its save replays to it.
+        for _ in 0..30 {
+            if g.winner().is_some() {
+                break;
+            }
+            let seat = g.to_act().expect("a seat to act");
+            let a = bot.choose(&g, seat).expect("a draw").expect("a legal action");
+            g.perform(seat, &a).expect("a legal action plays");
+        }
+        let (again, div) = Game::load_json(&g.save_json()).expect("the save loads");
+        assert!(div.is_none(), "{variant}: the save replays");
+        assert_eq!(
+            serde_json::to_string(&*again.state()).expect("serializes"),
+            serde_json::to_string(&*g.state()).expect("serializes"),
+            "{variant}: the forked game's state is its save's"
+        );
+    }
+}
+
+#[test]
+fn a_kept_value_is_not_served_stale_after_a_restore() {
+    // `g:cached` and the kept rules key on the engine's stamps, which are never issued
+    // twice: a state put back must stale what was kept from the state it replaces (the
+    // slot grids' stamps it carries name exactly the grids it holds: tests/
+    // victory_and_production.rs, values_kept_by_a_seats_grids_survive_a_restore_...).
+    let mut g = position("base", 5, 80);
+    let snap = g.snapshot();
+    let first = g.evaluate().expect("an evaluation");
+    let mut bot = RandomBot::new(5);
+    let mut seen_other = false;
+    for round in 0..30 {
+        // A few actions from the snapshot, a different walk each round.
+        for _ in 0..1 + round % 4 {
+            let seat = g.to_act().expect("a seat to act");
+            let a = bot.choose(&g, seat).expect("a draw").expect("a legal action");
+            g.perform(seat, &a).expect("a legal action plays");
+        }
+        let now = g.evaluate().expect("an evaluation");
+        seen_other |= now != first;
+        // The evaluation of a fresh game of the same position (nothing kept) agrees.
+        let (fresh, _) = Game::load_json(&g.save_json()).expect("the save loads");
+        assert_eq!(now, fresh.evaluate().expect("an evaluation"), "kept values served stale");
+        g.restore(&snap);
+        assert_eq!(g.evaluate().expect("an evaluation"), first, "a stale evaluation after a restore");
+    }
+    assert!(seen_other, "the walk never changed the evaluation");
+}
+
+/// Whether `seat` sees which cards zone `z` of `owner` holds (the rule of
+/// `bot::determinize`, written out again here as the reference).
+fn sees(spec: &Spec, z: usize, owner: Option<usize>, seat: Option<usize>) -> bool {
+    match (spec.zones[z].visibility, seat) {
+        (Visibility::Public, _) => true,
+        (Visibility::Hidden, _) => false,
+        (Visibility::Top, Some(_)) => false,
+        (Visibility::Count | Visibility::Owner, Some(_)) => owner == seat,
+        (Visibility::Top | Visibility::Count | Visibility::Owner, None) => true,
+    }
+}
+
+/// The determinization as it was written before it dealt in place: a copy of the state,
+/// a pool per category sorted then shuffled, dealt zone by zone. `determinize` must deal
+/// exactly this (the bots' games depend on every card it deals).
+fn reference_determinize(spec: &Spec, state: &GameState, seat: Option<usize>, rng: &mut ChaCha8Rng) -> GameState {
+    let mut st = state.clone();
+    let mut names: Vec<&str> = vec![];
+    let cat: Vec<usize> = spec
+        .cards
+        .iter()
+        .map(|c| match names.iter().position(|n| *n == c.category) {
+            Some(i) => i,
+            None => {
+                names.push(&c.category);
+                names.len() - 1
+            }
+        })
+        .collect();
+    let ncat = names.len();
+    let mut zones = vec![];
+    for z in 0..spec.zones.len() {
+        if spec.zones[z].per_player {
+            zones.extend((0..st.players.len()).filter(|&q| !sees(spec, z, Some(q), seat)).map(|q| (Some(q), z)));
+        } else if !sees(spec, z, None, seat) {
+            zones.push((None, z));
+        }
+    }
+    let mut pool: Vec<Vec<u16>> = vec![vec![]; ncat];
+    for &(owner, z) in &zones {
+        match st.zone(owner, z) {
+            Some(Zone::Counts(c)) => {
+                for (k, &n) in c.iter().enumerate() {
+                    pool[cat[k]].extend(std::iter::repeat_n(k as u16, n as usize));
+                }
+            }
+            Some(Zone::Stack(s)) => s.iter().for_each(|&k| pool[cat[k as usize]].push(k)),
+            None => {}
+        }
+    }
+    for p in &mut pool {
+        p.sort_unstable();
+        p.shuffle(rng);
+    }
+    for &(owner, z) in &zones {
+        match st.zone_mut(owner, z) {
+            Some(Zone::Counts(c)) => {
+                let mut per_cat = vec![0usize; ncat];
+                for (k, n) in c.iter_mut().enumerate() {
+                    per_cat[cat[k]] += *n as usize;
+                    *n = 0;
+                }
+                for (ci, n) in per_cat.into_iter().enumerate() {
+                    for _ in 0..n {
+                        if let Some(k) = pool[ci].pop() {
+                            c[k as usize] += 1;
+                        }
+                    }
+                }
+            }
+            Some(Zone::Stack(s)) => {
+                for k in s.iter_mut() {
+                    if let Some(new) = pool[cat[*k as usize]].pop() {
+                        *k = new;
+                    }
+                }
+            }
+            None => {}
+        }
+    }
+    st.rng = ChaCha8Rng::seed_from_u64(rng.random());
+    st
+}
+
+/// Each zone's size and its count of each category of card, by (owner, zone).
+fn zone_shapes(spec: &Spec, st: &GameState) -> Vec<(usize, Vec<usize>)> {
+    let mut names: Vec<&str> = spec.cards.iter().map(|c| c.category.as_str()).collect();
+    names.sort();
+    names.dedup();
+    let owners = std::iter::once(None).chain((0..st.players.len()).map(Some));
+    owners
+        .flat_map(|o| (0..spec.zones.len()).map(move |z| (o, z)))
+        .filter_map(|(o, z)| st.zone(o, z))
+        .map(|zone| {
+            let per = names
+                .iter()
+                .map(|n| (0..spec.cards.len()).filter(|&k| spec.cards[k].category == *n).map(|k| zone.count(k)).sum())
+                .collect();
+            (zone.total(), per)
+        })
+        .collect()
+}
+
+#[test]
+fn a_determinization_deals_as_before_and_keeps_every_zones_size_and_categories() {
+    for (variant, seed) in [("base", 1), ("base", 6), ("rivals", 2), ("rivals", 7)] {
+        let g = position(variant, seed, 90);
+        let spec = g.spec().clone();
+        let st: GameState = g.state().clone();
+        let saved = serde_json::to_string(&st).expect("serializes");
+        let mut differs = 0;
+        let observers = std::iter::once(None).chain((0..st.players.len()).map(Some));
+        for (i, seat) in observers.enumerate() {
+            for round in 0..20u64 {
+                let rng_seed = 1000 * i as u64 + round;
+                let mut rng = ChaCha8Rng::seed_from_u64(rng_seed);
+                let mut again = ChaCha8Rng::seed_from_u64(rng_seed);
+                let dealt = determinize_view(&spec, &st, seat, &mut rng);
+                let want = reference_determinize(&spec, &st, seat, &mut again);
+                assert_eq!(
+                    serde_json::to_string(&dealt).expect("serializes"),
+                    serde_json::to_string(&want).expect("serializes"),
+                    "{variant}, seat {seat:?}, seed {rng_seed}: another deal than before"
+                );
+                assert_eq!(rng, again, "the same random numbers spent");
+                assert_eq!(zone_shapes(&spec, &dealt), zone_shapes(&spec, &st), "{variant}: sizes or categories");
+                differs += usize::from(dealt != st);
+                // What the seat sees is what it saw.
+                for z in 0..spec.zones.len() {
+                    for o in std::iter::once(None).chain((0..st.players.len()).map(Some)) {
+                        if sees(&spec, z, o, seat) {
+                            assert!(dealt.zone(o, z) == st.zone(o, z), "{variant}: a zone {seat:?} sees was dealt");
+                        }
+                    }
+                }
+            }
+        }
+        // The deals wrote copies of their own: the state they were dealt from is intact.
+        assert_eq!(serde_json::to_string(&st).expect("serializes"), saved, "{variant}: a deal wrote the source");
+        assert!(*g.state() == st);
+        assert!(differs > 20, "{variant}: only {differs} deals differ from the position");
+    }
+}
+
+#[test]
+fn a_bots_search_leaves_the_game_as_it_was() {
+    // Planner and MCTS fork and determinize hundreds of times a decision.
+    for (variant, seed) in [("base", 8), ("rivals", 9)] {
+        let mut g = position(variant, seed, 70);
+        let before = everything(&g);
+        let seat = g.to_act().expect("a seat to act");
+        for kind in [BotKind::Planner, BotKind::Mcts] {
+            let mut bot = Bot::new(kind, seed, Budget { playouts: 40, ..Budget::default() });
+            bot.choose(&mut g, seat).expect("a decision");
+            assert_eq!(everything(&g), before, "{variant}: {} left the game otherwise", kind.name());
+        }
+    }
 }

@@ -90,7 +90,7 @@ fn the_fast_getters_answer_what_the_state_holds() {
     assert_eq!(get("players"), Value::Int(4));
     assert_eq!(get("turn"), Value::Int(st.turn as i64));
     assert_eq!(get("winner"), Value::Str("none".into()));
-    assert_eq!(get("color"), Value::Str(st.players[1].color.clone()));
+    assert_eq!(get("color"), Value::Str(st.players[1].color.to_string()));
     assert_eq!(get("robber"), Value::Int(st.markers["robber"] as i64 + 1));
     assert_eq!(get("hand"), Value::Int(hand.total() as i64));
     assert_eq!(get("ore"), Value::Int(hand.count(card("ore")) as i64));

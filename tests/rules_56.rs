@@ -298,7 +298,7 @@ fn supply_of_24_each_and_34_development_cards() {
 #[test]
 fn six_colours_with_green_and_brown() {
     let g = Game::new(header(6, 1, &[], false)).unwrap();
-    let colors: Vec<String> = g.state().players.iter().map(|p| p.color.clone()).collect();
+    let colors: Vec<String> = g.state().players.iter().map(|p| p.color.to_string()).collect();
     assert_eq!(colors, ["red", "blue", "white", "orange", "green", "brown"]);
     for (p, who) in colors.iter().enumerate() {
         for (piece, n) in PIECES {
@@ -306,7 +306,7 @@ fn six_colours_with_green_and_brown() {
         }
     }
     let g = Game::new(header(5, 1, &[], false)).unwrap();
-    let colors: Vec<String> = g.state().players.iter().map(|p| p.color.clone()).collect();
+    let colors: Vec<String> = g.state().players.iter().map(|p| p.color.to_string()).collect();
     assert_eq!(colors, ["red", "blue", "white", "orange", "green"]);
 }
 
@@ -319,7 +319,7 @@ fn five_players_unused_colour_settlements_stay_as_blockers() {
     let mut unused = BTreeSet::new();
     for seed in 0..40 {
         let g = Game::new(header(5, seed, &[("board", "stand_in")], false)).unwrap();
-        let colors: BTreeSet<String> = g.state().players.iter().map(|p| p.color.clone()).collect();
+        let colors: BTreeSet<String> = g.state().players.iter().map(|p| p.color.to_string()).collect();
         let all = ["red", "blue", "white", "orange", "green", "brown"];
         let out: Vec<&str> = all.iter().copied().filter(|c| !colors.contains(*c)).collect();
         assert_eq!(out.len(), 1);
@@ -650,7 +650,7 @@ fn paired_turn_then_markers_pass_to_the_left() {
         pairs.push((first, second.clone()));
         act_as(&mut g, &second, "end");
     }
-    let colors: Vec<String> = g.state().players.iter().map(|p| p.color.clone()).collect();
+    let colors: Vec<String> = g.state().players.iter().map(|p| p.color.to_string()).collect();
     let want: Vec<(String, String)> = (0..3).map(|i| (colors[i].clone(), colors[(i + 3) % 5].clone())).collect();
     assert_eq!(pairs, want);
 }

@@ -1168,7 +1168,7 @@ fn victory_points_option() {
 #[test]
 fn three_players_have_no_red() {
     let g = beginner(3, &[]);
-    let colors: Vec<String> = g.state().players.iter().map(|p| p.color.clone()).collect();
+    let colors: Vec<String> = g.state().players.iter().map(|p| p.color.to_string()).collect();
     assert_eq!(colors, vec!["blue", "white", "orange"]);
     let st = g.state();
     let owners: std::collections::BTreeSet<u8> = st.intersections.iter().flatten().map(|p| p.owner).collect();

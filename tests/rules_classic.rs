@@ -251,7 +251,7 @@ fn oldest_player_starts_the_beginner_setup() {
 #[test]
 fn three_players_do_not_use_red() {
     let g = beginner(3, &[]);
-    let colors: Vec<String> = g.state().players.iter().map(|p| p.color.clone()).collect();
+    let colors: Vec<String> = g.state().players.iter().map(|p| p.color.to_string()).collect();
     assert_eq!(colors, vec!["blue", "white", "orange"]);
     assert_eq!(g.state().intersections.iter().flatten().count(), 6);
 }

@@ -309,7 +309,7 @@ fn youngest_player_takes_the_first_turn() {
 #[test]
 fn three_players_remove_orange() {
     let g = first_game(3, &[]);
-    let colors: Vec<String> = g.state().players.iter().map(|p| p.color.clone()).collect();
+    let colors: Vec<String> = g.state().players.iter().map(|p| p.color.to_string()).collect();
     assert_eq!(colors, vec!["red", "blue", "white"]);
     assert_eq!(g.state().intersections.iter().flatten().count(), 6);
     assert_eq!(hand_of(&g, "red"), [0, 2, 0, 1, 0]);
@@ -323,7 +323,7 @@ fn three_players_remove_orange() {
 #[test]
 fn the_family_setup_rules_are_switches_of_base() {
     let g = common::beginner(3, &[("three_player_out", "orange")]);
-    let colors: Vec<String> = g.state().players.iter().map(|p| p.color.clone()).collect();
+    let colors: Vec<String> = g.state().players.iter().map(|p| p.color.to_string()).collect();
     assert_eq!(colors, vec!["red", "blue", "white"]);
     assert_eq!(common::beginner(3, &[]).state().players[0].color, "blue", "base: red sits out");
     let g = common::beginner(4, &[("first_player", "4")]);

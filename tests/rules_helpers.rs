@@ -173,7 +173,7 @@ fn first_helper_with_the_second_settlement() {
     let opts = [("starting_pieces", "false"), ("first_player", "1")];
     let mut g = Game::new(helpers_header(4, 3, &opts, true)).unwrap();
     assert_eq!(display(&g), vec!["hilde", "marianne", "sean", "vincent"]);
-    let stack: Vec<String> = match &g.state().zones[zone_index(&g, "helper_stack")] {
+    let stack: Vec<String> = match &*g.state().zones[zone_index(&g, "helper_stack")] {
         catan_engine::state::Zone::Stack(s) => s.iter().map(|&k| g.spec().cards[k as usize].name.clone()).collect(),
         _ => panic!("the stack is a stack"),
     };

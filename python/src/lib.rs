@@ -180,7 +180,7 @@ pub(crate) fn seat_index(game: &CoreGame, seat: &Seat) -> PyResult<usize> {
         Seat::Number(s) => Err(SetupError::new_err(format!("there is no seat {s} (seats are 0 to {})", players - 1))),
         Seat::Color(c) => {
             game.state().players.iter().position(|p| p.color.eq_ignore_ascii_case(c.trim())).ok_or_else(|| {
-                let colors: Vec<String> = game.state().players.iter().map(|p| p.color.clone()).collect();
+                let colors: Vec<String> = game.state().players.iter().map(|p| p.color.to_string()).collect();
                 SetupError::new_err(format!(
                     "'{c}' is not a seat (0 to {}) or a colour ({})",
                     players - 1,

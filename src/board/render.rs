@@ -293,7 +293,7 @@ fn draw(topo: &Topology, state: &GameState, spec: &Spec) -> Canvas {
 
     // Hex interiors: label, terrain, number token with its pips, markers.
     let mut markers: BTreeMap<usize, Vec<&str>> = BTreeMap::new();
-    for (name, &h) in &state.markers {
+    for (name, &h) in state.markers.iter() {
         markers.entry(h).or_default().push(name.as_str());
     }
     for (h, info) in topo.hexes.iter().enumerate() {
@@ -460,7 +460,7 @@ fn legend(state: &GameState, spec: &Spec, color: bool) -> Vec<String> {
             }
         })
         .collect();
-    if state.intersections.iter().chain(&state.paths).any(|p| p.is_some_and(|p| p.seat().is_none())) {
+    if state.intersections.iter().chain(state.paths.iter()).any(|p| p.is_some_and(|p| p.seat().is_none())) {
         players.push("x=no player".to_string());
     }
     let mut lines = wrap("players: ", &players, ", ");
@@ -561,7 +561,7 @@ fn draw_compact(topo: &Topology, state: &GameState, spec: &Spec) -> Canvas {
         }
     }
     let mut markers: BTreeMap<usize, Vec<&str>> = BTreeMap::new();
-    for (name, &h) in &state.markers {
+    for (name, &h) in state.markers.iter() {
         markers.entry(h).or_default().push(name.as_str());
     }
     // Inner widths: between the vertical sides, and between the side characters.
@@ -632,7 +632,7 @@ fn compact_legend(state: &GameState, spec: &Spec, color: bool) -> Vec<String> {
             }
         })
         .collect();
-    if state.intersections.iter().chain(&state.paths).any(|p| p.is_some_and(|p| p.seat().is_none())) {
+    if state.intersections.iter().chain(state.paths.iter()).any(|p| p.is_some_and(|p| p.seat().is_none())) {
         words.push("x=no-player".to_string());
     }
     let mut legend = String::from("|");
@@ -668,9 +668,10 @@ mod tests {
                 terrain: (h % spec.terrains.len().max(1)) as u8,
                 number: Some([2, 3, 4, 5, 6, 8, 9, 10, 11, 12][h % 10]),
             })
-            .collect();
-        st.intersections = vec![None; topo.intersections.len()];
-        st.paths = vec![None; topo.paths.len()];
+            .collect::<Vec<_>>()
+            .into();
+        st.intersections = vec![None; topo.intersections.len()].into();
+        st.paths = vec![None; topo.paths.len()].into();
         st.topology = Some(Arc::new(topo));
         st
     }

@@ -176,7 +176,7 @@ impl FeatureSpace {
                     row[i] = zone.total() as f64;
                 }
                 let cards = &self.zone_card[z];
-                match zone {
+                match &**zone {
                     Zone::Counts(c) => {
                         for (k, &n) in c.iter().enumerate() {
                             if let Some(Some(i)) = cards.get(k) {

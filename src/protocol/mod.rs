@@ -97,7 +97,7 @@ pub fn parse_seat(game: &Game, v: &J) -> Result<usize, ProtocolError> {
 
 /// The colour of a seat.
 pub fn color(game: &Game, seat: usize) -> String {
-    game.state().players.get(seat).map(|p| p.color.clone()).unwrap_or_else(|| format!("seat {}", seat + 1))
+    game.state().players.get(seat).map(|p| p.color.to_string()).unwrap_or_else(|| format!("seat {}", seat + 1))
 }
 
 /// Legal actions with their texts, and the templates of those that cannot be listed.

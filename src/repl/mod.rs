@@ -18,7 +18,7 @@ use crate::bot::external::{seat_named_programs, ExternalBot, ExternalSeats};
 use crate::bot::{Bot, BotKind, Budget, RandomBot};
 use crate::engine::{Game, GameError, Header, LogEntry, Observer};
 use crate::script::{Message, ScriptErrorKind};
-use crate::state::Piece;
+use crate::state::{Piece, Shared};
 use crate::view::view;
 use saves::{diverged, load_game, would_lose};
 use std::io::Write;
@@ -88,8 +88,8 @@ impl ReplConfig {
     }
 }
 
-/// What stands on the intersections and the paths of a board.
-type BoardPieces = (Vec<Option<Piece>>, Vec<Option<Piece>>);
+/// What stands on the intersections and the paths of a board (shared with the state: a copy is two counts).
+type BoardPieces = (Shared<Vec<Option<Piece>>>, Shared<Vec<Option<Piece>>>);
 
 /// What `show` shows (`show card CARD` aside).
 const SHOWS: &[&str] = &["board", "hand", "cards", "players", "bank", "log"];
@@ -136,7 +136,7 @@ pub struct Repl<'w> {
 }
 
 fn seat_name(game: &Game, seat: usize) -> String {
-    game.state().players.get(seat).map(|p| p.color.clone()).unwrap_or_else(|| format!("seat {}", seat + 1))
+    game.state().players.get(seat).map(|p| p.color.to_string()).unwrap_or_else(|| format!("seat {}", seat + 1))
 }
 
 impl<'w> Repl<'w> {
@@ -788,7 +788,7 @@ pub fn parse_bots(spec: &str, game: &Game) -> Result<Vec<Option<BotKind>>, Strin
                 let (part, kind) = kind_of(part)?;
                 let part = part.as_str();
                 let seat = crate::protocol::seat_by_name(game, part).ok_or_else(|| {
-                    let colors: Vec<String> = game.state().players.iter().map(|p| p.color.clone()).collect();
+                    let colors: Vec<String> = game.state().players.iter().map(|p| p.color.to_string()).collect();
                     format!(
                         "--bots: '{part}' is not a seat (1..{players}), a colour ({}) or a bot ({}); \
                          e.g. `--bots 2,3`, `--bots random` (every seat but the first) or `--bots blue=greedy`",

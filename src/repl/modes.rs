@@ -216,7 +216,7 @@ pub fn run_interactive(config: ReplConfig) -> i32 {
             let st = repl.game.state();
             match st.topology.as_ref() {
                 Some(t) => t.all_labels().map(str::to_string).collect(),
-                None => st.grids.iter().flat_map(grid_labels).collect(),
+                None => st.grids.iter().flat_map(|g| grid_labels(g)).collect(),
             }
         };
         let words = repl.command_names();

@@ -56,9 +56,9 @@ methods! {
             }
         }
         st.markers.clear();
-        c.state.intersections = vec![None; topo.intersections.len()];
-        c.state.paths = vec![None; topo.paths.len()];
-        c.state.hexes = hexes;
+        c.state.intersections = vec![None; topo.intersections.len()].into();
+        c.state.paths = vec![None; topo.paths.len()].into();
+        c.state.hexes = hexes.into();
         c.state.harbors = Arc::new(harbors);
         c.state.topology = Some(Arc::new(topo));
         Ok(())

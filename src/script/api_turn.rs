@@ -100,8 +100,8 @@ methods! {
     slow set "set_color" (m, c; p: i64, color: &str) {
         let s = seat(c, p)?;
         m.commit(c)?;
-        c.state.players[s].name = color.to_string();
-        c.state.players[s].color = color.to_string();
+        c.state.players[s].name = color.into();
+        c.state.players[s].color = color.into();
         Ok(())
     }
     slow get "name" (m, c; p: i64) {

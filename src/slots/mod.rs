@@ -253,8 +253,8 @@ impl SlotGrid {
 }
 
 /// Finds the grid and position a label names among `grids`.
-pub fn find_label(grids: &[SlotGrid], label: &str) -> Option<(usize, usize, usize)> {
-    grids.iter().enumerate().find_map(|(i, g)| g.parse_label(label).map(|(r, c)| (i, r, c)))
+pub fn find_label<G: std::borrow::Borrow<SlotGrid>>(grids: &[G], label: &str) -> Option<(usize, usize, usize)> {
+    grids.iter().enumerate().find_map(|(i, g)| g.borrow().parse_label(label).map(|(r, c)| (i, r, c)))
 }
 
 #[cfg(test)]

@@ -199,7 +199,7 @@ fn start_table(
             None => (Game::new(config.header.clone()).map_err(|e| e.to_string())?, None),
         };
         let players = seat_players(&config, &game)?;
-        let colors = game.state().players.iter().map(|p| p.color.clone()).collect();
+        let colors = game.state().players.iter().map(|p| p.color.to_string()).collect();
         let table = Table::new(game, players, config.budget, config.pace, log, updates);
         let humans = table.humans().to_vec();
         Ok((table, Ok((colors, humans, warning))))

@@ -102,7 +102,7 @@ impl Replay {
     }
 
     fn color(&self, seat: usize) -> String {
-        self.game.state().players.get(seat).map(|p| p.color.clone()).unwrap_or_else(|| format!("seat {}", seat + 1))
+        self.game.state().players.get(seat).map(|p| p.color.to_string()).unwrap_or_else(|| format!("seat {}", seat + 1))
     }
 
     /// The command as a spectator may read it: a secret action by its first words.
@@ -238,7 +238,7 @@ pub(super) fn start(
             return;
         }
     };
-    let colors: Vec<String> = replay.game.state().players.iter().map(|p| p.color.clone()).collect();
+    let colors: Vec<String> = replay.game.state().players.iter().map(|p| p.color.to_string()).collect();
     let players = colors.len();
     let warning =
         replay.warning.clone().map(|w| format!("{w} (in {path}); watching the {} actions before it", replay.len()));

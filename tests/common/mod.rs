@@ -282,7 +282,7 @@ pub fn seat(g: &Game, who: &str) -> usize {
 }
 
 pub fn color(g: &Game, seat: usize) -> String {
-    g.state().players[seat].color.clone()
+    g.state().players[seat].color.to_string()
 }
 
 pub fn card_index(g: &Game, name: &str) -> usize {
@@ -432,7 +432,7 @@ pub fn piece_at(g: &Game, label: &str) -> Option<(String, String)> {
         catan_engine::board::Label::Hex(_) => return None,
     };
     slot.map(|p| {
-        let owner = p.seat().map_or("nobody".to_string(), |s| st.players[s].color.clone());
+        let owner = p.seat().map_or("nobody".to_string(), |s| st.players[s].color.to_string());
         (g.spec().pieces[p.kind as usize].name.clone(), owner)
     })
 }
@@ -514,7 +514,7 @@ pub fn check_invariants(g: &Game) -> Result<(), String> {
     if all != deck_total {
         return Err(format!("{all} development cards, not {deck_total}"));
     }
-    if let Zone::Counts(_) = &st.zones[zone("deck")] {
+    if let Zone::Counts(_) = &*st.zones[zone("deck")] {
         return Err("the deck is not a stack".into());
     }
     // Pieces: on the board + in the supply = 15 roads, 5 settlements, 4 cities.

@@ -43,7 +43,7 @@ pub fn seat(g: &Game, who: &str) -> usize {
 }
 
 pub fn color(g: &Game, s: usize) -> String {
-    g.state().players[s].color.clone()
+    g.state().players[s].color.to_string()
 }
 
 /// The colour of the seat to act.
@@ -211,7 +211,7 @@ pub fn stock_total(g: &Game, who: &str) -> u16 {
 pub fn hand(g: &Game, who: &str) -> BTreeMap<String, u16> {
     let s = seat(g, who);
     let z = g.spec().zone("hand").unwrap();
-    match &g.state().players[s].zones[z] {
+    match &*g.state().players[s].zones[z] {
         Zone::Counts(c) => {
             c.iter().enumerate().filter(|(_, n)| **n > 0).map(|(k, n)| (g.spec().cards[k].name.clone(), *n)).collect()
         }
@@ -227,7 +227,7 @@ pub fn hand_size(g: &Game, who: &str) -> usize {
 pub fn zone_cards(g: &Game, zone: &str) -> Vec<String> {
     let z = g.spec().zone(zone).unwrap_or_else(|| panic!("no zone {zone}"));
     let name = |k: usize| g.spec().cards[k].name.clone();
-    match &g.state().zones[z] {
+    match &*g.state().zones[z] {
         Zone::Stack(s) => s.iter().map(|k| name(*k as usize)).collect(),
         Zone::Counts(c) => c.iter().enumerate().flat_map(|(k, n)| std::iter::repeat_n(name(k), *n as usize)).collect(),
     }
@@ -317,8 +317,8 @@ pub fn census(st: &GameState, kinds: usize) -> Vec<usize> {
         Zone::Counts(c) => c.iter().enumerate().for_each(|(k, x)| n[k] += *x as usize),
         Zone::Stack(s) => s.iter().for_each(|k| n[*k as usize] += 1),
     };
-    st.zones.iter().for_each(&mut add);
-    st.players.iter().for_each(|p| p.zones.iter().for_each(&mut add));
+    st.zones.iter().for_each(|z| add(z));
+    st.players.iter().for_each(|p| p.zones.iter().for_each(|z| add(z)));
     for grid in &st.grids {
         for k in grid.all_cards() {
             n[k as usize] += 1;
