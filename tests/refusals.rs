@@ -9,7 +9,7 @@
 
 use catan_engine::bot::RandomBot;
 use catan_engine::value::Value;
-use catan_engine::{Game, GameError, Header, ScriptError, ScriptErrorKind};
+use catan_engine::{Arg, Game, GameError, Header, ScriptError, ScriptErrorKind};
 
 const TABLES: &str = "tests/hostile_scripts/refuse_tables.lua";
 const ERRORS: &str = "tests/hostile_scripts/refuse_errors.lua";
@@ -266,4 +266,29 @@ fn a_part_that_runs_itself_or_a_cycle_of_parts_is_refused() {
         assert!(e.message.contains("a cycle of parts") && e.message.contains(cycle), "{variant}: {e}");
         assert_eq!(e.location.as_deref(), Some(line_of(part, marker).as_str()), "{variant}: {e:?}");
     }
+}
+
+/// Cards listed as an action's options are read as the counts above 0 by card name,
+/// sorted, whatever their order or number type (read by the engine in one pass over each
+/// table); a table keyed otherwise is read as mlua always read it.
+#[test]
+fn cards_listed_as_options_are_read_alike_however_written() {
+    let mut g = game(ERRORS);
+    let cards = |list: &[(&str, u32)]| vec![Arg::Cards(list.iter().map(|(k, n)| (k.to_string(), *n)).collect())];
+    let picked: Vec<Vec<Arg>> =
+        g.legal_actions(0).unwrap().into_iter().filter(|a| a.name == "pick").map(|a| a.args).collect();
+    assert_eq!(
+        picked,
+        vec![
+            cards(&[("ore", 2)]),
+            cards(&[("brick", 1), ("grain", 1), ("lumber", 1)]),
+            cards(&[]),
+            cards(&[("wool", 3)]),
+        ]
+    );
+    // A table keyed otherwise is read by mlua as it always was (a number key as its text).
+    g.act(0, "break cards").unwrap();
+    let picked: Vec<Vec<Arg>> =
+        g.legal_actions(0).unwrap().into_iter().filter(|a| a.name == "pick").map(|a| a.args).collect();
+    assert_eq!(picked, vec![cards(&[("ore", 1)]), cards(&[("1", 2)])]);
 }

@@ -22,6 +22,18 @@ action {
   end,
   apply = function() end,
 }
+-- Cards as options, written every way a rule may write them: the engine reads each as the
+-- counts above 0, by card name, whatever the table's order or a count's number type (and a
+-- number key as its text, as mlua reads it).
+action {
+  name = "pick",
+  syntax = "pick <cards>",
+  options = function(g, p)
+    if broken(g, "cards") then return { { ore = 1 }, { [1] = 2 } } end
+    return { { ore = 2, wool = 0 }, { lumber = 1.0, brick = 1, grain = 1 }, {}, { wool = 3, ore = -1 } }
+  end,
+  apply = function() end,
+}
 action {
   name = "break",
   syntax = "break <word>",
