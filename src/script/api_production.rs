@@ -18,13 +18,18 @@ fn declared(c: &Ctx) -> R<&crate::spec::Production> {
     c.spec.production.as_ref().ok_or_else(|| rt("this game declares no production (`production = { ... }`)"))
 }
 
+/// The hex the declaration's blocking marker (the robber) stands on, if any.
+fn blocked_hex(c: &Ctx, prod: &crate::spec::Production) -> Option<usize> {
+    prod.blocked_by.as_ref().and_then(|m| c.state.markers.get(m)).copied()
+}
+
 /// Each (hex, card, piece) that produces on `number`, in hex order and then clockwise
 /// around each hex: hexes of that number, not under the blocking marker, whose terrain
 /// produces a card; pieces of a player that yield something.
 fn each_producing(c: &Ctx, number: u8, mut f: impl FnMut(usize, usize, usize, usize, u32)) -> R<()> {
     let prod = declared(c)?;
     let t = super::api::topo(c)?;
-    let blocked = prod.blocked_by.as_ref().and_then(|m| c.state.markers.get(m)).copied();
+    let blocked = blocked_hex(c, prod);
     for (h, hs) in c.state.hexes.iter().enumerate() {
         if hs.number != Some(number) || Some(h) == blocked {
             continue;
@@ -277,7 +282,7 @@ methods! {
     /// Answers the total and a table by card (`{ ore = 5, ... }`, cards expected only).
     fast get "expected_production" (m, c; p: i64) {
         let s = seat(c, p)?;
-        let blocked = declared(c)?.blocked_by.as_ref().and_then(|k| c.state.markers.get(k)).copied();
+        let blocked = blocked_hex(c, declared(c)?);
         let t = super::api::topo(c)?;
         c.read(part::SITES);
         c.read(part::MARKERS);
@@ -295,7 +300,7 @@ methods! {
     /// The same for intersection n, as a piece yielding one would expect there (what a
     /// settlement built there would bring).
     fast get "expected_production_at" (m, c; n: i64) {
-        let blocked = declared(c)?.blocked_by.as_ref().and_then(|k| c.state.markers.get(k)).copied();
+        let blocked = blocked_hex(c, declared(c)?);
         let t = super::api::topo(c)?;
         let n = index(n, t.intersections.len(), "intersection")?;
         c.read(part::MARKERS);
