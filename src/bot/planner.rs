@@ -319,6 +319,10 @@ impl PlannerBot {
                     }
                 }
                 let after = game.snapshot();
+                // Follow-ups in the action's own phase are finished and their draws
+                // averaged; those of an action that left it (the steps of an end of turn)
+                // are weighed as they stand, each one look.
+                let home = game.state().phase == phase;
                 let follow = game.legal_actions(seat)?;
                 let mut best: Option<(f64, Action)> = None;
                 for b in follow.into_iter().take(FOLLOW_UPS) {
@@ -329,14 +333,14 @@ impl PlannerBot {
                     }
                     let mut v = position_value(game)?[seat];
                     // An unfinished follow-up is followed through as in the first look.
-                    if game.winner().is_none() && game.to_act()? == seat && game.state().phase != phase {
+                    if home && game.winner().is_none() && game.to_act()? == seat && game.state().phase != phase {
                         let here = v;
                         v = if self.finish(game, seat, &phase, false)? { position_value(game)?[seat] } else { here };
                     }
                     // A follow-up drawn at random is weighed as an action drawn at random is,
                     // by the mean over determinizations: the best of several single draws
                     // would favour whatever action came before a lucky one.
-                    if game.log().get(len).is_some_and(|e| !e.draws.is_empty()) {
+                    if home && game.log().get(len).is_some_and(|e| !e.draws.is_empty()) {
                         v = self.mean_after(game, (root, seat, &phase), (&a, &b), v)?;
                     }
                     if best.as_ref().is_none_or(|(top, _)| v > *top + 1e-12) {
