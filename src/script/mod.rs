@@ -755,55 +755,6 @@ impl Script {
         e
     }
 
-    /// A table of cards (`{ ore = 2, ... }`) as `api::arg_from_lua` reads it (the counts
-    /// above 0, sorted), read with the C API in one pass: an mlua pairs iterator makes a
-    /// protected call per entry, and listing Rivals' exchanges and discards read thousands
-    /// of them per bot decision. None for anything but text keys and integer counts (the
-    /// mlua reading then judges it).
-    fn cards_from_lua(&self, tbl: &mlua::Table) -> Option<Vec<(String, u32)>> {
-        self.lua.exec_raw_lua(|raw| unsafe {
-            // SAFETY: the table is not changed while it is walked, and lua_next is given
-            // only the keys it answered, so it cannot raise; lua_tolstring on a string
-            // and lua_tointegerx allocate nothing. The stack is put back as it was.
-            let l = raw.state();
-            let top = mlua::ffi::lua_gettop(l);
-            if mlua::ffi::lua_checkstack(l, 4) == 0 || raw.push(tbl).is_err() {
-                mlua::ffi::lua_settop(l, top);
-                return None;
-            }
-            let t = mlua::ffi::lua_absindex(l, -1);
-            let mut cards = vec![];
-            let mut ok = true;
-            mlua::ffi::lua_pushnil(l);
-            while mlua::ffi::lua_next(l, t) != 0 {
-                let mut isnum = 0;
-                let n = mlua::ffi::lua_tointegerx(l, -1, &mut isnum);
-                let key = (mlua::ffi::lua_type(l, -2) == mlua::ffi::LUA_TSTRING).then(|| {
-                    let mut len = 0usize;
-                    let p = mlua::ffi::lua_tolstring(l, -2, &mut len);
-                    std::str::from_utf8(std::slice::from_raw_parts(p as *const u8, len)).ok().map(str::to_string)
-                });
-                match (key.flatten(), mlua::ffi::lua_type(l, -1) == mlua::ffi::LUA_TNUMBER && isnum != 0) {
-                    (Some(k), true) => {
-                        if n > 0 {
-                            cards.push((k, n as u32));
-                        }
-                    }
-                    _ => ok = false,
-                }
-                mlua::ffi::lua_settop(l, -2);
-                if !ok {
-                    break;
-                }
-            }
-            mlua::ffi::lua_settop(l, top);
-            ok.then(|| {
-                cards.sort();
-                cards
-            })
-        })
-    }
-
     fn action_from_lua(&self, name: String, args: mlua::Value) -> Result<Action, ScriptError> {
         let spec = self.spec.action(&name).ok_or_else(|| {
             ScriptError::new(ScriptErrorKind::Runtime, format!("legal actions listed unknown action '{name}'"))
@@ -833,13 +784,7 @@ impl Script {
         };
         let mut out = Vec::with_capacity(types.len());
         for (t, v) in types.iter().zip(values) {
-            if let (ArgType::Cards, mlua::Value::Table(tbl)) = (t, &v) {
-                if let Some(cards) = self.cards_from_lua(tbl) {
-                    out.push(Arg::Cards(cards));
-                    continue;
-                }
-            }
-            out.push(api::arg_from_lua(*t, &v).map_err(|e| ScriptError {
+            out.push(api::arg_from_lua(&self.lua, *t, &v).map_err(|e| ScriptError {
                 rule: Some(name.clone()),
                 ..ScriptError::new(ScriptErrorKind::Runtime, format!("bad option for '{name}': {e}"))
             })?);
