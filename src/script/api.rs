@@ -23,11 +23,17 @@ pub(super) fn rt(msg: impl Into<String>) -> mlua::Error {
     mlua::Error::runtime(msg.into())
 }
 
-pub(super) fn ctx(lua: &Lua) -> R<mlua::AppDataRefMut<'_, Ctx>> {
-    lua.app_data_mut::<Ctx>().ok_or_else(|| rt("no game is running"))
+/// The game's context, for a method's mlua function (`super::CtxHome`).
+pub(super) fn ctx(lua: &Lua) -> R<std::cell::RefMut<'_, Ctx>> {
+    let home = lua.app_data_ref::<super::CtxHome>().map(|h| h.0).ok_or_else(|| rt("no game is running"))?;
+    // SAFETY: the cell is boxed in the `Script` that owns this Lua state and is dropped
+    // after it, so it outlives every call a function of this state makes.
+    let cell = unsafe { &*home };
+    let c = cell.try_borrow_mut().map_err(|_| rt("the game is busy: a method was called from inside another"))?;
+    std::cell::RefMut::filter_map(c, Option::as_mut).map_err(|_| rt("no game is running"))
 }
 
-pub(super) fn writable(lua: &Lua) -> R<mlua::AppDataRefMut<'_, Ctx>> {
+pub(super) fn writable(lua: &Lua) -> R<std::cell::RefMut<'_, Ctx>> {
     let mut c = ctx(lua)?;
     if c.read_only {
         return Err(rt("the game may not change while legal actions are listed or points counted"));

@@ -81,7 +81,12 @@ impl FastSlot {
 
 /// Points the getters at the context now in the app data (after `set_app_data`).
 pub(crate) fn refresh(lua: &Lua) {
-    let ctx = lua.app_data_mut::<Ctx>().map_or(std::ptr::null_mut(), |mut c| &mut *c as *mut Ctx);
+    let home = lua.app_data_ref::<super::CtxHome>().map_or(std::ptr::null(), |h| h.0);
+    // SAFETY: the cell lives in the `Script` that owns this Lua state (`super::CtxHome`).
+    let ctx = match unsafe { home.as_ref() }.map(|cell| cell.borrow_mut()) {
+        Some(mut c) => c.as_mut().map_or(std::ptr::null_mut(), |c| c as *mut Ctx),
+        None => std::ptr::null_mut(),
+    };
     if let Some(slot) = lua.app_data_ref::<FastSlot>() {
         slot.ctx.set(ctx);
         slot.slow_only.set(!FAST_METHODS.with(Cell::get));

@@ -57,8 +57,18 @@ use std::cell::Cell;
 use std::rc::Rc;
 use std::sync::Arc;
 
-/// A borrow of the state inside the Lua app data.
-pub struct StateRef<'a>(mlua::AppDataRef<'a, Ctx>);
+/// The context of the game the rules act on, owned by the `Script` (boxed: its address is
+/// fixed). The engine reads it straight from there: mlua's app data is a hash map by type
+/// behind a lock, about 75 machine instructions a look, which the engine made a dozen times
+/// an action (2% of a random-bot game). The app data holds its address (`CtxHome`) for the
+/// `g:` methods' mlua functions, and `api_fast::FastSlot` for their C functions.
+pub(crate) type CtxCell = std::cell::RefCell<Option<Ctx>>;
+
+/// Where the `Script` keeps the context (`CtxCell`), in the app data of its Lua state.
+pub(crate) struct CtxHome(pub(crate) *const CtxCell);
+
+/// A borrow of the state inside the context.
+pub struct StateRef<'a>(std::cell::Ref<'a, Ctx>);
 
 impl std::ops::Deref for StateRef<'_> {
     type Target = GameState;
@@ -69,6 +79,9 @@ impl std::ops::Deref for StateRef<'_> {
 
 pub struct Script {
     lua: Lua,
+    /// The game's context (`CtxCell`), `None` until a state is installed. Dropped after
+    /// `lua`, whose functions hold its address.
+    ctx: Box<CtxCell>,
     pub spec: Arc<Spec>,
     /// Every variant file of the stack as loaded, (chunk name, source) in load order.
     pub files: Vec<(String, String)>,
@@ -157,6 +170,8 @@ impl Script {
             .map_err(lua_err)?;
         let budget = Rc::new(Budget::new());
         let freeze = sandbox::sandbox(&lua, budget.clone())?;
+        let ctx: Box<CtxCell> = Box::default();
+        lua.set_app_data(CtxHome(&*ctx));
         let read_only = api_fast::read_only_fn(&lua).map_err(lua_err)?;
         let fresh_budget = api_fast::fresh_budget_fn(&lua).map_err(lua_err)?;
         let keep_cached = api_fast::keep_cached_fn(&lua).map_err(lua_err)?;
@@ -225,6 +240,7 @@ impl Script {
         let unlisted = spec.actions.iter().filter(|a| !a.enumerable).map(|a| a.name.clone()).collect();
         Ok(Script {
             lua,
+            ctx,
             spec,
             files,
             budget,
@@ -259,7 +275,7 @@ impl Script {
 
     /// The state's version (`Ctx::version`): any change to the state changes it.
     pub(crate) fn version(&self) -> Option<u64> {
-        self.lua.app_data_ref::<Ctx>().map(|c| c.version)
+        self.ctx.borrow().as_ref().map(|c| c.version)
     }
 
     /// The instructions one call into the rules may run (`INSTRUCTION_BUDGET` by default),
@@ -278,7 +294,7 @@ impl Script {
     /// Whether messages are measured only (see `Game::set_quiet`), from the next call on.
     pub(crate) fn set_quiet(&self, on: bool) {
         self.quiet.set(on);
-        if let Some(mut c) = self.lua.app_data_mut::<Ctx>() {
+        if let Some(c) = self.ctx.borrow_mut().as_mut() {
             c.quiet = on;
         }
     }
@@ -292,8 +308,8 @@ impl Script {
 
     /// Installs a fresh state (before setup).
     pub(crate) fn set_state(&self, state: GameState) {
-        let version = self.lua.app_data_ref::<Ctx>().map_or(0, |c| c.version.max(c.grid_version) + 1);
-        self.lua.set_app_data(Ctx {
+        let version = self.ctx.borrow().as_ref().map_or(0, |c| c.version.max(c.grid_version) + 1);
+        *self.ctx.borrow_mut() = Some(Ctx {
             version,
             grid_version: version,
             grid_stamps: vec![],
@@ -324,26 +340,27 @@ impl Script {
 
     pub fn state(&self) -> StateRef<'_> {
         // The context is installed by Game::new before any call; its absence is a bug.
-        StateRef(self.lua.app_data_ref::<Ctx>().expect("game state installed"))
+        StateRef(std::cell::Ref::map(self.ctx.borrow(), |c| c.as_ref().expect("game state installed")))
     }
 
     /// The slot grids' stamps as they stand, to put back with the state (`Game::restore`).
     pub(crate) fn grid_stamps(&self) -> ctx::GridStamps {
-        self.lua.app_data_ref::<Ctx>().expect("game state installed").grid_stamps_now()
+        self.ctx.borrow().as_ref().expect("game state installed").grid_stamps_now()
     }
 
     /// The context, the state included: whatever `g:cached` derived from it is dropped.
     pub(crate) fn with_ctx<R>(&self, f: impl FnOnce(&mut Ctx) -> R) -> R {
-        let mut c = self.lua.app_data_mut::<Ctx>().expect("game state installed");
+        let mut c = self.ctx.borrow_mut();
+        let c = c.as_mut().expect("game state installed");
         c.touch_all(); // the engine may change the state here
-        f(&mut c)
+        f(c)
     }
 
     /// What a call produced and the listing flag, with the state read-only: the engine's
     /// bookkeeping around every call, which keeps what `g:cached` derived.
     pub(crate) fn with_output<R>(&self, f: impl FnOnce(Output<'_>) -> R) -> R {
-        let mut c = self.lua.app_data_mut::<Ctx>().expect("game state installed");
-        f(c.output())
+        let mut c = self.ctx.borrow_mut();
+        f(c.as_mut().expect("game state installed").output())
     }
 
     /// The budget charged so far, to the unit: the units of the last call into the rules
@@ -370,7 +387,7 @@ impl Script {
         if let Some(m) = self.lua.app_data_ref::<Meter>() {
             m.bytes.set(0);
         }
-        if let Some(c) = self.lua.app_data_ref::<Ctx>() {
+        if let Some(c) = self.ctx.borrow().as_ref() {
             c.clear_recordings();
         }
         let f = self
@@ -417,7 +434,7 @@ impl Script {
         // Drawn by `sample` from the rules' own options, for this seat, with nothing
         // changed since: `when` and `legal` said yes to it already.
         let (version, over) =
-            self.lua.app_data_ref::<Ctx>().map_or((None, false), |c| (Some(c.version), c.state.winner.is_some()));
+            self.ctx.borrow().as_ref().map_or((None, false), |c| (Some(c.version), c.state.winner.is_some()));
         let drawn = self
             .drawn
             .borrow_mut()
@@ -432,7 +449,7 @@ impl Script {
         if ok {
             if self.unlisted.contains(&action.name) {
                 // Not for the rules, which never read it: no cached value is dropped.
-                if let Some(mut c) = self.lua.app_data_mut::<Ctx>() {
+                if let Some(c) = self.ctx.borrow_mut().as_mut() {
                     let turn = c.state.turn;
                     c.state.unlisted.note(turn, seat, action);
                 }

@@ -37,7 +37,7 @@ pub struct TraceEntry {
 /// `card_stamp()`, for the prelude's tracing only: the game's card totals as one text.
 pub(super) fn card_stamp_fn(lua: &Lua) -> mlua::Result<Function> {
     lua.create_function(|lua, ()| {
-        let Some(c) = lua.app_data_ref::<super::Ctx>() else { return Ok(String::new()) };
+        let Ok(c) = super::api::ctx(lua) else { return Ok(String::new()) };
         let totals = c.state.card_totals(c.spec.cards.len());
         Ok(totals.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(","))
     })
