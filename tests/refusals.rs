@@ -291,4 +291,8 @@ fn cards_listed_as_options_are_read_alike_however_written() {
     let picked: Vec<Vec<Arg>> =
         g.legal_actions(0).unwrap().into_iter().filter(|a| a.name == "pick").map(|a| a.args).collect();
     assert_eq!(picked, vec![cards(&[("ore", 1)]), cards(&[("1", 2)])]);
+    // A count past 2^32 is refused where it is read, not wrapped.
+    g.act(0, "break count").unwrap();
+    let e = g.legal_actions(0).expect_err("a count past 2^32 is an error");
+    assert!(e.to_string().contains("4294967297 ore is more cards than the engine counts"), "{e}");
 }

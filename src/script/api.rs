@@ -303,7 +303,8 @@ fn cards_from_lua(lua: &Lua, tbl: &mlua::Table) -> Option<Vec<(String, u32)>> {
                 std::str::from_utf8(std::slice::from_raw_parts(p as *const u8, len)).ok().map(str::to_string)
             });
             match (key.flatten(), mlua::ffi::lua_type(l, -1) == mlua::ffi::LUA_TNUMBER && isnum != 0) {
-                (Some(k), true) => {
+                // A count past u32 is the mlua reader's to refuse.
+                (Some(k), true) if n <= u32::MAX as i64 => {
                     if n > 0 {
                         cards.push((k, n as u32));
                     }
@@ -353,8 +354,10 @@ pub fn arg_from_lua(lua: &Lua, t: ArgType, v: &LV) -> Result<Arg, String> {
                 let mut cards = vec![];
                 for pair in tbl.pairs::<String, i64>() {
                     let (k, n) = pair.map_err(|e| e.to_string())?;
+                    let n = u32::try_from(n.max(0))
+                        .map_err(|_| format!("a count of {n} {k} is more cards than the engine counts"))?;
                     if n > 0 {
-                        cards.push((k, n as u32));
+                        cards.push((k, n));
                     }
                 }
                 cards.sort();

@@ -30,6 +30,8 @@ action {
   syntax = "pick <cards>",
   options = function(g, p)
     if broken(g, "cards") then return { { ore = 1 }, { [1] = 2 } } end
+    -- A count past what the engine counts (2^32 + 1): an error, never a wrap to 1.
+    if broken(g, "count") then return { { ore = 4294967297 } } end
     return { { ore = 2, wool = 0 }, { lumber = 1.0, brick = 1, grain = 1 }, {}, { wool = 3, ore = -1 } }
   end,
   apply = function() end,
