@@ -288,7 +288,7 @@ fn a_writer_refused_gets_the_methods_error_and_changes_nothing() {
         ("bad_set_turn", "out of range", false),
         ("bad_log", "table", false),
         ("bad_log_format", "'%d' needs an integer", true),
-        ("bad_log_arg", "a table cannot be written in a message", true),
+        ("bad_log_arg", "a cards table is written with '%c', not '%s'", true),
         ("bad_set", "function", true),
         ("bad_set_nested", "function", true),
         ("bad_set_key", "table keys must be strings or integers", true),
@@ -334,4 +334,58 @@ fn kept_piece_counts_follow_the_state_installed() {
     assert_eq!(points(&loaded), now, "a loaded save");
     g.restore(&snap);
     assert_eq!(points(&g), at_snap, "a restored snapshot");
+}
+
+/// `g:selections` lists every way to pick n cards within a hand, in its kinds' order, and
+/// `g:selection` finds each of them by its place without the list (what base's discard
+/// lists and draws: rulebook, "Rolling a 7").
+#[test]
+fn g_selections_lists_the_ways_to_pick_and_g_selection_finds_each() {
+    let mut g = game();
+    g.act(0, "roll").expect("red rolls");
+    g.act(0, "selections").expect("the selections run");
+    let st = g.state();
+    let Some(Value::Map(s)) = st.vars.get("selections") else { panic!("no selections stored") };
+    let get = |k: &str| s.get(k).cloned().unwrap_or(Value::Bool(false));
+    let text = |k: &str| match get(k) {
+        Value::Str(t) => t,
+        other => panic!("{k}: {other:?}"),
+    };
+    assert_eq!(text("within"), "brick1 ore1, ore2");
+    assert_eq!(text("any"), "brick2, brick1 ore1, ore2");
+    assert_eq!((text("none"), get("none_count")), (String::new(), Value::Int(1)));
+    assert_eq!((get("too_many"), text("too_many_drawn")), (Value::Int(0), "nil".to_string()));
+    // Ways to pick 5 of brick 2, lumber 3, wool 1, ore 4, counted by hand: 22.
+    assert_eq!(get("count"), Value::Int(22));
+    assert_eq!(get("drawn_alike"), Value::Bool(true));
+    assert_eq!(text("last"), "wool1 ore4");
+    refused("bad_selections_kind", "'gold' is not a card of this game", true);
+    refused("bad_selections_twice", "'ore' is listed twice", true);
+    refused("bad_selections_n", "cannot pick -1 cards", true);
+    refused("bad_selections_long", "draw one with g:selection", true);
+    refused("bad_selection_r", "r is 1, not in [0, 1)", true);
+}
+
+/// `g:log`'s `%c` writes a table of card counts as commands write cards, in the order of the
+/// game's cards (categories by name, each as declared: knight before the resources), by the C function and by the mlua function alike (base's trade log:
+/// rulebook, "Maritime Trade").
+#[test]
+fn a_logged_cards_table_reads_as_a_command_writes_it() {
+    for fast in [true, false] {
+        catan_engine::script::set_fast_methods(fast);
+        let mut g = game();
+        g.act(0, "roll").expect("red rolls");
+        let out = g.act(0, "log_cards").expect("the cards are logged");
+        let texts: Vec<&str> = out.messages.iter().map(|m| m.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            ["red trades 4 ore to the bank for brick", "nothing and knight brick 2 grain"],
+            "fast: {fast}"
+        );
+        refused("bad_log_cards_kind", "'gold' is not a card of this game", true);
+        refused("bad_log_cards_count", "'%c' needs counts", true);
+        refused("bad_log_cards_spec", "a cards table is written with '%c', not '%s'", true);
+        refused("bad_log_cards_arg", "'%c' needs a table of card counts", true);
+    }
+    catan_engine::script::set_fast_methods(true);
 }

@@ -650,7 +650,7 @@ end
 function R.demands(g, p)
   local have, out = R.stock(g, other(p)), {}
   for _, n in ipairs({ 1, 2 }) do
-    for _, c in ipairs(R.combos(n, have)) do out[#out + 1] = c end
+    for _, c in ipairs(R.combos(g, n, have)) do out[#out + 1] = c end
   end
   return out
 end

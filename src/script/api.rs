@@ -415,13 +415,30 @@ impl LogArgs<'_> {
     }
 
     /// Appends the message `format` makes of the arguments to `out`.
-    fn write(&self, format: &str, out: &mut String) -> R<()> {
+    fn write(&self, c: &Ctx, format: &str, out: &mut String) -> R<()> {
+        let name = |place: u16| c.spec.cards.get(place as usize).map_or("?", |k| k.name.as_str());
         match *self {
-            LogArgs::Slow(args) => out.push_str(&format_values(format, args)?),
+            LogArgs::Slow(args) => out.push_str(&format_values(format, args, |k| card(c, k), name)?),
             // SAFETY: the arguments are on the stack of the C function running.
             LogArgs::Fast(l, first, n) => unsafe {
+                // The cards tables' (place, count) pairs, read off the stack into one buffer
+                // (no Vec while Lua may raise), each table's at `spans[k]`; more kinds than
+                // the buffer holds go to the mlua function. Only a message with a table
+                // pays for the buffer.
+                let mut cards = [(0u16, 0i64); LOGGED_KINDS];
+                let mut spans = [(0usize, 0usize); 8];
+                if (first..first + n as c_int).any(|k| ffi::lua_type(l, k) == ffi::LUA_TTABLE) {
+                    let mut used = 0;
+                    for (k, span) in (first..).zip(&mut spans).take(n) {
+                        if ffi::lua_type(l, k) == ffi::LUA_TTABLE {
+                            let len = fast_cards(c, l, k, &mut cards[used..])?;
+                            *span = (used, used + len);
+                            used += len;
+                        }
+                    }
+                }
                 let mut args = [LogArg::Int(0); 8];
-                for (k, arg) in (first..).zip(&mut args[..n]) {
+                for (k, (arg, &(from, to))) in (first..).zip(args.iter_mut().zip(&spans)).take(n) {
                     // A string first: one call into Lua for the usual argument.
                     *arg = match str_arg(l, k) {
                         Some(s) => LogArg::Str(s),
@@ -430,15 +447,55 @@ impl LogArgs<'_> {
                                 LogArg::Int(int_arg(l, k).ok_or_else(hand_it_over)?)
                             }
                             ffi::LUA_TNUMBER => LogArg::Num(ffi::lua_tonumberx(l, k, std::ptr::null_mut())),
+                            ffi::LUA_TTABLE => LogArg::Cards(&cards[from..to]),
                             _ => return Err(hand_it_over()),
                         },
                     };
                 }
-                format_log_into(out, format, &args[..n]).map_err(rt)?
+                format_log_into(out, format, &args[..n], name).map_err(rt)?
             },
         }
         Ok(())
     }
+}
+
+/// The most kinds the cards tables of one `g:log` call by its C function may hold together
+/// (more: the mlua function).
+const LOGGED_KINDS: usize = 24;
+
+/// Reads the cards table at stack index `i` into `list`, sorted by the cards' places, and
+/// gives how many kinds it holds (counts of 0 left out). Anything out of the ordinary (a key
+/// that is no card's name, a count that is no integer of 0 or more, too many kinds) hands
+/// the call over, for the mlua function to judge.
+///
+/// # Safety
+/// `i` is an index of the stack of the C function running.
+unsafe fn fast_cards(c: &Ctx, l: *mut ffi::lua_State, i: c_int, list: &mut [(u16, i64)]) -> R<usize> {
+    let base = ffi::lua_gettop(l);
+    let mut len = 0;
+    ffi::lua_pushnil(l);
+    while ffi::lua_next(l, i) != 0 {
+        // The key is checked a string before it is read (reading a number as a string
+        // would change the key under lua_next).
+        let ok = ffi::lua_type(l, -2) == ffi::LUA_TSTRING && ffi::lua_isinteger(l, -1) != 0 && len < list.len();
+        let entry = if ok { str_arg(l, -2).zip(int_arg(l, -1)) } else { None };
+        let Some((kind, n)) = entry.filter(|&(_, n)| n >= 0) else {
+            ffi::lua_settop(l, base);
+            return Err(hand_it_over());
+        };
+        let Ok(place) = card(c, kind) else {
+            ffi::lua_settop(l, base);
+            return Err(hand_it_over());
+        };
+        ffi::lua_settop(l, -2);
+        if n > 0 {
+            list[len] = (place as u16, n);
+            len += 1;
+        }
+    }
+    ffi::lua_settop(l, base);
+    list[..len].sort_unstable_by_key(|&(p, _)| p);
+    Ok(len)
 }
 
 impl<'a> MethodArg<'a> for LogArgs<'a> {
@@ -506,7 +563,7 @@ methods! {
         if args.is_empty() {
             text.push_str(format);
         } else {
-            args.write(format, &mut text)?;
+            args.write(c, format, &mut text)?;
         }
         m.alloc(64 + text.len())?;
         m.charge(text.len() as u64 / 16)?;

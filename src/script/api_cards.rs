@@ -4,7 +4,8 @@
 use super::api::{card, draw, rt, zone_ref, R};
 use super::api_fast::{int_arg, str_arg};
 use super::ctx::part;
-use super::methods::{hand_it_over, methods, Arg};
+use super::methods::{hand_it_over, methods, Arg, Call};
+use super::Ctx;
 use crate::state::{Zone, ZoneFull};
 use mlua::{ffi, Lua, Table, Value as LV};
 use std::ffi::c_int;
@@ -80,7 +81,153 @@ impl<'a> Arg<'a> for CardCounts<'a> {
     }
 }
 
+/// The ways to pick `n` cards among some kinds, at most `caps[i]` of kind `i`, in one
+/// order: the first kind's count from the most down to none, then the next kind's, ... (the
+/// order a modder's nested loops list them in). Counted first (`ways`), so that a pick is
+/// found by its place without listing the others (`g:selection`, a bot's draw).
+struct Picks {
+    n: usize,
+    caps: Vec<usize>,
+    /// `ways[i * (n + 1) + left]`: the ways to pick `left` more among kinds `i..`
+    /// (saturating: only a list that could never be built reaches u64::MAX).
+    ways: Vec<u64>,
+}
+
+impl Picks {
+    /// Reads `g:selections`' arguments: a count, the kinds in order (a list of card
+    /// names), and the cards to pick within (counts by kind, e.g. a hand) or nil for no
+    /// limit. Charged for the counting.
+    fn read(m: &mut impl Call, c: &Ctx, what: &str, n: i64, kinds: &Table, within: &LV) -> R<(Picks, Vec<usize>)> {
+        let n = usize::try_from(n).map_err(|_| rt(format!("{what}: cannot pick {n} cards")))?;
+        let mut ids = vec![];
+        for name in kinds.sequence_values::<LV>() {
+            let name = name?;
+            let LV::String(name) = name else {
+                return Err(rt(format!("{what}: a card kind is a string, not {}", name.type_name())));
+            };
+            let id = card(c, &name.to_str()?)?;
+            if ids.contains(&id) {
+                return Err(rt(format!("{what}: '{}' is listed twice", name.to_string_lossy())));
+            }
+            ids.push(id);
+        }
+        let caps = match within {
+            LV::Nil => vec![n; ids.len()],
+            LV::Table(t) => {
+                let mut caps = vec![];
+                for &id in &ids {
+                    let name = &c.spec.cards[id].name;
+                    let cap = match t.raw_get::<LV>(name.as_str())? {
+                        LV::Nil => 0,
+                        LV::Integer(k) if k >= 0 => k as usize,
+                        v => {
+                            return Err(rt(format!("{what}: the count of '{name}' is {}, not a count", v.type_name())))
+                        }
+                    };
+                    caps.push(cap.min(n));
+                }
+                caps
+            }
+            v => return Err(rt(format!("{what}: the cards to pick within are a table, not {}", v.type_name()))),
+        };
+        let work: u64 =
+            caps.iter().map(|&cap| (n as u64 + 1).saturating_mul(cap as u64 + 1)).fold(0, u64::saturating_add);
+        m.charge(work)?;
+        m.alloc((ids.len() + 1).saturating_mul(n + 1).saturating_mul(8))?;
+        let w = n + 1;
+        let mut ways = vec![0u64; (ids.len() + 1) * w];
+        ways[ids.len() * w] = 1;
+        for i in (0..ids.len()).rev() {
+            for left in 0..=n {
+                let mut sum = 0u64;
+                for j in 0..=caps[i].min(left) {
+                    sum = sum.saturating_add(ways[(i + 1) * w + left - j]);
+                }
+                ways[i * w + left] = sum;
+            }
+        }
+        Ok((Picks { n, caps, ways }, ids))
+    }
+
+    fn count(&self) -> u64 {
+        self.ways[self.n]
+    }
+
+    /// The pick at 0-based place `skip` (below `count`): how many of each kind.
+    fn nth(&self, mut skip: u64) -> Vec<usize> {
+        let w = self.n + 1;
+        let mut left = self.n;
+        let mut out = vec![0; self.caps.len()];
+        for (i, &cap) in self.caps.iter().enumerate() {
+            for j in (0..=cap.min(left)).rev() {
+                let here = self.ways[(i + 1) * w + left - j];
+                if skip < here {
+                    out[i] = j;
+                    left -= j;
+                    break;
+                }
+                skip -= here;
+            }
+        }
+        out
+    }
+}
+
+/// Pushes one pick as a table of counts (the kinds picked only).
+fn push_pick(m: &mut impl Call, c: &Ctx, ids: &[usize], pick: &[usize]) -> R<()> {
+    m.table(0, pick.iter().filter(|&&k| k > 0).count())?;
+    for (&id, &k) in ids.iter().zip(pick) {
+        if k > 0 {
+            m.str(&c.spec.cards[id].name)?;
+            m.int(k as i64)?;
+            m.rawset()?;
+        }
+    }
+    Ok(())
+}
+
+/// Lists longer than this are refused by `g:selections` (draw one with `g:selection`).
+const MAX_SELECTIONS: u64 = 100_000;
+
 methods! {
+    /// Every way to pick `n` cards among `kinds` (a list of card names, in the order they
+    /// vary), at most `within`'s count of each (a table of counts, e.g. a hand) or any
+    /// number if it is nil: a list of count tables, the first kind's count from the most
+    /// down to none, then the next kind's. Charged a unit per card kind of each table.
+    slow get "selections" (m, c; n: i64, kinds: Table, within: LV) {
+        let (picks, ids) = Picks::read(m, c, "g:selections", n, &kinds, &within)?;
+        let count = picks.count();
+        if count > MAX_SELECTIONS {
+            return Err(rt(format!(
+                "g:selections: {count} ways to pick {n} cards is more than a list may hold \
+                 ({MAX_SELECTIONS}); draw one with g:selection"
+            )));
+        }
+        m.charge(count.saturating_mul(ids.len() as u64 + 1))?;
+        m.table(count as usize, 0)?;
+        for place in 0..count {
+            push_pick(m, c, &ids, &picks.nth(place))?;
+            m.seti(place as i64 + 1)?;
+        }
+        Ok(())
+    }
+    /// The pick `g:selections(n, kinds, within)` lists at place ⌊r · count⌋ + 1 (`r` in
+    /// [0, 1), as an action's `sample` is given), found by counting, without the list; nil
+    /// if there is no way to pick `n`.
+    slow get "selection" (m, c; n: i64, kinds: Table, within: LV, r: f64) {
+        if !(0.0..1.0).contains(&r) {
+            return Err(rt(format!("g:selection: r is {r}, not in [0, 1)")));
+        }
+        let (picks, ids) = Picks::read(m, c, "g:selection", n, &kinds, &within)?;
+        let count = picks.count();
+        if count == 0 {
+            return m.nil();
+        }
+        // As a variant's Lua would place it: a float product, floored.
+        let place = ((r * count as f64).floor() as u64).min(count - 1);
+        m.charge(ids.len() as u64)?;
+        push_pick(m, c, &ids, &picks.nth(place))
+    }
     /// Cards in a zone: of one kind, or all of them.
     fast get "count" (m, c; owner: Option<i64>, zone: &str, kind: Option<&str>) {
         let (o, z) = zone_ref(c, owner, zone)?;

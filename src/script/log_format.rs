@@ -1,6 +1,7 @@
 //! `g:log(format, ...)`: the message built in the engine, so that a rule that logs joins no
 //! strings in Lua. `%s` writes a string or a number as Lua's `tostring` does, `%d` an
-//! integer, `%%` a percent sign. Used by `g:log` (`api.rs`) whichever way it is called:
+//! integer, `%c` a table of card counts as commands write them ("4 ore brick", in the order of
+//! the game's cards, `Spec::cards`; "nothing" for none), `%%` a percent sign. Used by `g:log` (`api.rs`) whichever way it is called:
 //! `format_values` for its mlua function's arguments, `format_log_into` for its C function's.
 
 use mlua::Value as LV;
@@ -17,10 +18,49 @@ pub(super) enum LogArg<'a> {
     Str(&'a str),
     Int(i64),
     Num(f64),
+    /// Card counts as (the card's place in `Spec::cards`, count), in that order and
+    /// above 0 (`%c`).
+    Cards(&'a [(u16, i64)]),
 }
 
-/// The message of the method (`api.rs`): its arguments as Lua gave them.
-pub(super) fn format_values(format: &str, args: &[LV]) -> R<String> {
+/// A table of card counts for `%c`: (place, count) in the order of `Spec::cards` (`index`
+/// gives a kind's place, or an error for a name that is no card). Counts of 0 are left
+/// out; a count that is no whole number above or at 0 is an error.
+pub(super) fn cards_arg(t: &mlua::Table, index: impl Fn(&str) -> R<usize>) -> R<Vec<(u16, i64)>> {
+    let mut out = vec![];
+    for pair in t.pairs::<LV, LV>() {
+        let (k, n) = pair?;
+        let LV::String(k) = k else {
+            return Err(rt(format!("g:log: '%c' writes cards by kind, not a {} key", k.type_name())));
+        };
+        let k = k.to_str().map_err(|_| rt("g:log: a card kind is not valid UTF-8"))?;
+        let n = match n {
+            LV::Integer(n) if n >= 0 => n,
+            LV::Integer(n) => return Err(rt(format!("g:log: '%c' needs counts of 0 or more, not {n} for '{}'", &*k))),
+            other => {
+                return Err(rt(format!(
+                    "g:log: '%c' needs counts of 0 or more, not a {} for '{}'",
+                    other.type_name(),
+                    &*k
+                )))
+            }
+        };
+        if n > 0 {
+            out.push((index(&k)? as u16, n));
+        }
+    }
+    out.sort_unstable_by_key(|&(i, _)| i);
+    Ok(out)
+}
+
+/// The message of the method (`api.rs`): its arguments as Lua gave them (`index`: a card
+/// kind's place in `Spec::cards`, for `%c`).
+pub(super) fn format_values<'n>(
+    format: &str,
+    args: &[LV],
+    index: impl Fn(&str) -> R<usize>,
+    name: impl Fn(u16) -> &'n str,
+) -> R<String> {
     // Strings copied first: a borrowed Lua string lives only as long as its guard.
     let texts: Vec<Option<String>> = args
         .iter()
@@ -31,33 +71,50 @@ pub(super) fn format_values(format: &str, args: &[LV]) -> R<String> {
             _ => Ok(None),
         })
         .collect::<R<_>>()?;
+    let cards: Vec<Option<Vec<(u16, i64)>>> = args
+        .iter()
+        .map(|v| match v {
+            LV::Table(t) => cards_arg(t, &index).map(Some),
+            _ => Ok(None),
+        })
+        .collect::<R<_>>()?;
     let args: Vec<LogArg<'_>> = args
         .iter()
-        .zip(&texts)
-        .map(|(v, text)| match (v, text) {
+        .zip(texts.iter().zip(&cards))
+        .map(|(v, (text, cards))| match (v, text) {
             (_, Some(t)) => Ok(LogArg::Str(t)),
+            (_, None) if cards.is_some() => Ok(LogArg::Cards(cards.as_deref().unwrap_or_default())),
             (LV::Integer(i), _) => Ok(LogArg::Int(*i)),
             (LV::Number(n), _) => Ok(LogArg::Num(*n)),
             (other, _) => Err(rt(format!(
-                "g:log: a {} cannot be written in a message (use a string or a number)",
+                "g:log: a {} cannot be written in a message (use a string, a number or a cards table)",
                 other.type_name()
             ))),
         })
         .collect::<R<_>>()?;
-    format_log(format, &args).map_err(rt)
+    let mut out = String::with_capacity(format.len() + 8 * args.len());
+    format_log_into(&mut out, format, &args, name).map_err(rt)?;
+    Ok(out)
 }
 
 /// `g:log(format, ...)`: `%s` writes a string or a number as `tostring` does, `%d` an
 /// integer, `%%` a percent sign. The text is built here, so a rule that logs builds no Lua
 /// string for it.
-pub(super) fn format_log(format: &str, args: &[LogArg<'_>]) -> Result<String, String> {
+#[cfg(test)]
+fn format_log(format: &str, args: &[LogArg<'_>]) -> Result<String, String> {
     let mut out = String::with_capacity(format.len() + 8 * args.len());
-    format_log_into(&mut out, format, args)?;
+    format_log_into(&mut out, format, args, |_| "card")?;
     Ok(out)
 }
 
 /// `format_log`, appending to `out` (a quiet game's kept buffer).
-pub(super) fn format_log_into(out: &mut String, format: &str, args: &[LogArg<'_>]) -> Result<(), String> {
+/// `name` gives a card's kind by its place, for `%c`.
+pub(super) fn format_log_into<'n>(
+    out: &mut String,
+    format: &str,
+    args: &[LogArg<'_>],
+    name: impl Fn(u16) -> &'n str,
+) -> Result<(), String> {
     let mut next = args.iter();
     let mut rest = format;
     while let Some(i) = rest.find('%') {
@@ -66,9 +123,14 @@ pub(super) fn format_log_into(out: &mut String, format: &str, args: &[LogArg<'_>
         rest = &rest[(i + 1 + spec.map_or(0, char::len_utf8)).min(rest.len())..];
         match spec {
             Some('%') => out.push('%'),
-            Some(c @ ('s' | 'd')) => {
+            Some(c @ ('s' | 'd' | 'c')) => {
                 let arg = next.next().ok_or_else(|| format!("g:log: '%{c}' has no argument left"))?;
                 match (c, arg) {
+                    ('c', LogArg::Cards(cards)) => push_cards(out, cards, &name),
+                    ('c', _) => return Err("g:log: '%c' needs a table of card counts".into()),
+                    (_, LogArg::Cards(_)) => {
+                        return Err(format!("g:log: a cards table is written with '%c', not '%{c}'"))
+                    }
                     (_, LogArg::Str(s)) if c == 's' => out.push_str(s),
                     (_, LogArg::Int(n)) => push_int(out, *n),
                     ('d', LogArg::Num(x)) if x.fract() == 0.0 && x.abs() < 9.0e15 => push_int(out, *x as i64),
@@ -76,7 +138,7 @@ pub(super) fn format_log_into(out: &mut String, format: &str, args: &[LogArg<'_>
                     _ => return Err("g:log: '%d' needs an integer".into()),
                 }
             }
-            _ => return Err("g:log: a format has only %s, %d and %%".into()),
+            _ => return Err("g:log: a format has only %s, %d, %c and %%".into()),
         }
     }
     out.push_str(rest);
@@ -84,6 +146,24 @@ pub(super) fn format_log_into(out: &mut String, format: &str, args: &[LogArg<'_>
         return Err("g:log: more arguments than the format uses".into());
     }
     Ok(())
+}
+
+/// Cards as a command names them: "4 ore", one card by its kind alone, joined by spaces;
+/// "nothing" for none (`action::cards_text`).
+fn push_cards<'n>(out: &mut String, cards: &[(u16, i64)], name: impl Fn(u16) -> &'n str) {
+    if cards.is_empty() {
+        out.push_str("nothing");
+    }
+    for (i, (k, n)) in cards.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        if *n != 1 {
+            push_int(out, *n);
+            out.push(' ');
+        }
+        out.push_str(name(*k));
+    }
 }
 
 /// An integer in decimal, as `{n}` writes it, without the formatting machinery (most

@@ -580,7 +580,7 @@ macro_rules! slow_only_args {
         }
     )*};
 }
-slow_only_args!(Table, Vec<LV>, Vec<i64>, LV);
+slow_only_args!(Table, Vec<LV>, Vec<i64>, LV, f64);
 
 /// Declares an area's methods (see the module's text) as `pub(super) const METHODS`.
 macro_rules! methods {

@@ -107,3 +107,50 @@ action { name = "sneaky", syntax = "sneaky", when = function(g) g:set("sneaky", 
 act("listening", function(g, p)
   g:set("listening", { g:listens("knights_changed"), g:listens("built"), g:listens("no such event") })
 end)
+
+-- g:selections and g:selection (src/script/api_cards.rs): the list, each way drawn from it
+-- by its place, and the edges (nothing to pick, no way to pick).
+local KINDS = { "brick", "lumber", "wool", "grain", "ore" }
+local function show(pick)
+  if pick == nil then return "nil" end
+  local words = {}
+  for _, k in ipairs(KINDS) do
+    if pick[k] then words[#words + 1] = k .. pick[k] end
+  end
+  return table.concat(words, " ")
+end
+local function shown(list)
+  local out = {}
+  for i, pick in ipairs(list) do out[i] = show(pick) end
+  return table.concat(out, ", ")
+end
+act("selections", function(g)
+  local hand = { brick = 2, lumber = 3, wool = 1, ore = 4 }
+  local all = g:selections(5, KINDS, hand)
+  local drawn_alike = true
+  for i, pick in ipairs(all) do
+    if show(g:selection(5, KINDS, hand, (i - 0.5) / #all)) ~= show(pick) then drawn_alike = false end
+  end
+  g:set("selections", {
+    within = shown(g:selections(2, { "brick", "ore", "wool" }, { brick = 1, ore = 2 })),
+    any = shown(g:selections(2, { "brick", "ore" })),
+    none = shown(g:selections(0, KINDS, hand)), none_count = #g:selections(0, KINDS, hand),
+    too_many = #g:selections(11, KINDS, hand), too_many_drawn = show(g:selection(11, KINDS, hand, 0.5)),
+    count = #all, drawn_alike = drawn_alike, last = show(g:selection(5, KINDS, hand, 0.999999)),
+  })
+end)
+act("bad_selections_kind", function(g) g:selections(1, { "gold" }) end) -- bad_selections_kind
+act("bad_selections_twice", function(g) g:selections(1, { "ore", "ore" }) end) -- bad_selections_twice
+act("bad_selections_n", function(g) g:selections(-1, { "ore" }) end) -- bad_selections_n
+act("bad_selections_long", function(g) g:selections(60, KINDS) end) -- bad_selections_long
+act("bad_selection_r", function(g) g:selection(1, { "ore" }, nil, 1) end) -- bad_selection_r
+
+-- g:log's `%c`: a table of card counts, in the order the variant declares its cards.
+act("log_cards", function(g)
+  g:log("%s trades %c to the bank for %c", "red", { ore = 4 }, { brick = 1, wool = 0 })
+  g:log("%c and %c", {}, { knight = 1, grain = 2, brick = 1 })
+end)
+act("bad_log_cards_kind", function(g) g:log("%c", { gold = 1 }) end) -- bad_log_cards_kind
+act("bad_log_cards_count", function(g) g:log("%c", { ore = -1 }) end) -- bad_log_cards_count
+act("bad_log_cards_spec", function(g) g:log("%s", { ore = 1 }) end) -- bad_log_cards_spec
+act("bad_log_cards_arg", function(g) g:log("%c", 3) end) -- bad_log_cards_arg

@@ -16,8 +16,7 @@ local function next_turn(g, p, nxt)
   g:set_phase("roll")
   -- Players count rounds (each player's turn once), the engine counts turns.
   g:log("--- round %d: %s ---", (turn - 1) // g:players() + 1, g:color(nxt))
-  -- The event's data is for hooks alone (the engine records its name): made only for one.
-  if g:listens("turn_ended") then g:emit("turn_ended", { seat = p }) else g:emit("turn_ended") end
+  g:emit("turn_ended", { seat = p })
   g:run("turn_begin", nxt)
 end
 

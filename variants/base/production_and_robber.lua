@@ -5,7 +5,7 @@
 -- parts before this one, and this one adds those the parts after it use.
 local shared = ...
 local RESOURCES, IS_RESOURCE = shared.RESOURCES, shared.IS_RESOURCE
-local next, copy = shared.next, shared.copy
+local next = shared.next
 local cards_text, plural, total, has = shared.cards_text, shared.plural, shared.total, shared.has
 local pay, hand_size, opt, name = shared.pay, shared.hand_size, shared.opt, shared.name
 local why_not_turn, contains = shared.why_not_turn, shared.contains
@@ -18,8 +18,7 @@ local function produce(g, roll)
   -- [seat]`: the cards each seat received; `short[resource]`: who took what was left of a
   -- resource the bank was short of (false: nobody).
   local paid, short = g:produce(roll)
-  -- seat -> cards received, for the "produced" event: built only when a hook reads it.
-  local got = g:listens("produced") and {} or nil
+  local got = {} -- seat -> cards received, for the "produced" event
   for _, r in ipairs(RESOURCES) do
     local to, taker = paid[r], short[r]
     if taker then
@@ -34,16 +33,13 @@ local function produce(g, roll)
           if taker == nil then
             if n == 1 then g:log("%s receives %s", g:color(p), r) else g:log("%s receives %d %s", g:color(p), n, r) end
           end
-          if got then
-            got[p] = got[p] or {}
-            got[p][r] = n
-          end
+          got[p] = got[p] or {}
+          got[p][r] = n
         end
       end
     end
   end
-  -- The event's data is for hooks alone (the engine records its name): made only for one.
-  if got then g:emit("produced", { seat = g:current(), roll = roll, got = got }) else g:emit("produced") end
+  g:emit("produced", { seat = g:current(), roll = roll, got = got })
 end
 
 local function robber_phase(g, return_phase)
@@ -106,64 +102,9 @@ action {
       produce(g, sum)
       g:set_phase(after)
     end
-    if g:listens("rolled") then g:emit("rolled", { seat = p, dice = d, sum = sum }) else g:emit("rolled") end
+    g:emit("rolled", { seat = p, dice = d, sum = sum })
   end,
 }
-
--- All ways to pick `n` cards from a hand, as {resource = count} tables.
-local function selections(hand, n)
-  local out = {}
-  local function rec(i, left, acc)
-    if left == 0 then out[#out + 1] = copy(acc) return end
-    if i > #RESOURCES then return end
-    local r = RESOURCES[i]
-    local have = hand[r] or 0
-    for k = math.min(have, left), 0, -1 do
-      acc[r] = k > 0 and k or nil
-      rec(i + 1, left - k, acc)
-    end
-    acc[r] = nil
-  end
-  rec(1, n, {})
-  return out
-end
-
--- The selection `selections(hand, n)` lists at position (r * count) // 1 + 1, found by
--- counting: what the random bots draw (an action's `sample`), without listing the
--- hundreds of ways to discard half of a large hand.
-local function nth_selection(hand, n, r)
-  local last = #RESOURCES
-  -- ways[(last + 1 - i) * (n + 1) + left + 1]: the ways to pick `left` more cards from
-  -- resources i.. on, in one list filled in order (a table per resource, grown key by key,
-  -- cost more than the counting).
-  local stride = n + 1
-  local ways = { 1 }
-  for left = 1, n do ways[left + 1] = 0 end
-  for i = last, 1, -1 do
-    local have, after = hand[RESOURCES[i]] or 0, (last - i) * stride + 1
-    for left = 0, n do
-      local sum = 0
-      for k = 0, math.min(have, left) do sum = sum + ways[after + left - k] end
-      ways[after + stride + left] = sum
-    end
-  end
-  local count = ways[last * stride + n + 1]
-  if count == 0 then return nil end
-  local skip, left, out = (r * count) // 1, n, {}
-  for i = 1, last do
-    local res = RESOURCES[i]
-    for k = math.min(hand[res] or 0, left), 0, -1 do
-      local here = ways[(last - i) * stride + left - k + 1]
-      if skip < here then
-        if k > 0 then out[res] = k end
-        left = left - k
-        break
-      end
-      skip = skip - here
-    end
-  end
-  return out
-end
 
 action {
   name = "discard",
@@ -171,11 +112,13 @@ action {
   syntax = "discard <cards>",
   help = "on a 7, discard half your resource cards (rounded down), chosen by you",
   when = function(g, p) return g:phase() == "discard" and (g:get("discards", p) or 0) > 0 end,
+  -- Every way to discard what is owed from the hand; a bot's draw picks one of them
+  -- without listing the hundreds of ways to halve a large hand.
   options = function(g, p)
-    return selections(g:cards(p, "hand"), g:get("discards", p))
+    return g:selections(g:get("discards", p), RESOURCES, g:cards(p, "hand"))
   end,
   sample = function(g, p, r)
-    return nth_selection(g:cards(p, "hand"), g:get("discards", p), r)
+    return g:selection(g:get("discards", p), RESOURCES, g:cards(p, "hand"), r)
   end,
   legal = function(g, p, cards)
     local owed = g:get("discards", p)

@@ -30,14 +30,6 @@ end
 -- "1 card", "2 cards": `word` is the singular.
 local function plural(n, word) return n == 1 and word or (word .. "s") end
 
--- The kind and count of a cards table holding one kind, else nil (a loop, not next(t):
--- which key next gives first differs between runs).
-local function only_kind(cards)
-  local kind, n, kinds = nil, 0, 0
-  for k, v in next, cards do kind, n, kinds = k, v, kinds + 1 end
-  if kinds == 1 then return kind, n end
-end
-
 local function total(cards)
   local n = 0
   for _, v in next, cards do n = n + v end
@@ -110,7 +102,7 @@ end
 
 -- For the parts after this one.
 shared.next, shared.copy, shared.cards_text, shared.plural = next, copy, cards_text, plural
-shared.only_kind, shared.total, shared.has, shared.pay = only_kind, total, has, pay
+shared.total, shared.has, shared.pay = total, has, pay
 shared.hand_size, shared.cost, shared.opt = hand_size, cost, opt
 shared.name, shared.other_seats, shared.in_turn = name, other_seats, in_turn
 shared.may_trade, shared.may_build, shared.did_build = may_trade, may_build, did_build

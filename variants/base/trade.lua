@@ -4,7 +4,7 @@
 -- parts before this one, and this one adds those the parts after it use.
 local shared = ...
 local RESOURCES, IS_RESOURCE, next = shared.RESOURCES, shared.IS_RESOURCE, shared.next
-local cards_text, plural, only_kind = shared.cards_text, shared.plural, shared.only_kind
+local cards_text, plural = shared.cards_text, shared.plural
 local total, has, pay, name = shared.total, shared.has, shared.pay, shared.name
 local other_seats, may_trade = shared.other_seats, shared.may_trade
 local why_not_turn = shared.why_not_turn
@@ -122,14 +122,7 @@ action {
   apply = function(g, p, give, get)
     pay(g, p, give)
     for r, n in next, get do g:move(nil, "bank", p, "hand", r, n) end
-    -- The usual trade, several of one kind for one card, is written by the engine.
-    local r, n = only_kind(give)
-    local t, m = only_kind(get)
-    if IS_RESOURCE[r] and IS_RESOURCE[t] and n > 1 and m == 1 then
-      g:log("%s trades %d %s to the bank for %s", name(g, p), n, r, t)
-    else
-      g:log(name(g, p) .. " trades " .. cards_text(give) .. " to the bank for " .. cards_text(get))
-    end
+    g:log("%s trades %c to the bank for %c", name(g, p), give, get)
     g:emit("traded", { seat = p, with = "bank", give = give, get = get })
   end,
 }

@@ -30,7 +30,7 @@ action {
   when = function(g, p) return may_play(g, p, "goldsmith") end,
   options = function(g, p)
     if stock(g, p).gold < 3 then return {} end
-    return combos(2)
+    return combos(g, 2)
   end,
   legal = function(g, p, get)
     if not resources_only(get) or total(get) ~= 2 then return deny("the Goldsmith gives exactly 2 resources") end
@@ -56,14 +56,14 @@ action {
   when = function(g, p) return may_play(g, p, "merchant_caravan") end,
   options = function(g, p)
     local out = {}
-    local gets = combos(2)
-    for _, give in ipairs(combos(2, stock(g, p))) do
+    local gets = combos(g, 2)
+    for _, give in ipairs(combos(g, 2, stock(g, p))) do
       for _, get in ipairs(gets) do out[#out + 1] = { give, get } end
     end
     return out
   end,
   -- The entry `options` lists at x's place, counted instead of built (a bot's draw).
-  sample = function(g, p, x) return nth_of_pairs(combos(2, stock(g, p)), combos(2), x) end,
+  sample = function(g, p, x) return nth_of_pairs(combos(g, 2, stock(g, p)), combos(g, 2), x) end,
   legal = function(g, p, give, get)
     if not resources_only(give) or not resources_only(get) or total(give) ~= 2 or total(get) ~= 2 then
       return deny("the Merchant Caravan exchanges exactly 2 resources for 2")

@@ -4,14 +4,14 @@
 -- parts before this one, and this one adds those the parts after it use.
 local shared = ...
 local P, MAX_STORE, RESOURCES = shared.P, shared.MAX_STORE, shared.RESOURCES
-local IS_RESOURCE, EVENT_FACES, FACE_TEXT = shared.IS_RESOURCE, shared.EVENT_FACES, shared.FACE_TEXT
+local EVENT_FACES, FACE_TEXT = shared.EVENT_FACES, shared.FACE_TEXT
 local CARDS, next, contains, other = shared.CARDS, shared.next, shared.contains, shared.other
 local name, title, cards_text = shared.name, shared.title, shared.cards_text
 local order_from, site_regions = shared.order_from, shared.site_regions
 local regions, holders = shared.regions, shared.holders
 local expansions, tally, stock = shared.expansions, shared.tally, shared.stock
 local stock_total, store_at, gain = shared.stock_total, shared.store_at, shared.gain
-local only_kind, gain_text = shared.only_kind, shared.gain_text
+local gain_text = shared.gain_text
 local is_region_site, boosters = shared.is_region_site, shared.boosters
 
 -- Resolving the dice: a queue of steps ---------------------------------------------------------
@@ -233,12 +233,7 @@ local function start_resolution(g, production, face)
     q = { { t = "produce", n = production }, { t = "marketplace", n = production }, { t = "event_die", face = event } }
   end
   g:set("queue", q)
-  -- The event's data is for hooks alone (the engine records its name): made only for one.
-  if g:listens("rolled") then
-    g:emit("rolled", { seat = g:current(), production = production, event = event })
-  else
-    g:emit("rolled")
-  end
+  g:emit("rolled", { seat = g:current(), production = production, event = event })
   advance(g)
 end
 
@@ -299,12 +294,10 @@ TASKS.produce = function(g, task)
       end
     end
     if next(got) or lost > 0 then
-      -- The usual case, some of one resource and nothing lost, is written by the engine.
-      local r, n = only_kind(got)
-      if lost == 0 and IS_RESOURCE[r] and n > 0 then
-        if n == 1 then g:log("%s receives %s", g:color(p), r) else g:log("%s receives %d %s", g:color(p), n, r) end
+      if lost > 0 then
+        g:log("%s receives %c (%d lost: regions full)", name(g, p), got, lost)
       else
-        g:log(name(g, p) .. " receives " .. cards_text(got) .. (lost > 0 and (" (" .. lost .. " lost: regions full)") or ""))
+        g:log("%s receives %c", name(g, p), got)
       end
     end
   end

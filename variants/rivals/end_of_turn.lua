@@ -194,14 +194,14 @@ action {
   turn = true,
   options = function(g, p)
     local out = {}
-    local pays = combos(search_cost(g, p), stock(g, p))
+    local pays = combos(g, search_cost(g, p), stock(g, p))
     for _, i in ipairs(stack_options(g)) do
       for _, c in ipairs(pays) do out[#out + 1] = { i, c } end
     end
     return out
   end,
   -- The entry `options` lists at x's place, counted instead of built (a bot's draw).
-  sample = function(g, p, x) return nth_of_pairs(stack_options(g), combos(search_cost(g, p), stock(g, p)), x) end,
+  sample = function(g, p, x) return nth_of_pairs(stack_options(g), combos(g, search_cost(g, p), stock(g, p)), x) end,
   legal = function(g, p, n, paying)
     local s = stack_index(n)
     if not s then return deny("the draw stacks are 1 to " .. #STACKS) end

@@ -413,22 +413,8 @@ local function cost(g, what, p)
 end
 
 -- Multisets of n resources: { ore = 2 }, { ore = 1, wool = 1 }, ...; within `have` if given.
-local function combos(n, have)
-  local out = {}
-  local function rec(i, left, cur)
-    if left == 0 then out[#out + 1] = copy(cur) return end
-    if i > #RESOURCES then return end
-    local r = RESOURCES[i]
-    local most = left
-    if have then most = math.min(most, have[r] or 0) end
-    for k = most, 0, -1 do
-      cur[r] = k > 0 and k or nil
-      rec(i + 1, left - k, cur)
-    end
-    cur[r] = nil
-  end
-  rec(1, n, {})
-  return out
+local function combos(g, n, have)
+  return g:selections(n, RESOURCES, have)
 end
 
 local function resources_only(cards)

@@ -241,6 +241,23 @@ function G:move_under(from_owner, from_zone, to_owner, to_zone, kind, n) end
 ---@param zone string
 function G:shuffle(owner, zone) end
 
+---every way to pick n cards among kinds (a list of card names: { "brick", "lumber", "wool", "grain", "ore" }), at most within's count of each (a table of counts, such as a hand from g:cards) or any number if within is nil; each way a table of counts ({ ore = 2, wool = 1 }), listed with the first kind's count from the most down to none, then the next kind's. A list longer than 100,000 is an error: draw one with g:selection. What a discard's or a payment's options lists
+---Returns: list of tables
+---@param n integer
+---@param kinds string
+---@param within? string
+---@return table[]
+function G:selections(n, kinds, within) end
+
+---the way g:selections(n, kinds, within) lists at place ⌊r · count⌋ + 1, for r in [0, 1) (what an action's sample is given), found by counting without making the list; nil if there is none
+---Returns: table or nil
+---@param n integer
+---@param kinds string
+---@param within string
+---@param r string
+---@return table?
+function G:selection(n, kinds, within, r) end
+
 ---(changes the state) a card picked at random (each card equally likely), only among category if given; the card is **not** moved; nil if there is none
 ---Returns: kind or nil
 ---@param owner integer?
@@ -622,7 +639,7 @@ function G:random(n) end
 ---@return any
 function G:shuffled(list) end
 
----(changes the state) a message for everyone, kept with the action in the game log. With arguments, text is a format: %s a string or number, %d an integer, %% a percent sign: g:log("%s rolls %d+%d", g:color(p), a, b) builds the message in the engine, cheaper than joining strings with .. in Lua
+---(changes the state) a message for everyone, kept with the action in the game log. With arguments, text is a format: %s a string or number, %d an integer, %c a table of card counts written as commands write cards (4 ore brick, nothing for none; in the order of the game's cards: categories by name, each category's cards as declared, so base writes resources as brick, lumber, wool, grain, ore), %% a percent sign: g:log("%s rolls %d+%d", g:color(p), a, b) builds the message in the engine, cheaper than joining strings with .. in Lua
 ---Returns: —
 ---@param text string
 ---@param ... any
