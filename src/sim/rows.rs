@@ -112,18 +112,24 @@ pub(super) fn action_counts(game: &Game) -> BTreeMap<String, f64> {
             (words, a.name.as_str())
         })
         .collect();
+    // The actions by their first word (lower case), so that a command is matched against
+    // the few that could fit it: this ran for every action of every simulated game.
+    let mut by_first: rustc_hash::FxHashMap<String, Vec<(Vec<&str>, &str)>> = Default::default();
+    for (lit, name) in lead {
+        if let Some(first) = lit.first() {
+            by_first.entry(first.to_ascii_lowercase()).or_default().push((lit, name));
+        }
+    }
     let mut by_name: BTreeMap<&str, f64> = BTreeMap::new();
     for e in game.log() {
-        let words: Vec<&str> = e.command.split_whitespace().collect();
+        let Some(first) = e.command.split_whitespace().next() else { continue };
         let fits = |lit: &[&str]| {
-            !lit.is_empty()
-                && lit.len() <= words.len()
-                && lit.iter().zip(&words).all(|(l, w)| l.eq_ignore_ascii_case(w))
+            let mut words = e.command.split_whitespace();
+            lit.iter().all(|l| words.next().is_some_and(|w| l.eq_ignore_ascii_case(w)))
         };
-        let best = lead.iter().filter(|(lit, _)| fits(lit)).max_by_key(|(lit, _)| lit.len());
-        if let Some(name) = best.map(|(_, n)| *n).or(words.first().copied()) {
-            *by_name.entry(name).or_default() += 1.0;
-        }
+        let candidates = by_first.get(first).or_else(|| by_first.get(&first.to_ascii_lowercase()));
+        let best = candidates.and_then(|c| c.iter().filter(|(lit, _)| fits(lit)).max_by_key(|(lit, _)| lit.len()));
+        *by_name.entry(best.map_or(first, |(_, n)| *n)).or_default() += 1.0;
     }
     by_name.into_iter().map(|(k, n)| (format!("{ACTION_METRIC}{k}"), n)).collect()
 }
