@@ -364,6 +364,10 @@ fn g_selections_lists_the_ways_to_pick_and_g_selection_finds_each() {
     refused("bad_selections_n", "cannot pick -1 cards", true);
     refused("bad_selections_long", "draw one with g:selection", true);
     refused("bad_selection_r", "r is 1, not in [0, 1)", true);
+    // Counting is charged before it is done: a huge pick runs out of the budget or of
+    // host memory, never hangs.
+    refused("bad_selection_huge", "budget", false);
+    refused("bad_selections_empty_huge", "allocate more than 32 MiB", false);
 }
 
 /// `g:log`'s `%c` writes a table of card counts as commands write cards, in the order of the

@@ -154,3 +154,5 @@ act("bad_log_cards_kind", function(g) g:log("%c", { gold = 1 }) end) -- bad_log_
 act("bad_log_cards_count", function(g) g:log("%c", { ore = -1 }) end) -- bad_log_cards_count
 act("bad_log_cards_spec", function(g) g:log("%s", { ore = 1 }) end) -- bad_log_cards_spec
 act("bad_log_cards_arg", function(g) g:log("%c", 3) end) -- bad_log_cards_arg
+act("bad_selection_huge", function(g) g:selection(1000000000, KINDS, nil, 0.5) end) -- bad_selection_huge
+act("bad_selections_empty_huge", function(g) g:selections(1000000000000, {}) end) -- bad_selections_empty_huge
