@@ -350,9 +350,51 @@ pub fn arg_text(arg: &Arg, state: &GameState) -> String {
     }
 }
 
+/// Cards as a command names them: "4 ore brick" (one card by its kind alone).
 pub fn cards_text(cards: &[(String, u32)]) -> String {
-    if cards.is_empty() {
-        return "nothing".into();
+    let mut out = String::new();
+    push_cards(&mut out, cards.iter().map(|(k, n)| (k.as_str(), i64::from(*n))));
+    out
+}
+
+/// The one writer of cards in text, for actions and the log's `%c` alike: "4 ore", one card
+/// by its kind alone, joined by spaces; "nothing" for none.
+pub fn push_cards<'a>(out: &mut String, cards: impl IntoIterator<Item = (&'a str, i64)>) {
+    let mut none = true;
+    for (kind, n) in cards {
+        if !none {
+            out.push(' ');
+        }
+        none = false;
+        if n != 1 {
+            push_int(out, n);
+            out.push(' ');
+        }
+        out.push_str(kind);
     }
-    cards.iter().map(|(k, n)| if *n == 1 { k.clone() } else { format!("{n} {k}") }).collect::<Vec<_>>().join(" ")
+    if none {
+        out.push_str("nothing");
+    }
+}
+
+/// An integer in decimal, as `{n}` writes it, without the formatting machinery (most
+/// logged messages carry a number: a roll, an intersection).
+pub fn push_int(out: &mut String, n: i64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut v = n.unsigned_abs();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    if n < 0 {
+        out.push('-');
+    }
+    for &d in &digits[at..] {
+        out.push(d as char);
+    }
 }

@@ -1,6 +1,7 @@
 //! The `g` object every hook receives: the only door from a script to the game state.
 //! Seats, hexes, intersections and paths are 1-based integers on the Lua side.
 
+use super::api_cards::CardCounts;
 use super::api_fast::{int_arg, str_arg};
 use super::ctx::TrailMemo;
 use super::log_format::{format_log_into, format_values, LogArg};
@@ -418,7 +419,18 @@ impl LogArgs<'_> {
     fn write(&self, c: &Ctx, format: &str, out: &mut String) -> R<()> {
         let name = |place: u16| c.spec.cards.get(place as usize).map_or("?", |k| k.name.as_str());
         match *self {
-            LogArgs::Slow(args) => out.push_str(&format_values(format, args, |k| card(c, k), name)?),
+            LogArgs::Slow(args) => {
+                let cards = |t: &Table| {
+                    let mut list = vec![];
+                    logged_cards(c, CardCounts::Slow(t), |place, n| {
+                        list.push((place, n));
+                        Ok(())
+                    })?;
+                    list.sort_unstable_by_key(|&(p, _)| p);
+                    Ok(list)
+                };
+                out.push_str(&format_values(format, args, cards, name)?)
+            }
             // SAFETY: the arguments are on the stack of the C function running.
             LogArgs::Fast(l, first, n) => unsafe {
                 // The cards tables' (place, count) pairs, read off the stack into one buffer
@@ -463,37 +475,36 @@ impl LogArgs<'_> {
 /// (more: the mlua function).
 const LOGGED_KINDS: usize = 24;
 
+/// A `%c` table's cards, each (place in `Spec::cards`, count) above 0 given to `push` in
+/// the table's order. Read as `g:holds` reads its cards (`CardCounts::each`); a count below
+/// 0 or a kind that is no card is an error (the C function hands it over).
+fn logged_cards(c: &Ctx, counts: CardCounts<'_>, mut push: impl FnMut(u16, i64) -> R<()>) -> R<()> {
+    counts.each("g:log: '%c'", |kind, n| {
+        if n < 0 {
+            return Err(rt(format!("g:log: '%c' needs counts of 0 or more, not {n} for '{kind}'")));
+        }
+        let place = card(c, kind)?;
+        if n > 0 {
+            push(place as u16, n)?;
+        }
+        Ok(true)
+    })
+}
+
 /// Reads the cards table at stack index `i` into `list`, sorted by the cards' places, and
 /// gives how many kinds it holds (counts of 0 left out). Anything out of the ordinary (a key
-/// that is no card's name, a count that is no integer of 0 or more, too many kinds) hands
-/// the call over, for the mlua function to judge.
+/// that is no card's name, a count that is no integer of 0 or more, more kinds than `list`
+/// holds) hands the call over, for the mlua function to judge.
 ///
 /// # Safety
 /// `i` is an index of the stack of the C function running.
 unsafe fn fast_cards(c: &Ctx, l: *mut ffi::lua_State, i: c_int, list: &mut [(u16, i64)]) -> R<usize> {
-    let base = ffi::lua_gettop(l);
     let mut len = 0;
-    ffi::lua_pushnil(l);
-    while ffi::lua_next(l, i) != 0 {
-        // The key is checked a string before it is read (reading a number as a string
-        // would change the key under lua_next).
-        let ok = ffi::lua_type(l, -2) == ffi::LUA_TSTRING && ffi::lua_isinteger(l, -1) != 0 && len < list.len();
-        let entry = if ok { str_arg(l, -2).zip(int_arg(l, -1)) } else { None };
-        let Some((kind, n)) = entry.filter(|&(_, n)| n >= 0) else {
-            ffi::lua_settop(l, base);
-            return Err(hand_it_over());
-        };
-        let Ok(place) = card(c, kind) else {
-            ffi::lua_settop(l, base);
-            return Err(hand_it_over());
-        };
-        ffi::lua_settop(l, -2);
-        if n > 0 {
-            list[len] = (place as u16, n);
-            len += 1;
-        }
-    }
-    ffi::lua_settop(l, base);
+    logged_cards(c, CardCounts::Fast(l, i), |place, n| {
+        *list.get_mut(len).ok_or_else(hand_it_over)? = (place, n);
+        len += 1;
+        Ok(())
+    })?;
     list[..len].sort_unstable_by_key(|&(p, _)| p);
     Ok(len)
 }

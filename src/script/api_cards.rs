@@ -26,19 +26,19 @@ pub(super) enum CardCounts<'a> {
 
 impl CardCounts<'_> {
     /// Calls `f` with each kind and count, in the table's order, while it answers true.
-    /// A kind that is no string or a count that is no integer is an error (the C function
-    /// hands it over).
-    fn each(&self, mut f: impl FnMut(&str, i64) -> R<bool>) -> R<()> {
+    /// A kind that is no string or a count that is no integer is an error named for `what`
+    /// (the method reading, `g:holds`); the C function hands it over.
+    pub(super) fn each(&self, what: &str, mut f: impl FnMut(&str, i64) -> R<bool>) -> R<()> {
         match *self {
             CardCounts::Slow(t) => {
                 for pair in t.pairs::<LV, LV>() {
                     let (k, n) = pair?;
                     let LV::String(k) = k else {
-                        return Err(rt(format!("g:holds: a card kind is a string, not {}", k.type_name())));
+                        return Err(rt(format!("{what}: a card kind is a string, not {}", k.type_name())));
                     };
                     let LV::Integer(n) = n else {
                         return Err(rt(format!(
-                            "g:holds: the count of '{}' is {}, not an integer",
+                            "{what}: the count of '{}' is {}, not an integer",
                             k.to_string_lossy(),
                             n.type_name()
                         )));
@@ -247,7 +247,7 @@ methods! {
         let zn = c.state.zone(o, z).ok_or_else(|| rt("no such zone"))?;
         let mut looked = 0u64;
         let mut holds = true;
-        cards.each(|k, n| {
+        cards.each("g:holds", |k, n| {
             looked += 1;
             holds = zn.count(card(c, k)?) as i64 >= n;
             Ok(holds)

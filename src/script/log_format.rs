@@ -4,6 +4,7 @@
 //! the game's cards, `Spec::cards`; "nothing" for none), `%%` a percent sign. Used by `g:log` (`api.rs`) whichever way it is called:
 //! `format_values` for its mlua function's arguments, `format_log_into` for its C function's.
 
+use crate::action::{push_cards, push_int};
 use mlua::Value as LV;
 
 type R<T> = mlua::Result<T>;
@@ -23,42 +24,12 @@ pub(super) enum LogArg<'a> {
     Cards(&'a [(u16, i64)]),
 }
 
-/// A table of card counts for `%c`: (place, count) in the order of `Spec::cards` (`index`
-/// gives a kind's place, or an error for a name that is no card). Counts of 0 are left
-/// out; a count that is no whole number above or at 0 is an error.
-pub(super) fn cards_arg(t: &mlua::Table, index: impl Fn(&str) -> R<usize>) -> R<Vec<(u16, i64)>> {
-    let mut out = vec![];
-    for pair in t.pairs::<LV, LV>() {
-        let (k, n) = pair?;
-        let LV::String(k) = k else {
-            return Err(rt(format!("g:log: '%c' writes cards by kind, not a {} key", k.type_name())));
-        };
-        let k = k.to_str().map_err(|_| rt("g:log: a card kind is not valid UTF-8"))?;
-        let n = match n {
-            LV::Integer(n) if n >= 0 => n,
-            LV::Integer(n) => return Err(rt(format!("g:log: '%c' needs counts of 0 or more, not {n} for '{}'", &*k))),
-            other => {
-                return Err(rt(format!(
-                    "g:log: '%c' needs counts of 0 or more, not a {} for '{}'",
-                    other.type_name(),
-                    &*k
-                )))
-            }
-        };
-        if n > 0 {
-            out.push((index(&k)? as u16, n));
-        }
-    }
-    out.sort_unstable_by_key(|&(i, _)| i);
-    Ok(out)
-}
-
-/// The message of the method (`api.rs`): its arguments as Lua gave them (`index`: a card
-/// kind's place in `Spec::cards`, for `%c`).
+/// The message of the method (`api.rs`): its arguments as Lua gave them (`cards`: a table's
+/// cards as (place in `Spec::cards`, count) above 0, in that order, for `%c`).
 pub(super) fn format_values<'n>(
     format: &str,
     args: &[LV],
-    index: impl Fn(&str) -> R<usize>,
+    cards: impl Fn(&mlua::Table) -> R<Vec<(u16, i64)>>,
     name: impl Fn(u16) -> &'n str,
 ) -> R<String> {
     // Strings copied first: a borrowed Lua string lives only as long as its guard.
@@ -74,7 +45,7 @@ pub(super) fn format_values<'n>(
     let cards: Vec<Option<Vec<(u16, i64)>>> = args
         .iter()
         .map(|v| match v {
-            LV::Table(t) => cards_arg(t, &index).map(Some),
+            LV::Table(t) => cards(t).map(Some),
             _ => Ok(None),
         })
         .collect::<R<_>>()?;
@@ -126,7 +97,7 @@ pub(super) fn format_log_into<'n>(
             Some(c @ ('s' | 'd' | 'c')) => {
                 let arg = next.next().ok_or_else(|| format!("g:log: '%{c}' has no argument left"))?;
                 match (c, arg) {
-                    ('c', LogArg::Cards(cards)) => push_cards(out, cards, &name),
+                    ('c', LogArg::Cards(cards)) => push_cards(out, cards.iter().map(|&(k, n)| (name(k), n))),
                     ('c', _) => return Err("g:log: '%c' needs a table of card counts".into()),
                     (_, LogArg::Cards(_)) => {
                         return Err(format!("g:log: a cards table is written with '%c', not '%{c}'"))
@@ -146,46 +117,6 @@ pub(super) fn format_log_into<'n>(
         return Err("g:log: more arguments than the format uses".into());
     }
     Ok(())
-}
-
-/// Cards as a command names them: "4 ore", one card by its kind alone, joined by spaces;
-/// "nothing" for none (`action::cards_text`).
-fn push_cards<'n>(out: &mut String, cards: &[(u16, i64)], name: impl Fn(u16) -> &'n str) {
-    if cards.is_empty() {
-        out.push_str("nothing");
-    }
-    for (i, (k, n)) in cards.iter().enumerate() {
-        if i > 0 {
-            out.push(' ');
-        }
-        if *n != 1 {
-            push_int(out, *n);
-            out.push(' ');
-        }
-        out.push_str(name(*k));
-    }
-}
-
-/// An integer in decimal, as `{n}` writes it, without the formatting machinery (most
-/// messages carry a number: a roll, an intersection).
-fn push_int(out: &mut String, n: i64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut v = n.unsigned_abs();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    if n < 0 {
-        out.push('-');
-    }
-    for &d in &digits[at..] {
-        out.push(d as char);
-    }
 }
 
 /// A float as Lua's `tostring` writes it ("%.14g", and ".0" when that reads as an integer).

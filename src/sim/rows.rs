@@ -96,28 +96,20 @@ pub(super) fn shown_order(names: &BTreeSet<String>) -> Vec<&String> {
 pub(super) fn action_counts(game: &Game) -> BTreeMap<String, f64> {
     // The log keeps commands as typed: an action is the one whose syntax's leading words
     // begin the command, the most of them winning ("play knight" over a bare "play").
-    let spec = game.spec();
-    let lead: Vec<(Vec<&str>, &str)> = spec
-        .actions
-        .iter()
-        .map(|a| {
-            let words = a
-                .syntax
-                .iter()
-                .map_while(|p| match p {
-                    crate::spec::SyntaxPart::Literal(l) => Some(l.as_str()),
-                    crate::spec::SyntaxPart::Arg(_) => None,
-                })
-                .collect();
-            (words, a.name.as_str())
-        })
-        .collect();
     // The actions by their first word (lower case), so that a command is matched against
-    // the few that could fit it: this ran for every action of every simulated game.
+    // the few that could fit it: this runs for every action of every simulated game.
     let mut by_first: rustc_hash::FxHashMap<String, Vec<(Vec<&str>, &str)>> = Default::default();
-    for (lit, name) in lead {
+    for a in &game.spec().actions {
+        let lit: Vec<&str> = a
+            .syntax
+            .iter()
+            .map_while(|p| match p {
+                crate::spec::SyntaxPart::Literal(l) => Some(l.as_str()),
+                crate::spec::SyntaxPart::Arg(_) => None,
+            })
+            .collect();
         if let Some(first) = lit.first() {
-            by_first.entry(first.to_ascii_lowercase()).or_default().push((lit, name));
+            by_first.entry(first.to_ascii_lowercase()).or_default().push((lit, a.name.as_str()));
         }
     }
     let mut by_name: BTreeMap<&str, f64> = BTreeMap::new();
