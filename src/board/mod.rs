@@ -20,6 +20,16 @@ const CORNERS: [(i32, i32); 6] = [(0, -2), (1, -1), (1, 1), (0, 2), (-1, 1), (-1
 /// Side names, each between corner i and corner i+1.
 pub const SIDES: [&str; 6] = ["NE", "E", "SE", "SW", "W", "NW"];
 
+/// Chances in 36 that two six-sided dice roll `number`: what a number token's pips count
+/// (none for 7 or a hex without a token). The one count for the engine's expected
+/// production (`g:expected`) and the bots' features alike.
+pub fn chances(number: Option<u8>) -> u32 {
+    match number {
+        Some(n @ 2..=12) if n != 7 => 6 - (7 - i32::from(n)).unsigned_abs(),
+        _ => 0,
+    }
+}
+
 /// A vertex of the board graph.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Site {

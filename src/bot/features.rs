@@ -13,14 +13,6 @@ use crate::spec::SiteKind;
 use crate::state::{GameState, Zone};
 use std::collections::BTreeMap;
 
-/// Chances in 36 that two six-sided dice roll `number` (0 for 7 and for no number).
-pub fn pips(number: Option<u8>) -> f64 {
-    match number {
-        Some(n @ 2..=12) if n != 7 => 6.0 - (7.0 - n as f64).abs(),
-        _ => 0.0,
-    }
-}
-
 /// The names of the generic features of a variant's spec, fixed once it is loaded, in a
 /// stable order (the order of the spec's declarations).
 #[derive(Debug, Clone)]
@@ -208,7 +200,7 @@ impl FeatureSpace {
             let hex_yield = |h: usize| -> Option<(usize, f64)> {
                 let hs = st.hexes.get(h)?;
                 let r = spec.terrains.get(hs.terrain as usize)?.produces?;
-                Some((r, pips(hs.number)))
+                Some((r, f64::from(crate::board::chances(hs.number))))
             };
             let mut by_resource = vec![vec![0.0; spec.cards.len()]; out.len()];
             for (n, piece) in st.intersections.iter().enumerate() {

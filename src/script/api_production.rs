@@ -198,15 +198,6 @@ fn move_cards(st: &mut crate::state::GameState, from: usize, s: usize, to: usize
     }
 }
 
-/// Chances in 36 that two six-sided dice roll `number`: what a number token's pips count
-/// (none for 7 or a hex without a token).
-fn chances(number: Option<u8>) -> u32 {
-    match number {
-        Some(n @ 2..=12) if n != 7 => 6 - (7 - i32::from(n)).unsigned_abs(),
-        _ => 0,
-    }
-}
-
 /// What intersection `n` expects a roll for each card yielded once, by its hexes: calls
 /// `f(card, chances)` for each hex around it whose terrain produces and that the blocking
 /// marker does not stand on.
@@ -217,7 +208,7 @@ fn expected_at(c: &Ctx, t: &crate::board::Topology, blocked: Option<usize>, n: u
         }
         let Some(hs) = c.state.hexes.get(h) else { continue };
         let Some(card) = c.spec.terrains.get(hs.terrain as usize).and_then(|t| t.produces) else { continue };
-        f(card, chances(hs.number));
+        f(card, crate::board::chances(hs.number));
     }
 }
 
