@@ -373,3 +373,31 @@ fn bots_propose_offers_the_rules_accept() {
     let answer = Bot::new(BotKind::Mcts, 2, FEW).choose(&mut g, responder).unwrap().unwrap();
     assert!(["accept", "decline", "counter"].contains(&answer.name.as_str()), "{answer:?}");
 }
+
+/// The planner weighs an action once its own later steps are done (docs/bots.md, "The
+/// simulation bot"): in tests/variants/halfway.lua a trinket is paid for after it is
+/// taken, and digging's reward is chosen after it. Halfway, both look free; finished, the
+/// trinket costs 3 gold and the dig brings up to 5.
+#[test]
+fn planner_weighs_an_action_finished_not_halfway() {
+    let header = |seed| Header {
+        variants: vec!["tests/variants/halfway.lua".into()],
+        players: 2,
+        seed,
+        options: vec![],
+        sandbox: false,
+    };
+    for seed in 1..=3 {
+        let mut g = Game::new(header(seed)).unwrap();
+        let mut bot = Bot::new(BotKind::Planner, seed, Budget::default());
+        let pick = bot.choose(&mut g, 0).unwrap().unwrap();
+        assert_eq!(pick.name, "dig", "seed {seed}: digging brings 5 gold once its reward is chosen");
+        g.perform(0, &pick).unwrap();
+        let reward = bot.choose(&mut g, 0).unwrap().unwrap();
+        assert_eq!(reward.name, "take_5");
+        g.perform(0, &reward).unwrap();
+        // Dug: a trinket (3 gold for nothing, paid afterwards) or the end of the turn.
+        let pick = bot.choose(&mut g, 0).unwrap().unwrap();
+        assert_eq!(pick.name, "end", "seed {seed}: a trinket only looks free halfway");
+    }
+}

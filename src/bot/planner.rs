@@ -3,11 +3,14 @@
 //! drawn, a steal: the engine logs its draws) is scored as the mean over several
 //! determinizations, each with its own hidden cards and dice, instead of one sample; an
 //! action after which the same seat acts again is scored by the best of its follow-ups,
-//! so a trade that pays for a build is seen with the build. An action that hands the move
-//! to other seats within the turn (an offer, an answer to one, a 7 that makes others
-//! discard) is followed by their replies, each chosen one ply deep by the same evaluation,
-//! until the move comes back or the turn ends, so an offer is judged by the trade it brings
-//! (it makes offers through the same templates as `mcts`). Scores are the variant's
+//! so a trade that pays for a build is seen with the build. An action the same seat must
+//! finish in another phase (a trade whose regions are still to pay, a knight whose robber
+//! is still to move) is weighed once finished, its steps drawn at random in the first look
+//! and chosen by one look in the closer one: halfway, a price not paid yet looks free. An
+//! action that hands the move to other seats within the turn (an offer, an answer to one,
+//! a 7 that makes others discard) is followed by their replies, each chosen one ply deep
+//! by the same evaluation, until the move comes back or the turn ends, so an offer is
+//! judged by the trade it brings (it makes offers through the same templates as `mcts`). Scores are the variant's
 //! evaluation as win chances (the tuned one where the stack ships weights). Cheap enough
 //! to fill every seat of thousands of games; knows nothing of any particular game.
 
@@ -31,11 +34,22 @@ pub const REPLIES: usize = 6;
 /// A replying seat with more legal actions than this picks one at random (a discard of
 /// many cards), not by the evaluation.
 const REPLY_CHOICES: usize = 8;
+/// Steps of the same seat an unfinished action is followed through (its choices: which
+/// region pays, where the robber goes), at most.
+pub const FINISH_STEPS: usize = 8;
+/// Steps of an unfinished action the first look draws at random before it gives up: an
+/// action that leads into a phase of free choice (a roll into the main phase) never comes
+/// back, and drawing there costs what a look at every action costs.
+pub const FIRST_LOOK_STEPS: usize = 3;
+/// A step of an unfinished action with more choices than this is taken at random.
+const FINISH_CHOICES: usize = 24;
 /// Offers of its own (actions the rules cannot list) a bot weighs, and makes, per turn.
 const OFFERS_PER_TURN: usize = 2;
 
 pub struct PlannerBot {
     rng: ChaCha8Rng,
+    /// Draws the steps of an unfinished action in the first look.
+    drawer: Box<super::random::RandomBot>,
     /// Which offers of its own it makes.
     pub offers: super::offers::OfferPolicy,
 }
@@ -48,13 +62,20 @@ struct Scored {
     random: bool,
     /// The same seat acts after it, the game not over.
     again: bool,
+    /// The same seat acts after it in another phase: the action is not finished (a
+    /// trade whose regions are still to pay, a knight whose robber is still to move).
+    unfinished: bool,
     /// The follow-up that made its value, if any.
     then: Option<Action>,
 }
 
 impl PlannerBot {
     pub fn new(seed: u64) -> PlannerBot {
-        PlannerBot { rng: ChaCha8Rng::seed_from_u64(seed), offers: Default::default() }
+        PlannerBot {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            drawer: Box::new(super::random::RandomBot::new(seed ^ 0x5eed)),
+            offers: Default::default(),
+        }
     }
 
     pub fn decide(&mut self, game: &mut Game, seat: usize) -> Result<Option<Decision>, GameError> {
@@ -83,34 +104,39 @@ impl PlannerBot {
             if r == seat {
                 break;
             }
-            let mut acts = game.legal_actions(r)?;
-            let pick = if acts.len() <= 1 {
-                acts.pop()
-            } else if acts.len() > REPLY_CHOICES {
-                let i = self.rng.random_range(0..acts.len());
-                Some(acts.swap_remove(i))
-            } else {
-                let here = game.snapshot();
-                let mut best: Option<(f64, Action)> = None;
-                for a in acts {
-                    game.restore(&here);
-                    if game.perform(r, &a).is_err() {
-                        continue;
-                    }
-                    let v = position_value(game)?[r];
-                    if best.as_ref().is_none_or(|(top, _)| v > *top + 1e-12) {
-                        best = Some((v, a));
-                    }
-                }
-                game.restore(&here);
-                best.map(|(_, a)| a)
-            };
-            let Some(a) = pick else { break };
+            let Some(a) = self.pick_by_one_look(game, r, REPLY_CHOICES)? else { break };
             if game.perform(r, &a).is_err() {
                 break;
             }
         }
         Ok(())
+    }
+
+    /// `seat`'s legal action with the best value for it by one look, the game left as it
+    /// was; at random among more than `most` (a discard of many cards).
+    fn pick_by_one_look(&mut self, game: &mut Game, seat: usize, most: usize) -> Result<Option<Action>, GameError> {
+        let mut acts = game.legal_actions(seat)?;
+        if acts.len() <= 1 {
+            return Ok(acts.pop());
+        }
+        if acts.len() > most {
+            let i = self.rng.random_range(0..acts.len());
+            return Ok(Some(acts.swap_remove(i)));
+        }
+        let here = game.snapshot();
+        let mut best: Option<(f64, Action)> = None;
+        for a in acts {
+            game.restore(&here);
+            if game.perform(seat, &a).is_err() {
+                continue;
+            }
+            let v = position_value(game)?[seat];
+            if best.as_ref().is_none_or(|(top, _)| v > *top + 1e-12) {
+                best = Some((v, a));
+            }
+        }
+        game.restore(&here);
+        Ok(best.map(|(_, a)| a))
     }
 
     /// Performs `a` for `seat` and the others' replies to it; false if the rules refuse it.
@@ -123,6 +149,110 @@ impl PlannerBot {
             self.replies(game, seat)?;
         }
         Ok(true)
+    }
+
+    /// Follows an unfinished action of `seat` through: while `seat` is to act in another
+    /// phase than `phase` (the one the action was taken in), each step is the best of its
+    /// choices by one look (`careful`, up to `FINISH_STEPS`; at random past
+    /// `FINISH_CHOICES`) or drawn as the random bot draws (up to `FIRST_LOOK_STEPS`).
+    /// The steps taken are pushed on `steps`, so other deals can replay them. The game is
+    /// left after them. True if it came back: `seat` to act in `phase` again (a trade
+    /// paid, a robber moved and a card stolen), or the game won; false if the move left
+    /// the seat (an end of turn, whose sequence the others' turns continue).
+    fn finish(
+        &mut self,
+        game: &mut Game,
+        (seat, phase): (usize, &str),
+        careful: bool,
+        steps: &mut Vec<Action>,
+    ) -> Result<bool, GameError> {
+        let turn = game.state().turn;
+        let most = if careful { FINISH_STEPS } else { FIRST_LOOK_STEPS };
+        for _ in 0..most {
+            if game.winner().is_some() {
+                return Ok(true);
+            }
+            if game.to_act()? != seat || game.state().turn != turn {
+                return Ok(false);
+            }
+            if game.state().phase == phase {
+                return Ok(true);
+            }
+            let a = if careful {
+                self.pick_by_one_look(game, seat, FINISH_CHOICES)?
+            } else {
+                // The engine's draw, as the random bot's: no listing of every choice.
+                self.drawer.choose(game, seat)?
+            };
+            let Some(a) = a else { return Ok(false) };
+            if !self.play(game, seat, &a)? {
+                return Ok(false);
+            }
+            steps.push(a);
+        }
+        self.back(game, seat, phase, turn)
+    }
+
+    /// Whether the move is back with `seat` in `phase` within `turn`, or the game is won.
+    fn back(&self, game: &Game, seat: usize, phase: &str, turn: u32) -> Result<bool, GameError> {
+        Ok(game.winner().is_some()
+            || (game.to_act()? == seat && game.state().phase == phase && game.state().turn == turn))
+    }
+
+    /// On another deal: `a` then the steps that finished it on the first deal, replayed
+    /// where the rules still take them (the cards stolen may differ), the rest drawn at
+    /// random; weighing each choice again on every deal would cost a look per step.
+    fn replay(
+        &mut self,
+        game: &mut Game,
+        (seat, phase): (usize, &str),
+        a: &Action,
+        steps: &[Action],
+    ) -> Result<bool, GameError> {
+        if !self.play(game, seat, a)? {
+            return Ok(false);
+        }
+        let turn = game.state().turn;
+        for step in steps {
+            if game.winner().is_some() || game.to_act()? != seat || game.state().phase == phase {
+                break;
+            }
+            let here = game.snapshot();
+            if !self.play(game, seat, step)? {
+                game.restore(&here);
+                break;
+            }
+        }
+        if self.back(game, seat, phase, turn)? {
+            return Ok(true);
+        }
+        self.finish(game, (seat, phase), false, &mut Vec::new())
+    }
+
+    /// `first`, the value of `a` then `b` on the determinization already played, and
+    /// `CHANCE_SAMPLES - 1` more: each a fresh deal of what `seat` cannot see, `a` (finished
+    /// as in the first look, in `phase`) and `b` played on it; their mean.
+    fn mean_after(
+        &mut self,
+        game: &mut Game,
+        (root, seat, phase): (&Snapshot, usize, &str),
+        (a, b): (&Action, &Action),
+        first: f64,
+    ) -> Result<f64, GameError> {
+        let (mut total, mut n) = (first, 1);
+        for _ in 1..CHANCE_SAMPLES {
+            let d = root.with_state(determinize(game.spec(), root.state(), seat, &mut self.rng));
+            game.restore(&d);
+            if !self.play(game, seat, a)? || !self.finish(game, (seat, phase), false, &mut Vec::new())? {
+                continue;
+            }
+            if game.winner().is_some() || game.to_act()? != seat || !self.play(game, seat, b)? {
+                continue;
+            }
+            total += position_value(game)?[seat];
+            n += 1;
+        }
+        Ok(total / n as f64)
     }
 
     fn search(
@@ -138,6 +268,7 @@ impl PlannerBot {
         let det = root.with_state(determinize(game.spec(), root.state(), seat, &mut self.rng));
         game.restore(&det);
         let before = position_value(game)?[seat];
+        let phase = game.state().phase.clone();
         // The first look: every action once, on one determinization.
         let mut scored = Vec::with_capacity(n);
         for a in actions {
@@ -148,8 +279,22 @@ impl PlannerBot {
             }
             let random = game.log().get(len).is_some_and(|e| !e.draws.is_empty());
             let again = game.winner().is_none() && game.to_act()? == seat;
-            let value = position_value(game)?[seat];
-            scored.push(Scored { action: a, value, random, again, then: None });
+            let mut unfinished = again && game.state().phase != phase;
+            let mut value = position_value(game)?[seat];
+            // Halfway is no value to compare (a trade whose regions are still to pay looks
+            // free): followed through at random, if it comes back within the turn. One
+            // that does not (an end of turn with its own steps: draws, an exchange) keeps
+            // the value it has as it stands and its follow-ups, as before the turn's end
+            // everything else is weighed: finished, it would be weighed after the turn's
+            // end, where what the end brings (or costs) tips every comparison with it.
+            if unfinished {
+                if self.finish(game, (seat, &phase), false, &mut Vec::new())? {
+                    value = position_value(game)?[seat];
+                } else {
+                    unfinished = false;
+                }
+            }
+            scored.push(Scored { action: a, value, random, again, unfinished, then: None });
         }
         if scored.is_empty() {
             return Ok(Some(Decision { action: first, why: "no action could be tried on a copy".into() }));
@@ -162,6 +307,13 @@ impl PlannerBot {
         let extra: Vec<usize> =
             (0..scored.len()).filter(|&i| offers.contains(&scored[i].action) && !short.contains(&i)).collect();
         short.extend(extra);
+        // An unfinished action's first look is halfway (a trade not paid yet): the best
+        // finished one is weighed beside it, so that halfway values never stand alone.
+        if short.iter().any(|&i| scored[i].unfinished) {
+            if let Some(&f) = order.iter().find(|&&i| !scored[i].unfinished && !short.contains(&i)) {
+                short.push(f);
+            }
+        }
         for &i in &short {
             if scored[i].random {
                 let mut total = scored[i].value;
@@ -178,18 +330,68 @@ impl PlannerBot {
             } else if scored[i].again {
                 game.restore(&det);
                 let a = scored[i].action.clone();
+                let len = game.log().len();
                 if !self.play(game, seat, &a)? {
                     continue;
                 }
+                if scored[i].unfinished {
+                    // Valued once finished, its choices each the best by one look; as a
+                    // mean over determinizations if a step drew at random (a steal).
+                    let mut steps = Vec::new();
+                    if !self.finish(game, (seat, &phase), true, &mut steps)? {
+                        // It ends the turn: weighed where it was, as the first look found
+                        // it, beside the others' values taken before the turn's end too.
+                        continue;
+                    }
+                    let drew = game.log().get(len..).is_some_and(|l| l.iter().any(|e| !e.draws.is_empty()));
+                    let v = position_value(game)?[seat];
+                    if drew {
+                        let (mut total, mut k) = (v, 1);
+                        for _ in 1..CHANCE_SAMPLES {
+                            let d = root.with_state(determinize(game.spec(), root.state(), seat, &mut self.rng));
+                            game.restore(&d);
+                            if !self.replay(game, (seat, &phase), &a, &steps)? {
+                                continue;
+                            }
+                            total += position_value(game)?[seat];
+                            k += 1;
+                        }
+                        scored[i].value = total / k as f64;
+                        continue;
+                    }
+                    scored[i].value = v;
+                    if game.winner().is_some() || game.to_act()? != seat {
+                        continue;
+                    }
+                }
                 let after = game.snapshot();
+                let before_follow_up = scored[i].value;
+                // Follow-ups in the action's own phase are finished and their draws
+                // averaged; those of an action that left it (the steps of an end of turn)
+                // are weighed as they stand, each one look.
+                let home = game.state().phase == phase;
                 let follow = game.legal_actions(seat)?;
                 let mut best: Option<(f64, Action)> = None;
                 for b in follow.into_iter().take(FOLLOW_UPS) {
                     game.restore(&after);
+                    let len = game.log().len();
                     if !self.play(game, seat, &b)? {
                         continue;
                     }
-                    let v = position_value(game)?[seat];
+                    let mut v = position_value(game)?[seat];
+                    // An unfinished follow-up is weighed halfway, but never above the
+                    // action before it: halfway its price is unpaid (a trade whose regions
+                    // are still to pay), and following every follow-up through would cost
+                    // a look per step of each.
+                    if home && game.winner().is_none() && game.to_act()? == seat && game.state().phase != phase {
+                        v = v.min(before_follow_up);
+                    }
+                    // A follow-up drawn at random is weighed as an action drawn at random is,
+                    // by the mean over determinizations: the best of several single draws
+                    // would favour whatever action came before a lucky one.
+                    if home && game.log().get(len).is_some_and(|e| !e.draws.is_empty()) {
+                        v = self.mean_after(game, (root, seat, &phase), (&a, &b), v)?;
+                    }
                     if best.as_ref().is_none_or(|(top, _)| v > *top + 1e-12) {
                         best = Some((v, b));
                     }
