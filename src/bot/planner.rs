@@ -217,9 +217,8 @@ impl PlannerBot {
             if game.winner().is_some() || game.to_act()? != seat || game.state().phase == phase {
                 break;
             }
-            let here = game.snapshot();
+            // A refused step leaves the game as it was (every action is all-or-nothing).
             if !self.play(game, seat, step)? {
-                game.restore(&here);
                 break;
             }
         }
@@ -366,9 +365,9 @@ impl PlannerBot {
                 }
                 let after = game.snapshot();
                 let before_follow_up = scored[i].value;
-                // Follow-ups in the action's own phase are finished and their draws
-                // averaged; those of an action that left it (the steps of an end of turn)
-                // are weighed as they stand, each one look.
+                // Follow-ups in the action's own phase have their draws averaged (and an
+                // unfinished one capped below); those of an action that left it (the steps
+                // of an end of turn) are weighed as they stand, each one look.
                 let home = game.state().phase == phase;
                 let follow = game.legal_actions(seat)?;
                 let mut best: Option<(f64, Action)> = None;
