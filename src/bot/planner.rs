@@ -144,6 +144,26 @@ impl PlannerBot {
         if game.perform(seat, a).is_err() {
             return Ok(false);
         }
+        self.replied(game, seat)
+    }
+
+    /// A step of an unfinished action: performed, and the others' replies played only
+    /// within the turn. A step that ends the turn fails the finish whatever comes next,
+    /// so the next turn's replies (the next seat's roll and choices) would be thrown away.
+    fn step(&mut self, game: &mut Game, seat: usize, a: &Action) -> Result<bool, GameError> {
+        let turn = game.state().turn;
+        if game.perform(seat, a).is_err() {
+            return Ok(false);
+        }
+        if game.state().turn != turn {
+            return Ok(true);
+        }
+        self.replied(game, seat)
+    }
+
+    /// After `seat`'s action: the others' replies (none after an action drawn at random).
+    /// True.
+    fn replied(&mut self, game: &mut Game, seat: usize) -> Result<bool, GameError> {
         let random = game.log().last().is_some_and(|e| !e.draws.is_empty());
         if !random && game.winner().is_none() && game.to_act()? != seat {
             self.replies(game, seat)?;
@@ -185,7 +205,7 @@ impl PlannerBot {
                 self.drawer.choose(game, seat)?
             };
             let Some(a) = a else { return Ok(false) };
-            if !self.play(game, seat, &a)? {
+            if !self.step(game, seat, &a)? {
                 return Ok(false);
             }
             steps.push(a);
@@ -218,7 +238,7 @@ impl PlannerBot {
                 break;
             }
             // A refused step leaves the game as it was (every action is all-or-nothing).
-            if !self.play(game, seat, step)? {
+            if !self.step(game, seat, step)? {
                 break;
             }
         }
