@@ -9,6 +9,12 @@ use catan_engine::bot::{Bot, BotKind, Budget};
 use catan_engine::{Game, Header};
 use std::time::Instant;
 
+// The allocator of the `catan` binary and the Python package, where the bots play: a
+// decision allocates and frees many small Lua tables, which the system allocator serves
+// slower.
+#[global_allocator]
+static ALLOCATOR: catan_engine::alloc::Allocator = catan_engine::alloc::Allocator;
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let kind = BotKind::parse(args.first().map_or("planner", |s| s)).unwrap_or_else(|e| panic!("{e}"));
