@@ -91,9 +91,10 @@ impl PlannerBot {
         Ok(decision)
     }
 
-    /// After `seat`'s action: the other seats' replies within the same turn, each the best
-    /// of its legal actions by one look (at random among many), until `seat` is to act
-    /// again, the turn is over or `REPLIES` were played. The game is left after them.
+    /// After `seat`'s action: the other seats' replies, each the best of its legal actions
+    /// by one look (at random among many), until `seat` is to act again, the turn is over
+    /// or `REPLIES` were played. After an action that ended the turn, they are the next
+    /// turn's first moves (the roll it hands over). The game is left after them.
     fn replies(&mut self, game: &mut Game, seat: usize) -> Result<(), GameError> {
         let turn = game.state().turn;
         for _ in 0..REPLIES {
@@ -189,14 +190,11 @@ impl PlannerBot {
         let turn = game.state().turn;
         let most = if careful { FINISH_STEPS } else { FIRST_LOOK_STEPS };
         for _ in 0..most {
-            if game.winner().is_some() {
+            if back(game, seat, phase, turn)? {
                 return Ok(true);
             }
             if game.to_act()? != seat || game.state().turn != turn {
                 return Ok(false);
-            }
-            if game.state().phase == phase {
-                return Ok(true);
             }
             let a = if careful {
                 self.pick_by_one_look(game, seat, FINISH_CHOICES)?
@@ -210,13 +208,7 @@ impl PlannerBot {
             }
             steps.push(a);
         }
-        self.back(game, seat, phase, turn)
-    }
-
-    /// Whether the move is back with `seat` in `phase` within `turn`, or the game is won.
-    fn back(&self, game: &Game, seat: usize, phase: &str, turn: u32) -> Result<bool, GameError> {
-        Ok(game.winner().is_some()
-            || (game.to_act()? == seat && game.state().phase == phase && game.state().turn == turn))
+        back(game, seat, phase, turn)
     }
 
     /// On another deal: `a` then the steps that finished it on the first deal, replayed
@@ -242,7 +234,7 @@ impl PlannerBot {
                 break;
             }
         }
-        if self.back(game, seat, phase, turn)? {
+        if back(game, seat, phase, turn)? {
             return Ok(true);
         }
         self.finish(game, (seat, phase), false, &mut Vec::new())
@@ -449,4 +441,9 @@ impl PlannerBot {
         }
         Ok(Some(Decision { action: s.action.clone(), why }))
     }
+}
+
+/// Whether the move is back with `seat` in `phase` within `turn`, or the game is won.
+fn back(game: &Game, seat: usize, phase: &str, turn: u32) -> Result<bool, GameError> {
+    Ok(game.winner().is_some() || (game.to_act()? == seat && game.state().phase == phase && game.state().turn == turn))
 }
