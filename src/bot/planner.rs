@@ -9,10 +9,14 @@
 //! and chosen by one look in the closer one: halfway, a price not paid yet looks free. An
 //! action that hands the move to other seats within the turn (an offer, an answer to one,
 //! a 7 that makes others discard) is followed by their replies, each chosen one ply deep
-//! by the same evaluation, until the move comes back or the turn ends, so an offer is
-//! judged by the trade it brings (it makes offers through the same templates as `mcts`). Scores are the variant's
-//! evaluation as win chances (the tuned one where the stack ships weights). Cheap enough
-//! to fill every seat of thousands of games; knows nothing of any particular game.
+//! by the same evaluation, until the move comes back, the turn ends or a replying seat has
+//! many choices (it plays on, it is not answering), so an offer is judged by the trade it
+//! brings (it makes offers through the same templates as `mcts`). An action that ends the
+//! turn is followed the same way into the next turn's first moves, a seat with many
+//! choices there drawing one at random: what ending the turn hands over. Scores are the
+//! variant's evaluation as win chances (the tuned one where the stack ships weights).
+//! Cheap enough to fill every seat of thousands of games; knows nothing of any particular
+//! game.
 
 use super::determinize::determinize;
 use super::{position_value, Decision};
@@ -31,8 +35,9 @@ pub const FOLLOW_UPS: usize = 12;
 const LATER: f64 = 1e-3;
 /// Replies of other seats played out after an action, at most.
 pub const REPLIES: usize = 6;
-/// A replying seat with more legal actions than this picks one at random (a discard of
-/// many cards), not by the evaluation.
+/// A replying seat with more legal actions than this is not weighing an answer (a discard
+/// of many cards, a turn's owner free to play on): in the next turn it picks one at random,
+/// not by the evaluation; within the turn of the action replied to, the replies end there.
 const REPLY_CHOICES: usize = 8;
 /// Steps of the same seat an unfinished action is followed through (its choices: which
 /// region pays, where the robber goes), at most.
@@ -91,11 +96,12 @@ impl PlannerBot {
         Ok(decision)
     }
 
-    /// After `seat`'s action: the other seats' replies, each the best of its legal actions
-    /// by one look (at random among many), until `seat` is to act again, the turn is over
-    /// or `REPLIES` were played. After an action that ended the turn, they are the next
-    /// turn's first moves (the roll it hands over). The game is left after them.
-    fn replies(&mut self, game: &mut Game, seat: usize) -> Result<(), GameError> {
+    /// After `seat`'s action (taken in turn `acted_in`): the other seats' replies, each the
+    /// best of its legal actions by one look, until `seat` is to act again, the turn is
+    /// over or `REPLIES` were played. After an action that ended the turn, they are the
+    /// next turn's first moves (the roll it hands over), a seat with many choices drawing
+    /// one at random; within `acted_in` such a seat ends them. The game is left after them.
+    fn replies(&mut self, game: &mut Game, seat: usize, acted_in: u32) -> Result<(), GameError> {
         let turn = game.state().turn;
         for _ in 0..REPLIES {
             if game.winner().is_some() || game.state().turn != turn {
@@ -105,7 +111,10 @@ impl PlannerBot {
             if r == seat {
                 break;
             }
-            let Some(a) = self.pick_by_one_look(game, r, REPLY_CHOICES)? else { break };
+            // Within the turn `seat` acted in, a seat with many choices is not answering
+            // it (the turn's owner playing on after a choice it asked of `seat`): the
+            // replies end there, not with a move drawn at random.
+            let Some(a) = self.pick_by_one_look(game, r, REPLY_CHOICES, turn == acted_in)? else { break };
             if game.perform(r, &a).is_err() {
                 break;
             }
@@ -114,13 +123,23 @@ impl PlannerBot {
     }
 
     /// `seat`'s legal action with the best value for it by one look, the game left as it
-    /// was; at random among more than `most` (a discard of many cards).
-    fn pick_by_one_look(&mut self, game: &mut Game, seat: usize, most: usize) -> Result<Option<Action>, GameError> {
+    /// was; among more than `most` (a discard of many cards), one at random, or none if
+    /// `none_past_most`.
+    fn pick_by_one_look(
+        &mut self,
+        game: &mut Game,
+        seat: usize,
+        most: usize,
+        none_past_most: bool,
+    ) -> Result<Option<Action>, GameError> {
         let mut acts = game.legal_actions(seat)?;
         if acts.len() <= 1 {
             return Ok(acts.pop());
         }
         if acts.len() > most {
+            if none_past_most {
+                return Ok(None);
+            }
             let i = self.rng.random_range(0..acts.len());
             return Ok(Some(acts.swap_remove(i)));
         }
@@ -142,10 +161,11 @@ impl PlannerBot {
 
     /// Performs `a` for `seat` and the others' replies to it; false if the rules refuse it.
     fn play(&mut self, game: &mut Game, seat: usize, a: &Action) -> Result<bool, GameError> {
+        let turn = game.state().turn;
         if game.perform(seat, a).is_err() {
             return Ok(false);
         }
-        self.replied(game, seat)
+        self.replied(game, seat, turn)
     }
 
     /// A step of an unfinished action: performed, and the others' replies played only
@@ -159,15 +179,15 @@ impl PlannerBot {
         if game.state().turn != turn {
             return Ok(true);
         }
-        self.replied(game, seat)
+        self.replied(game, seat, turn)
     }
 
     /// After `seat`'s action: the others' replies (none after an action drawn at random).
     /// True.
-    fn replied(&mut self, game: &mut Game, seat: usize) -> Result<bool, GameError> {
+    fn replied(&mut self, game: &mut Game, seat: usize, acted_in: u32) -> Result<bool, GameError> {
         let random = game.log().last().is_some_and(|e| !e.draws.is_empty());
         if !random && game.winner().is_none() && game.to_act()? != seat {
-            self.replies(game, seat)?;
+            self.replies(game, seat, acted_in)?;
         }
         Ok(true)
     }
@@ -197,7 +217,7 @@ impl PlannerBot {
                 return Ok(false);
             }
             let a = if careful {
-                self.pick_by_one_look(game, seat, FINISH_CHOICES)?
+                self.pick_by_one_look(game, seat, FINISH_CHOICES, false)?
             } else {
                 // The engine's draw, as the random bot's: no listing of every choice.
                 self.drawer.choose(game, seat)?
