@@ -35,3 +35,33 @@ fn prefers_a_city_to_a_road() {
     let road = after(&mut g, "build road K3");
     assert!(city > road, "city {city} road {road}");
 }
+
+/// Red's score by the evaluation as the position stands.
+fn now(g: &Game) -> f64 {
+    g.bot_scores().unwrap()[seat(g, "red")]
+}
+
+/// Trading 3:1 (Game Turn 2c, Regular Exchange Rate) for the last ore of a city's price
+/// is worth more to the bots than keeping the three bricks: the evaluation counts how near
+/// the stores are to a build, so a trade that brings a city within reach scores before the
+/// city is built (without it, a first look saw only two resources fewer).
+#[test]
+fn a_trade_that_completes_a_citys_price_is_worth_making() {
+    let mut g = red_action();
+    // 2 grain and 2 ore of the city's 2 grain and 3 ore, and 3 brick to trade.
+    set_stores(&mut g, &[("O2", 2), ("O4", 2), ("K4", 3)]);
+    let keep = now(&g);
+    let trade = after(&mut g, "trade 3 brick for ore");
+    assert!(trade > keep, "trade {trade} keep {keep}");
+}
+
+/// The same trade for a resource no build of red's needs is not worth it: nearness counts
+/// only toward a build red has the room for.
+#[test]
+fn a_trade_toward_no_build_is_not_worth_making() {
+    let mut g = red_action();
+    set_stores(&mut g, &[("O2", 2), ("O4", 2), ("K4", 3)]);
+    let keep = now(&g);
+    let trade = after(&mut g, "trade 3 brick for gold");
+    assert!(trade < keep, "trade {trade} keep {keep}");
+}

@@ -99,6 +99,7 @@ variant {
     stored = "resources stored in your regions",
     regions = "regions in your principality",
     sites = "settlement sites your roads open",
+    near = "how near your stores are to paying for your next build",
   },
 }
 
