@@ -370,6 +370,42 @@ fn g_selections_lists_the_ways_to_pick_and_g_selection_finds_each() {
     refused("bad_selections_empty_huge", "allocate more than 32 MiB", false);
 }
 
+/// `g:trades` lists each group given for each other kind held where it is taken from, and
+/// `g:trade_at` finds each by its place without the list (what base's maritime trade lists
+/// and draws: rulebook, "Maritime Trade"), by the C function and the mlua function alike.
+#[test]
+fn g_trades_lists_each_group_for_each_other_kind_and_g_trade_at_finds_each() {
+    for fast in [true, false] {
+        catan_engine::script::set_fast_methods(fast);
+        let mut g = game();
+        g.act(0, "roll").expect("red rolls");
+        g.act(0, "trades").expect("the trades run");
+        let st = g.state();
+        let Some(Value::Map(s)) = st.vars.get("trades") else { panic!("no trades stored") };
+        let get = |k: &str| s.get(k).cloned().unwrap_or(Value::Bool(false));
+        let text = |k: &str| match get(k) {
+            Value::Str(t) => t,
+            other => panic!("{k}: {other:?}"),
+        };
+        // Ore is not traded for ore, nor brick and wool for brick or wool; lumber is held
+        // 0, grain not at all.
+        assert_eq!(text("counts"), "ore4>brick1, ore4>wool1, brick1 wool2>ore1", "fast: {fast}");
+        assert_eq!(get("drawn_alike"), Value::Bool(true), "fast: {fast}");
+        assert_eq!(text("any"), "grain2>ore1, grain2>wool1", "fast: {fast}");
+        // The bank holds every resource at the start: 4 ore for each of the 4 others.
+        assert_eq!(get("bank"), Value::Int(4), "fast: {fast}");
+        assert_eq!((get("none"), text("none_drawn")), (Value::Int(0), "nil".to_string()), "fast: {fast}");
+        assert_eq!(text("last"), "brick1 wool2>ore1", "fast: {fast}");
+        refused("bad_trades_kind", "'gold' is not a card of this game", true);
+        refused("bad_trades_count", "a group gives 0 of 'ore'", true);
+        refused("bad_trades_group", "entry 1 is string, not a table of counts", true);
+        refused("bad_trades_twice", "'wool' is listed twice", true);
+        refused("bad_trades_zone", "'vault' is not a zone of this game", true);
+        refused("bad_trade_at_r", "r is -0.5, not in [0, 1)", true);
+    }
+    catan_engine::script::set_fast_methods(true);
+}
+
 /// `g:log`'s `%c` writes a table of card counts as commands write cards, in the order of the
 /// game's cards (categories by name, each as declared: knight before the resources), by the C function and by the mlua function alike (base's trade log:
 /// rulebook, "Maritime Trade").

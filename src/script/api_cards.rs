@@ -186,6 +186,294 @@ fn push_pick(m: &mut impl Call, c: &Ctx, ids: &[usize], pick: &[usize]) -> R<()>
     Ok(())
 }
 
+/// A table argument read either way: by mlua (`Slow`), or off the C function's stack at
+/// its index (`Fast`), where every read hands over on anything out of the ordinary.
+pub(super) enum TableArg<'a> {
+    Slow(&'a Table),
+    Fast(*mut ffi::lua_State, c_int),
+}
+
+impl TableArg<'_> {
+    /// The length of its list part (`#t` without metamethods).
+    fn len(&self) -> usize {
+        match *self {
+            TableArg::Slow(t) => t.raw_len(),
+            // SAFETY: `i` is the table's index on the stack of the C function running.
+            TableArg::Fast(l, i) => unsafe { ffi::lua_rawlen(l, i) },
+        }
+    }
+
+    /// Calls `f` with the counts of entry `k` (1-based), which must be a table of counts.
+    fn counts_at(&self, what: &str, k: usize, f: impl FnMut(&str, i64) -> R<bool>) -> R<()> {
+        match *self {
+            TableArg::Slow(t) => match t.raw_get::<LV>(k)? {
+                LV::Table(e) => CardCounts::Slow(&e).each(what, f),
+                v => Err(rt(format!("{what}: entry {k} is {}, not a table of counts", v.type_name()))),
+            },
+            // SAFETY: as above; the entry is pushed, read and popped.
+            TableArg::Fast(l, i) => unsafe {
+                if ffi::lua_rawgeti(l, i, k as ffi::lua_Integer) != ffi::LUA_TTABLE {
+                    ffi::lua_settop(l, -2);
+                    return Err(hand_it_over());
+                }
+                let top = ffi::lua_gettop(l);
+                let read = CardCounts::Fast(l, top).each(what, f);
+                ffi::lua_settop(l, top - 1);
+                read
+            },
+        }
+    }
+
+    /// Calls `f` with entry `k` (1-based), which must be a string.
+    fn name_at<T>(&self, what: &str, k: usize, f: impl FnOnce(&str) -> R<T>) -> R<T> {
+        match *self {
+            TableArg::Slow(t) => match t.raw_get::<LV>(k)? {
+                LV::String(name) => f(&name.to_str()?),
+                v => Err(rt(format!("{what}: entry {k} is {}, not a card name", v.type_name()))),
+            },
+            // SAFETY: as above; the entry stays on the stack while `f` reads it.
+            TableArg::Fast(l, i) => unsafe {
+                ffi::lua_rawgeti(l, i, k as ffi::lua_Integer);
+                let out = match str_arg(l, -1) {
+                    Some(name) => f(name),
+                    None => Err(hand_it_over()),
+                };
+                ffi::lua_settop(l, -2);
+                out
+            },
+        }
+    }
+
+    /// The count at field `name`: nil is 0, anything else but an integer an error. In the
+    /// C function, `name` is the string on top of the stack (as `name_at` hands it to its
+    /// closure), which is the key looked up: no string is pushed for it.
+    fn count_of_top(&self, what: &str, name: &str) -> R<i64> {
+        match *self {
+            TableArg::Slow(t) => match t.raw_get::<LV>(name)? {
+                LV::Nil => Ok(0),
+                LV::Integer(n) => Ok(n),
+                v => Err(rt(format!("{what}: the count of '{name}' is {}, not an integer", v.type_name()))),
+            },
+            // SAFETY: as above; the key is copied, then the value popped.
+            TableArg::Fast(l, i) => unsafe {
+                ffi::lua_pushvalue(l, -1);
+                let t = ffi::lua_rawget(l, i);
+                let n = if t == ffi::LUA_TNIL { Some(0) } else { int_arg(l, -1) };
+                ffi::lua_settop(l, -2);
+                n.ok_or_else(hand_it_over)
+            },
+        }
+    }
+}
+
+impl<'a> Arg<'a> for TableArg<'a> {
+    type Slow = Table;
+    fn from_slow(_: &Lua, t: &'a Table) -> R<Self> {
+        Ok(TableArg::Slow(t))
+    }
+    unsafe fn raw(l: *mut ffi::lua_State, i: c_int) -> Option<Self> {
+        (ffi::lua_type(l, i) == ffi::LUA_TTABLE).then_some(TableArg::Fast(l, i))
+    }
+}
+
+/// Where a trade's card is taken from: the cards a zone of the game holds (its name: the
+/// bank), a table of counts, or anything (nil).
+pub(super) enum Within<'a> {
+    Zone(&'a str),
+    Counts(TableArg<'a>),
+    Any,
+}
+
+/// (mlua's side: a string, a table or nil.)
+pub(super) enum SlowWithin {
+    Zone(String),
+    Counts(Table),
+    Any,
+}
+
+impl mlua::FromLua for SlowWithin {
+    fn from_lua(v: LV, _: &Lua) -> R<Self> {
+        match v {
+            LV::String(s) => Ok(SlowWithin::Zone(s.to_str()?.to_string())),
+            LV::Table(t) => Ok(SlowWithin::Counts(t)),
+            LV::Nil => Ok(SlowWithin::Any),
+            v => Err(rt(format!(
+                "the cards to take within are a zone's name or a table of counts, not {}",
+                v.type_name()
+            ))),
+        }
+    }
+}
+
+impl<'a> Arg<'a> for Within<'a> {
+    type Slow = SlowWithin;
+    fn from_slow(_: &Lua, v: &'a SlowWithin) -> R<Self> {
+        Ok(match v {
+            SlowWithin::Zone(z) => Within::Zone(z),
+            SlowWithin::Counts(t) => Within::Counts(TableArg::Slow(t)),
+            SlowWithin::Any => Within::Any,
+        })
+    }
+    unsafe fn raw(l: *mut ffi::lua_State, i: c_int) -> Option<Self> {
+        match ffi::lua_type(l, i) {
+            ffi::LUA_TTABLE => Some(Within::Counts(TableArg::Fast(l, i))),
+            ffi::LUA_TSTRING => str_arg(l, i).map(Within::Zone),
+            t if t <= ffi::LUA_TNIL => Some(Within::Any),
+            _ => None,
+        }
+    }
+}
+
+/// A card's index, as `Trades` holds it.
+fn card16(c: &Ctx, name: &str) -> R<u16> {
+    u16::try_from(card(c, name)?).map_err(|_| rt("more card kinds than a trade can name"))
+}
+
+/// At most this many groups, cards in a group and kinds taken in one `g:trades` call (its
+/// reading holds them on the stack: the C function may not own memory while it pushes).
+const TRADE_GROUPS: usize = 16;
+const TRADE_GROUP_CARDS: usize = 4;
+const TRADE_TAKES: usize = 32;
+
+/// Every trade of one group of cards for one card of another kind (a maritime trade's
+/// shape): each group given (`gives`, a list of count tables, in order), with each kind of
+/// `takes` in order that is not in the group and that `within` holds (nil: any). Read once,
+/// so that a trade is found by its place without listing the others (`g:trade_at`).
+struct Trades {
+    /// Each group's cards as (card, count), by card; `sizes[g]` of them. (Small: the
+    /// whole value is made afresh at each call.)
+    groups: [[(u16, u32); TRADE_GROUP_CARDS]; TRADE_GROUPS],
+    sizes: [u8; TRADE_GROUPS],
+    n_groups: usize,
+    /// The kinds that may be taken, `within` applied.
+    takes: [u16; TRADE_TAKES],
+    n_takes: usize,
+}
+
+impl Trades {
+    const EMPTY: Trades = Trades {
+        groups: [[(0, 0); TRADE_GROUP_CARDS]; TRADE_GROUPS],
+        sizes: [0; TRADE_GROUPS],
+        n_groups: 0,
+        takes: [0; TRADE_TAKES],
+        n_takes: 0,
+    };
+
+    /// Reads `g:trades`' arguments. Charged a unit per group entry and per kind.
+    fn read(
+        &mut self,
+        m: &mut impl Call,
+        c: &Ctx,
+        what: &str,
+        gives: &TableArg,
+        takes: &TableArg,
+        within: &Within,
+    ) -> R<()> {
+        let t = self;
+        t.n_groups = gives.len();
+        if t.n_groups > TRADE_GROUPS {
+            return Err(rt(format!("{what}: {} groups given, more than {TRADE_GROUPS}", t.n_groups)));
+        }
+        for g in 0..t.n_groups {
+            let (group, size) = (&mut t.groups[g], &mut t.sizes[g]);
+            gives.counts_at(what, g + 1, |k, n| {
+                let n = match u32::try_from(n) {
+                    Ok(n) if n >= 1 => n,
+                    _ => return Err(rt(format!("{what}: a group gives {n} of '{k}'"))),
+                };
+                if *size as usize == TRADE_GROUP_CARDS {
+                    return Err(rt(format!("{what}: a group of more than {TRADE_GROUP_CARDS} kinds")));
+                }
+                group[*size as usize] = (card16(c, k)?, n);
+                *size += 1;
+                Ok(true)
+            })?;
+            if *size == 0 {
+                return Err(rt(format!("{what}: group {} gives nothing", g + 1)));
+            }
+            group[..*size as usize].sort_unstable();
+            m.charge(*size as u64)?;
+        }
+        if t.n_groups == 0 {
+            return Ok(()); // nothing to give: no trade, whatever could be taken
+        }
+        let zone = match *within {
+            Within::Zone(name) => {
+                let (o, z) = zone_ref(c, None, name)?;
+                c.read(part::zone(z));
+                Some(c.state.zone(o, z).ok_or_else(|| rt("no such zone"))?)
+            }
+            _ => None,
+        };
+        let listed = takes.len();
+        if listed > TRADE_TAKES {
+            return Err(rt(format!("{what}: {listed} kinds to take, more than {TRADE_TAKES}")));
+        }
+        let mut seen = [u16::MAX; TRADE_TAKES];
+        for k in 0..listed {
+            let (id, held) = takes.name_at(what, k + 1, |name| {
+                let id = card16(c, name)?;
+                let held = match (within, zone) {
+                    (_, Some(zone)) => zone.count(id as usize) > 0,
+                    (Within::Counts(w), _) => w.count_of_top(what, name)? > 0,
+                    _ => true,
+                };
+                Ok((id, held))
+            })?;
+            if seen[..k].contains(&id) {
+                return Err(rt(format!("{what}: '{}' is listed twice", c.spec.cards[id as usize].name)));
+            }
+            seen[k] = id;
+            if held {
+                t.takes[t.n_takes] = id;
+                t.n_takes += 1;
+            }
+        }
+        m.charge(listed as u64)
+    }
+
+    /// The kinds group `g` may be traded for.
+    fn takes_for(&self, g: usize) -> impl Iterator<Item = u16> + '_ {
+        let group = &self.groups[g][..self.sizes[g] as usize];
+        self.takes[..self.n_takes].iter().copied().filter(move |t| !group.iter().any(|&(k, _)| k == *t))
+    }
+
+    fn count(&self) -> u64 {
+        (0..self.n_groups).map(|g| self.takes_for(g).count() as u64).sum()
+    }
+
+    /// The trade at 0-based place `skip` (below `count`): the group and the kind taken.
+    fn nth(&self, mut skip: u64) -> Option<(usize, u16)> {
+        for g in 0..self.n_groups {
+            for t in self.takes_for(g) {
+                if skip == 0 {
+                    return Some((g, t));
+                }
+                skip -= 1;
+            }
+        }
+        None
+    }
+
+    /// Pushes trade (`g`, `take`) as `{ group, { [kind] = 1 } }`.
+    fn push(&self, m: &mut impl Call, c: &Ctx, g: usize, take: u16) -> R<()> {
+        let group = &self.groups[g][..self.sizes[g] as usize];
+        m.table(2, 0)?;
+        m.table(0, group.len())?;
+        for &(id, n) in group {
+            m.str(&c.spec.cards[id as usize].name)?;
+            m.int(n as i64)?;
+            m.rawset()?;
+        }
+        m.seti(1)?;
+        m.table(0, 1)?;
+        m.str(&c.spec.cards[take as usize].name)?;
+        m.int(1)?;
+        m.rawset()?;
+        m.seti(2)
+    }
+}
+
 /// Lists longer than this are refused by `g:selections` (draw one with `g:selection`).
 const MAX_SELECTIONS: u64 = 100_000;
 
@@ -227,6 +515,45 @@ methods! {
         let place = ((r * count as f64).floor() as u64).min(count - 1);
         m.charge(ids.len() as u64)?;
         push_pick(m, c, &ids, &picks.nth(place))
+    }
+    /// Every trade of one of the groups `gives` (a list of count tables) for one card of
+    /// a kind in `takes` (a list of card names) that is not in the group and that `within`
+    /// holds (the name of a zone of the game, such as "bank", or a table of counts; nil:
+    /// any): a list of `{ group, { [kind] = 1 } }`, the groups in order, each with the
+    /// kinds in order. What a maritime trade's `options` lists. Charged a unit per group
+    /// entry, per kind and per trade.
+    fast get "trades" (m, c; gives: TableArg, takes: TableArg, within: Within) {
+        let mut trades = Trades::EMPTY;
+        trades.read(m, c, "g:trades", &gives, &takes, &within)?;
+        let count = trades.count();
+        m.charge(count)?;
+        m.table(count as usize, 0)?;
+        let mut place = 0;
+        for g in 0..trades.n_groups {
+            for t in trades.takes_for(g) {
+                trades.push(m, c, g, t)?;
+                place += 1;
+                m.seti(place)?;
+            }
+        }
+        Ok(())
+    }
+    /// The trade `g:trades(gives, takes, within)` lists at place ⌊r · count⌋ + 1 (`r` in
+    /// [0, 1), as an action's `sample` is given), found by counting, without the list; nil
+    /// if there is none.
+    fast get "trade_at" (m, c; gives: TableArg, takes: TableArg, within: Within, r: f64) {
+        if !(0.0..1.0).contains(&r) {
+            return Err(rt(format!("g:trade_at: r is {r}, not in [0, 1)")));
+        }
+        let mut trades = Trades::EMPTY;
+        trades.read(m, c, "g:trade_at", &gives, &takes, &within)?;
+        let count = trades.count();
+        // As a variant's Lua would place it: a float product, floored.
+        let place = ((r * count as f64).floor() as u64).min(count.saturating_sub(1));
+        match trades.nth(place) {
+            Some((g, t)) => trades.push(m, c, g, t),
+            None => m.nil(),
+        }
     }
     /// Cards in a zone: of one kind, or all of them.
     fast get "count" (m, c; owner: Option<i64>, zone: &str, kind: Option<&str>) {

@@ -580,7 +580,22 @@ macro_rules! slow_only_args {
         }
     )*};
 }
-slow_only_args!(Table, Vec<LV>, Vec<i64>, LV, f64);
+slow_only_args!(Table, Vec<LV>, Vec<i64>, LV);
+
+/// A number (a draw's place `r`): an integer is read as a float, as Lua would.
+impl<'a> Arg<'a> for f64 {
+    type Slow = f64;
+    fn from_slow(_: &Lua, v: &f64) -> R<Self> {
+        Ok(*v)
+    }
+    #[inline]
+    unsafe fn raw(l: *mut ffi::lua_State, i: c_int) -> Option<Self> {
+        let mut ok = 0;
+        let x = ffi::lua_tonumberx(l, i, &mut ok);
+        // A number only: a string that reads as one is mlua's to judge.
+        (ok != 0 && ffi::lua_type(l, i) == ffi::LUA_TNUMBER).then_some(x)
+    }
+}
 
 /// Declares an area's methods (see the module's text) as `pub(super) const METHODS`.
 macro_rules! methods {

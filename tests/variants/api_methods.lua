@@ -83,6 +83,16 @@ local CALLS = {
       g:count_category(nil, "deck", "development"))
   end,
   cards = function(g, p) keep(g, "cards", g:cards(nil, "bank"), g:cards(p, "hand"), g:cards(nil, "deck")) end,
+  trades = function(g, p)
+    local res = { "brick", "lumber", "wool", "grain", "ore" }
+    keep(g, "trades", g:trades({ { ore = 4 }, { brick = 1, wool = 2 } }, res, "bank"),
+      g:trades({ { grain = 2 } }, res, { ore = 1, grain = 3 }), g:trades({ { grain = 2 } }, res), g:trades({}, res, "bank"))
+  end,
+  trade_at = function(g, p)
+    local res, gives = { "brick", "lumber", "wool", "grain", "ore" }, { { ore = 4 }, { wool = 3 } }
+    keep(g, "trade_at", g:trade_at(gives, res, "bank", 0), g:trade_at(gives, res, "bank", 0.5),
+      g:trade_at(gives, res, { lumber = 2 }, 0.99), g:trade_at(gives, res, nil, 0.3), g:trade_at({}, res, nil, 0.3) or "none")
+  end,
   move = function(g, p)
     g:move(nil, "bank", p, "hand", "ore", 2); g:move(nil, "bank", p, "hand", "wool"); g:move(p, "hand", nil, "bank", "ore")
     g:move(nil, "deck", nil, "deck", "knight", 1); g:move(nil, "bank", 2.0, "hand", "grain", 1.0)
@@ -173,6 +183,8 @@ local BAD = {
   holds = function(g, p) g:holds(p, "hand", { ore = 1.5 }) end,
   count_category = function(g) g:count_category(nil, "hand", "resource") end,
   cards = function(g) g:cards(nil, "hand") end,
+  trades = function(g) g:trades({ { ore = 1.5 } }, { "wool" }, "bank") end,
+  trade_at = function(g) g:trade_at({ { ore = 1 } }, { "wool", "gold" }, "bank", 0.5) end,
   move = function(g, p) g:move(p, "hand", nil, "bank", "ore", 99) end,
   hex = function(g) g:hex(999) end,
   hex_resource = function(g) g:hex_resource(0) end,

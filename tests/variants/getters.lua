@@ -145,6 +145,42 @@ act("bad_selections_n", function(g) g:selections(-1, { "ore" }) end) -- bad_sele
 act("bad_selections_long", function(g) g:selections(60, KINDS) end) -- bad_selections_long
 act("bad_selection_r", function(g) g:selection(1, { "ore" }, nil, 1) end) -- bad_selection_r
 
+-- g:trades and g:trade_at (src/script/api_cards.rs): each group given for each other kind
+-- held where it is taken from (a zone by name, a table of counts, anything), each trade
+-- drawn by its place, and the edges.
+local function trade_text(t)
+  if t == nil then return "nil" end
+  return show(t[1]) .. ">" .. show(t[2])
+end
+local function trades_text(list)
+  local out = {}
+  for i, t in ipairs(list) do out[i] = trade_text(t) end
+  return table.concat(out, ", ")
+end
+act("trades", function(g)
+  local gives = { { ore = 4 }, { brick = 1, wool = 2 } }
+  local all = g:trades(gives, KINDS, { brick = 1, lumber = 0, wool = 5, ore = 2 })
+  local drawn_alike = true
+  for i, t in ipairs(all) do
+    if trade_text(g:trade_at(gives, KINDS, { brick = 1, lumber = 0, wool = 5, ore = 2 }, (i - 0.5) / #all)) ~= trade_text(t) then
+      drawn_alike = false
+    end
+  end
+  g:set("trades", {
+    counts = trades_text(all), drawn_alike = drawn_alike,
+    any = trades_text(g:trades({ { grain = 2 } }, { "ore", "grain", "wool" })),
+    bank = #g:trades({ { ore = 4 } }, KINDS, "bank"),
+    none = #g:trades({}, KINDS, "bank"), none_drawn = trade_text(g:trade_at({}, KINDS, "bank", 0.5)),
+    last = trade_text(g:trade_at(gives, KINDS, nil, 0.999999)),
+  })
+end)
+act("bad_trades_kind", function(g) g:trades({ { gold = 1 } }, KINDS) end) -- bad_trades_kind
+act("bad_trades_count", function(g) g:trades({ { ore = 0 } }, KINDS) end) -- bad_trades_count
+act("bad_trades_group", function(g) g:trades({ "ore" }, KINDS) end) -- bad_trades_group
+act("bad_trades_twice", function(g) g:trades({ { ore = 1 } }, { "wool", "wool" }) end) -- bad_trades_twice
+act("bad_trades_zone", function(g) g:trades({ { ore = 1 } }, KINDS, "vault") end) -- bad_trades_zone
+act("bad_trade_at_r", function(g) g:trade_at({ { ore = 1 } }, KINDS, nil, -0.5) end) -- bad_trade_at_r
+
 -- g:log's `%c`: a table of card counts, in the order the variant declares its cards.
 act("log_cards", function(g)
   g:log("%s trades %c to the bank for %c", "red", { ore = 4 }, { brick = 1, wool = 0 })

@@ -20,8 +20,9 @@ local function ratio(g, p, r, harbors)
   return g:filter("trade_ratio", best, p, r)
 end
 
--- What p can give the bank now, as a flat list: resource, ratio, resource, ratio, ... in
--- RESOURCES order. A resource p holds none of is not asked its ratio (a ratio is 1 or more).
+-- What p can give the bank now: for each resource p holds enough of, in RESOURCES order, a
+-- group of it at p's best ratio ({ { ore = 4 }, { wool = 2 } }). A resource p holds none
+-- of is not asked its ratio (a ratio is 1 or more).
 local function trade_gives(g, p)
   local hand, harbors, out = g:cards(p, "hand"), nil, {}
   for _, r in ipairs(RESOURCES) do
@@ -29,10 +30,7 @@ local function trade_gives(g, p)
     if n and n > 0 then
       harbors = harbors or g:harbors_of(p)
       local k = ratio(g, p, r, harbors)
-      if n >= k then
-        out[#out + 1] = r
-        out[#out + 1] = k
-      end
+      if n >= k then out[#out + 1] = { [r] = k } end
     end
   end
   return out
@@ -45,44 +43,10 @@ action {
   help = "maritime trade with the bank, e.g. `trade 4 ore for brick` (4:1 always; 3:1 or 2:1 at your harbors)",
   why_not = why_not_turn,
   turn = true,
-  options = function(g, p)
-    local out = {}
-    local gives = trade_gives(g, p)
-    if #gives == 0 then return out end
-    local bank = g:cards(nil, "bank")
-    for i = 1, #gives, 2 do
-      local r, k = gives[i], gives[i + 1]
-      for _, t in ipairs(RESOURCES) do
-        if t ~= r and (bank[t] or 0) > 0 then out[#out + 1] = { { [r] = k }, { [t] = 1 } } end
-      end
-    end
-    return out
-  end,
-  -- The trade `options` lists at x's place, counted instead of built (a bot's draw).
-  sample = function(g, p, x)
-    local gives = trade_gives(g, p)
-    if #gives == 0 then return nil end
-    -- The resources the bank holds, counted (and walked below in RESOURCES order).
-    local bank, stocked = g:cards(nil, "bank"), 0
-    for _, t in ipairs(RESOURCES) do
-      if (bank[t] or 0) > 0 then stocked = stocked + 1 end
-    end
-    local count = 0
-    for i = 1, #gives, 2 do
-      count = count + stocked - ((bank[gives[i]] or 0) > 0 and 1 or 0)
-    end
-    local left = (x * count) // 1
-    for i = 1, #gives, 2 do
-      local r = gives[i]
-      for _, t in ipairs(RESOURCES) do
-        if t ~= r and (bank[t] or 0) > 0 then
-          if left == 0 then return { { [r] = gives[i + 1] }, { [t] = 1 } } end
-          left = left - 1
-        end
-      end
-    end
-    return nil
-  end,
+  -- Each group p can give for each other resource the bank holds (g:trades), and the
+  -- one at a bot's draw without listing the rest (g:trade_at).
+  options = function(g, p) return g:trades(trade_gives(g, p), RESOURCES, "bank") end,
+  sample = function(g, p, x) return g:trade_at(trade_gives(g, p), RESOURCES, "bank", x) end,
   -- "The 4:1 trade is always possible, even if you do not have a settlement on a harbor":
   -- each card taken is paid with a group of one resource at any ratio from the player's
   -- best for it up to 4:1 (Almanac: 4 ore at a 2:1 ore harbor buy 1 card or 2).

@@ -258,6 +258,23 @@ function G:selections(n, kinds, within) end
 ---@return table?
 function G:selection(n, kinds, within, r) end
 
+---every trade of one group of gives (a list of count tables: { { ore = 4 }, { brick = 1, wool = 2 } }) for one card of a kind in kinds (a list of card names) that is not in the group and that within holds: the name of a zone of the game ("bank"), a table of counts, or nil for any; the groups in order, each with the kinds in order. What a maritime trade's options lists (base's trade)
+---Returns: list of { group, { [kind] = 1 } }
+---@param gives string
+---@param kinds string
+---@param within? string
+---@return table[]
+function G:trades(gives, kinds, within) end
+
+---the trade g:trades(gives, kinds, within) lists at place ⌊r · count⌋ + 1, for r in [0, 1) (what an action's sample is given), found by counting without making the list; nil if there is none
+---Returns: table or nil
+---@param gives string
+---@param kinds string
+---@param within string
+---@param r string
+---@return table?
+function G:trade_at(gives, kinds, within, r) end
+
 ---(changes the state) a card picked at random (each card equally likely), only among category if given; the card is **not** moved; nil if there is none
 ---Returns: kind or nil
 ---@param owner integer?
