@@ -68,6 +68,21 @@ fn a_forced_trade_asks_nothing() {
     assert!(messages(&g).iter().any(|m| m == "red trades 3 lumber for wool"), "{:?}", last_messages(&g));
 }
 
+/// Game Turn 2b: the trade is for "1 different resource of your choice": one card, a
+/// resource, another than the one given; the legal trades list each resource stored at the
+/// rate for each of the five others.
+#[test]
+fn a_trade_takes_one_other_resource() {
+    let mut g = two_forests();
+    assert!(reject(&mut g, "red", "trade 3 lumber for 2 wool").contains("take 1 resource"));
+    assert!(reject(&mut g, "red", "trade 3 lumber for wool ore").contains("take 1 resource"));
+    assert!(reject(&mut g, "red", "trade 3 lumber for lumber").contains("take a different resource"));
+    let trades: Vec<String> =
+        legal_texts(&g, "red").into_iter().filter(|t| t.starts_with("trade 3 lumber for")).collect();
+    assert_eq!(trades.len(), 5, "{trades:?}");
+    assert!(!trades.iter().any(|t| t == "trade 3 lumber for lumber"), "{trades:?}");
+}
+
 /// Bots choose the paying regions among the same `spend` steps, by their evaluation.
 #[test]
 fn bots_name_the_regions_that_pay() {

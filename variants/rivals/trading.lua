@@ -23,16 +23,13 @@ local function ratio(g, p, r)
   return g:filter("trade_ratio", best, p, r)
 end
 
--- What p can trade now, as a flat list: resource, ratio, resource, ratio, ... in RESOURCES
--- order (what the listing and the draw both walk).
+-- What p can trade now: for each resource p stores enough of, in RESOURCES order, a group of
+-- it at p's rate ({ { ore = 3 }, { wool = 2 } }).
 local function trade_gives(g, p)
   local have, out = stock(g, p), {}
   for _, r in ipairs(RESOURCES) do
     local k = ratio(g, p, r)
-    if have[r] >= k then
-      out[#out + 1] = r
-      out[#out + 1] = k
-    end
+    if have[r] >= k then out[#out + 1] = { [r] = k } end
   end
   return out
 end
@@ -40,40 +37,20 @@ end
 action {
   name = "trade",
   phases = { "action" },
-  syntax = "trade <cards> for <resource>",
+  syntax = "trade <cards> for <cards>",
   help = "trade 3 resources of one type (2 with its trade ship) for 1 other, e.g. `trade 3 ore for wool`;"
     .. " when more than one region could pay you name them, `spend O4` for each resource",
   turn = true,
-  options = function(g, p)
-    local out, gives = {}, trade_gives(g, p)
-    for i = 1, #gives, 2 do
-      local r, k = gives[i], gives[i + 1]
-      for _, t in ipairs(RESOURCES) do
-        if t ~= r then out[#out + 1] = { { [r] = k }, t } end
-      end
-    end
-    return out
-  end,
-  -- The trade `options` lists at x's place, counted instead of built (a bot's draw): each
-  -- resource given, for each of the others.
-  sample = function(g, p, x)
-    local gives, others = trade_gives(g, p), #RESOURCES - 1
-    local left = (x * (#gives // 2) * others) // 1
-    local i, nth = 2 * (left // others) + 1, left % others
-    local r = gives[i]
-    if not r then return nil end
-    for _, t in ipairs(RESOURCES) do
-      if t ~= r then
-        if nth == 0 then return { { [r] = gives[i + 1] }, t } end
-        nth = nth - 1
-      end
-    end
-    return nil
-  end,
-  legal = function(g, p, give, get)
+  -- Each group p can give for each other resource (g:trades), and the one at a bot's draw
+  -- without listing the rest (g:trade_at).
+  options = function(g, p) return g:trades(trade_gives(g, p), RESOURCES) end,
+  sample = function(g, p, x) return g:trade_at(trade_gives(g, p), RESOURCES, nil, x) end,
+  legal = function(g, p, give, take)
     local kinds, r = 0, nil
     for k in pairs(give) do kinds, r = kinds + 1, k end
     if kinds ~= 1 or not IS_RESOURCE[r] then return deny("give resources of one type, e.g. `trade 3 ore for wool`") end
+    local get, n = only_kind(take)
+    if not get or n ~= 1 or not IS_RESOURCE[get] then return deny("take 1 resource, e.g. `trade 3 ore for wool`") end
     -- "You can always trade 3 for 1": a trade ship improves the rate, it does not
     -- take the regular one away.
     local k = ratio(g, p, r)
@@ -89,7 +66,8 @@ action {
   -- The regions that pay are the player's ("taken from various regions of the same
   -- type"): a `spend` choice for each resource while more than one region could pay and
   -- not all must (dice.lua, spend_choices); what is forced is paid at once.
-  apply = function(g, p, give, get)
+  apply = function(g, p, give, take)
+    local get = only_kind(take)
     local steps = spend_choices(g, p, give, "trade")
     local r, n = only_kind(give)
     if #steps > 0 then
