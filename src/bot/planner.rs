@@ -347,7 +347,7 @@ impl PlannerBot {
         }
         for &i in &short {
             if scored[i].random {
-                let mut total = scored[i].value;
+                let (mut total, mut k) = (scored[i].value, 1);
                 for _ in 1..CHANCE_SAMPLES {
                     let d = root.with_state(determinize(game.spec(), root.state(), seat, &mut self.rng));
                     game.restore(&d);
@@ -356,8 +356,11 @@ impl PlannerBot {
                         continue;
                     }
                     total += position_value(game)?[seat];
+                    k += 1;
                 }
-                scored[i].value = total / CHANCE_SAMPLES as f64;
+                // The mean of the deals it could be played on (a deal it was refused on
+                // counted nothing, not a zero).
+                scored[i].value = total / k as f64;
             } else if scored[i].again {
                 game.restore(&det);
                 let a = scored[i].action.clone();
