@@ -18,13 +18,17 @@ fn fits(zone: &Zone, kind: usize, n: usize) -> bool {
     }
 }
 
-/// The cards of `g:holds(owner, zone, cards)`: a table of counts by card kind.
-pub(super) enum CardCounts<'a> {
+/// A table argument read either way: by mlua (`Slow`), or off the C function's stack at
+/// its index (`Fast`), where every read hands over on anything out of the ordinary.
+pub(super) enum TableArg<'a> {
     Slow(&'a Table),
     Fast(*mut ffi::lua_State, c_int),
 }
 
-impl CardCounts<'_> {
+/// The cards of `g:holds(owner, zone, cards)`: a table of counts by card kind.
+pub(super) type CardCounts<'a> = TableArg<'a>;
+
+impl TableArg<'_> {
     /// Calls `f` with each kind and count, in the table's order, while it answers true.
     /// A kind that is no string or a count that is no integer is an error named for `what`
     /// (the method reading, `g:holds`); the C function hands it over.
@@ -68,16 +72,6 @@ impl CardCounts<'_> {
                 Ok(())
             },
         }
-    }
-}
-
-impl<'a> Arg<'a> for CardCounts<'a> {
-    type Slow = Table;
-    fn from_slow(_: &Lua, t: &'a Table) -> R<Self> {
-        Ok(CardCounts::Slow(t))
-    }
-    unsafe fn raw(l: *mut ffi::lua_State, i: c_int) -> Option<Self> {
-        (ffi::lua_type(l, i) == ffi::LUA_TTABLE).then_some(CardCounts::Fast(l, i))
     }
 }
 
@@ -184,13 +178,6 @@ fn push_pick(m: &mut impl Call, c: &Ctx, ids: &[usize], pick: &[usize]) -> R<()>
         }
     }
     Ok(())
-}
-
-/// A table argument read either way: by mlua (`Slow`), or off the C function's stack at
-/// its index (`Fast`), where every read hands over on anything out of the ordinary.
-pub(super) enum TableArg<'a> {
-    Slow(&'a Table),
-    Fast(*mut ffi::lua_State, c_int),
 }
 
 impl TableArg<'_> {
