@@ -3,9 +3,10 @@
 -- parts before this one, and this one adds those the parts after it use.
 local shared = ...
 local placed, regions, tally, points = shared.placed, shared.regions, shared.tally, shared.points
-local settlement_sites, road_sites, sites = shared.settlement_sites, shared.road_sites, shared.sites
+local settlement_sites, road_sites = shared.settlement_sites, shared.road_sites
+local placement_sites = shared.placement_sites
 local towns, stock, CARDS, CENTER_COST = shared.towns, shared.stock, shared.CARDS, shared.CENTER_COST
-local next, top = shared.next, shared.top
+local next = shared.next
 
 -- The share of a price the stored resources cover (1: p can pay it).
 local function covered(have, price)
@@ -19,24 +20,24 @@ end
 
 -- What p has the room to build, whatever its resources: a city on a settlement, a
 -- settlement beyond a road, a road beyond a settlement or city, and an expansion by where
--- it goes (Settlement/City Expansions: an empty building site above or below a settlement
--- or city, the outer ones of a city for "city"; a region expansion is taken to fit).
+-- it goes (an empty building site for its placement; a region expansion is taken to fit).
 -- Kept while p's cards stay (`g:cached`).
-local CITY_ROWS = { 1, 2, 4, 5 }
 local function read_room(g, p)
-  local room = { city = false, settlement = #settlement_sites(g, p) > 0, road = #road_sites(g, p) > 0 }
-  local site = { settlement_city = false, city = false, region = true }
-  for _, t in ipairs(towns(g, p)) do
+  local ps = placed(g, p)
+  local room = {
+    city = false, settlement = #settlement_sites(g, p) > 0, road = #road_sites(g, p) > 0,
+    site = {
+      settlement_city = #placement_sites(g, p, "settlement_city", ps) > 0,
+      city = #placement_sites(g, p, "city", ps) > 0,
+      region = true,
+    },
+  }
+  for _, t in ipairs(towns(g, p, ps)) do
     if not t.city then
       room.city = true
-      if not top(g, p, 2, t.col) or not top(g, p, 4, t.col) then site.settlement_city = true end
-    else
-      for _, r in ipairs(CITY_ROWS) do
-        if not top(g, p, r, t.col) then site.settlement_city, site.city = true, true end
-      end
+      break
     end
   end
-  room.site = site
   return room
 end
 

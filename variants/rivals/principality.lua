@@ -238,20 +238,19 @@ end
 local function road_sites(g, p) return end_sites(g, p, "town") end
 local function settlement_sites(g, p) return end_sites(g, p, "road") end
 
--- Empty positions where card `kind` may be placed (Settlement/City Expansions: an empty
--- building site next to a settlement or city; a city has two more, above and below).
-local function sites(g, p, kind, ps)
-  local d = CARDS[kind]
+-- Empty positions for a card of `placement` ("settlement_city", "city", "region"), by where
+-- it goes (Settlement/City Expansions: an empty building site next to a settlement or city;
+-- a city has two more, above and below).
+local function placement_sites(g, p, placement, ps)
   local out = {}
-  if not d or not d.placement then return out end
-  if d.placement == "region" then
+  if placement == "region" then
     for _, s in ipairs(regions(g, p)) do
       local r = outer_row(s.row)
       if not top(g, p, r, s.col) then out[#out + 1] = { r, s.col } end
     end
   else
     for _, t in ipairs(towns(g, p, ps)) do
-      if d.placement == "settlement_city" or (d.placement == "city" and t.city) then
+      if placement == "settlement_city" or (placement == "city" and t.city) then
         local rows = t.city and { 1, 2, 4, 5 } or { 2, 4 }
         for _, r in ipairs(rows) do
           if not top(g, p, r, t.col) then out[#out + 1] = { r, t.col } end
@@ -260,7 +259,15 @@ local function sites(g, p, kind, ps)
     end
   end
   table.sort(out, function(a, b) if a[1] ~= b[1] then return a[1] < b[1] end return a[2] < b[2] end)
-  return g:filter("sites", out, p, kind)
+  return out
+end
+
+-- Empty positions where card `kind` may be placed: its placement's, through the `sites`
+-- filter (a card with a place of its own, as Progress's Town Hall).
+local function sites(g, p, kind, ps)
+  local d = CARDS[kind]
+  if not d or not d.placement then return {} end
+  return g:filter("sites", placement_sites(g, p, d.placement, ps), p, kind)
 end
 
 -- Could card `kind` stand at (r, c), occupancy aside? (Relocation keeps placement rules.)
@@ -434,6 +441,7 @@ shared.is_region_site, shared.boosters = is_region_site, boosters
 shared.own, shared.placed, shared.regions, shared.holders = own, placed, regions, holders
 shared.ships, shared.expansions, shared.towns = ships, expansions, towns
 shared.road_sites, shared.settlement_sites, shared.sites = road_sites, settlement_sites, sites
+shared.placement_sites = placement_sites
 shared.fits, shared.tally, shared.points, shared.hand_limit = fits, tally, points, hand_limit
 shared.stock, shared.stock_total, shared.can_pay, shared.pay = stock, stock_total, can_pay, pay
 shared.store_at, shared.gain, shared.only_kind = store_at, gain, only_kind
