@@ -401,6 +401,7 @@ fn g_trades_lists_each_group_for_each_other_kind_and_g_trade_at_finds_each() {
         refused("bad_trades_group", "entry 1 is string, not a table of counts", true);
         refused("bad_trades_twice", "'wool' is listed twice", true);
         refused("bad_trades_zone", "'vault' is not a zone of this game", true);
+        refused("bad_trades_zone_nothing_given", "'vault' is not a zone of this game", true);
         refused("bad_trade_at_r", "r is -0.5, not in [0, 1)", true);
     }
     catan_engine::script::set_fast_methods(true);

@@ -381,9 +381,6 @@ impl Trades {
             group[..*size as usize].sort_unstable();
             m.charge(*size as u64)?;
         }
-        if t.n_groups == 0 {
-            return Ok(()); // nothing to give: no trade, whatever could be taken
-        }
         let zone = match *within {
             Within::Zone(name) => {
                 let (o, z) = zone_ref(c, None, name)?;
@@ -392,6 +389,11 @@ impl Trades {
             }
             _ => None,
         };
+        if t.n_groups == 0 {
+            // Nothing to give: no trade, whatever could be taken (the kinds are not read:
+            // most draws of a trade find nothing to give).
+            return Ok(());
+        }
         let listed = takes.len();
         if listed > TRADE_TAKES {
             return Err(rt(format!("{what}: {listed} kinds to take, more than {TRADE_TAKES}")));

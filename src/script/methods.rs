@@ -590,10 +590,8 @@ impl<'a> Arg<'a> for f64 {
     }
     #[inline]
     unsafe fn raw(l: *mut ffi::lua_State, i: c_int) -> Option<Self> {
-        let mut ok = 0;
-        let x = ffi::lua_tonumberx(l, i, &mut ok);
         // A number only: a string that reads as one is mlua's to judge.
-        (ok != 0 && ffi::lua_type(l, i) == ffi::LUA_TNUMBER).then_some(x)
+        (ffi::lua_type(l, i) == ffi::LUA_TNUMBER).then(|| ffi::lua_tonumberx(l, i, std::ptr::null_mut()))
     }
 }
 

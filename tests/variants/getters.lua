@@ -179,6 +179,7 @@ act("bad_trades_count", function(g) g:trades({ { ore = 0 } }, KINDS) end) -- bad
 act("bad_trades_group", function(g) g:trades({ "ore" }, KINDS) end) -- bad_trades_group
 act("bad_trades_twice", function(g) g:trades({ { ore = 1 } }, { "wool", "wool" }) end) -- bad_trades_twice
 act("bad_trades_zone", function(g) g:trades({ { ore = 1 } }, KINDS, "vault") end) -- bad_trades_zone
+act("bad_trades_zone_nothing_given", function(g) g:trades({}, KINDS, "vault") end) -- bad_trades_zone_nothing_given
 act("bad_trade_at_r", function(g) g:trade_at({ { ore = 1 } }, KINDS, nil, -0.5) end) -- bad_trade_at_r
 
 -- g:log's `%c`: a table of card counts, in the order the variant declares its cards.
