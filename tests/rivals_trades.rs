@@ -1,5 +1,5 @@
 //! Rivals for Catan: the trades with the bank pay from the regions the player names (issue
-//! 31, "The owner chooses"). Game Turn 2b, Regular Exchange Rate: "The resources paid can
+//! 31, "The owner chooses"). Game Turn 2c, Regular Exchange Rate: "The resources paid can
 //! be taken from various regions of the same type"; Improved Exchange Rate and the Card
 //! Index's common trade ships: "The resources you trade may be taken from different regions
 //! that are storing resources of the appropriate type". As for the Goldsmith, each resource
@@ -21,7 +21,7 @@ fn two_forests() -> catan_engine::Game {
     g
 }
 
-/// Game Turn 2b, Regular Exchange Rate: 3 lumber from 4 in two forests: red names I2 (the
+/// Game Turn 2c, Regular Exchange Rate: 3 lumber from 4 in two forests: red names I2 (the
 /// emptier, which the engine's own choice, the fullest, would not take), the rest is forced
 /// from K2; the resource bought comes after the payment.
 #[test]
@@ -68,7 +68,7 @@ fn a_forced_trade_asks_nothing() {
     assert!(messages(&g).iter().any(|m| m == "red trades 3 lumber for wool"), "{:?}", last_messages(&g));
 }
 
-/// Game Turn 2b: the trade is for "1 different resource of your choice": one card, a
+/// Game Turn 2c: the trade is for "1 different resource of your choice": one card, a
 /// resource, another than the one given; the legal trades list each resource stored at the
 /// rate for each of the five others.
 #[test]

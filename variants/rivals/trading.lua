@@ -1,5 +1,5 @@
 -- Rivals for Catan: trading with the bank.
--- Rulebook: Game Turn 2b: Regular and Improved Exchange Rate ("The resources paid can be
+-- Rulebook: Game Turn 2c: Regular and Improved Exchange Rate ("The resources paid can be
 -- taken from various regions of the same type": the player names them, `spend`).
 -- A part of ../rivals.lua, run in the order it lists: `shared` holds the helpers of the
 -- parts before this one, and this one adds those the parts after it use.
