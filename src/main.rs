@@ -465,12 +465,13 @@ fn run_tune(
     );
     for (i, r) in report.rounds.iter().enumerate() {
         println!(
-            "  round {}: {} games ({} won); the weights it played with foretold its winners at {:.3} log-likelihood a position, top-scored {:.0}%",
+            "  round {}: {} games ({} won); the weights it played with foretold its winners at {:.3} log-likelihood a position, top-scored {:.0}%{}",
             i + 1,
             r.games,
             r.won,
             r.log_likelihood,
-            100.0 * r.top_share
+            100.0 * r.top_share,
+            r.ridge.map_or(String::new(), |g| format!("; refitted with ridge {g}, chosen on held-out games"))
         );
         if r.choices > 0 {
             println!(

@@ -4,8 +4,9 @@
 //! engine's generic ones, the variant's named ones, and its hand-written `evaluate` as one
 //! term where it has one) and the game's winner; the weights are then fitted so that the
 //! bots' own win chances (a softmax of the seats' scores, `bot::win_chances`) predict the
-//! winners best (a conditional logit, maximum likelihood with a small ridge). The next
-//! round plays with the new weights. Games are seeded seed + i on every core, and the fit
+//! winners best (a conditional logit, maximum likelihood with a ridge toward where the run
+//! started, its strength chosen on games held out: `choose_ridge`). The next round plays
+//! with the new weights. Games are seeded seed + i on every core, and the fit
 //! adds up in game order, so a run with a number of games is the same on any machine.
 
 use crate::bot::features::FeatureSpace;
@@ -27,8 +28,16 @@ const MAX_ACTIONS: usize = 5_000;
 const FIT_CHUNKS: usize = 4;
 /// The share of self-play actions drawn at random instead of chosen by the bot.
 const EXPLORE: f64 = 0.1;
-/// The ridge on standardized weights, per position, toward the weights played with.
+/// The ridge on standardized weights, per position, toward the run's starting weights in
+/// the distillation's fit (the outcome fit chooses its own from `RIDGES`).
 const RIDGE: f64 = 5e-2;
+/// The ridges the outcome fit tries, each judged on games held out (`choose_ridge`).
+const RIDGES: [f64; 8] = [0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0];
+/// Folds of the ridge's cross-validation, positions split by their game.
+const FOLDS: usize = 4;
+/// The cross-validation fits one kept position in this many: positions a few actions apart
+/// in one game tell much the same, and the search fits dozens of times.
+const CV_THIN: usize = 3;
 
 #[derive(Debug, Clone)]
 pub struct TuneConfig {
@@ -57,6 +66,9 @@ pub struct TuneConfig {
 struct Position {
     seats: Vec<Vec<f64>>,
     winner: usize,
+    /// The game it was kept from (its index in the run): the positions of one game share
+    /// its winner, so the cross-validation holds out whole games.
+    game: usize,
 }
 
 /// One decision the teacher made: for each legal action, the terms of the position after
@@ -94,6 +106,8 @@ pub struct RoundReport {
     /// with ranked first (held out like the rest).
     pub choices: usize,
     pub agreement: f64,
+    /// The ridge the fit after this round chose on held-out games (None: distilled).
+    pub ridge: Option<f64>,
 }
 
 /// The columns of a fit: the generic features, then the named ones met, then `evaluate`.
@@ -213,7 +227,7 @@ fn record(
         }
     }
     let Some(winner) = game.winner() else { return Ok((vec![], choices)) };
-    Ok((kept.into_iter().map(|seats| Position { seats, winner }).collect(), choices))
+    Ok((kept.into_iter().map(|seats| Position { seats, winner, game: 0 }).collect(), choices))
 }
 
 /// Scores of each seat under weights `w` (by column).
@@ -261,69 +275,70 @@ fn spread<'a>(rows: impl Iterator<Item = &'a Vec<f64>>, ncols: usize) -> Vec<f64
 }
 
 /// Maximum likelihood of the winners under a softmax of the seats' scores (the bots' own
-/// win chances), with a ridge, by gradient steps (Adam) on standardized columns; returns
-/// the weights in the columns' own units (victory points per unit of the feature).
-fn fit(data: &[Position], ncols: usize, start: &[f64]) -> Vec<f64> {
+/// win chances), with a ridge of strength `ridge` toward `prior`, by gradient steps (Adam)
+/// from `start` on standardized columns; returns the weights in the columns' own units
+/// (victory points per unit of the feature).
+fn fit(data: &[&Position], ncols: usize, start: &[f64], prior: &[f64], ridge: f64) -> Vec<f64> {
     if data.is_empty() {
         return start.to_vec();
     }
     // Scale of each column: its spread over every seat of every position. Softmax ignores
-    // what all seats share, so only the spread matters.
+    // what all seats share, so only the spread matters; a column that never varies is
+    // left out.
     let sd = spread(data.iter().flat_map(|p| &p.seats), ncols);
-    let live: Vec<bool> = sd.iter().map(|&s| s > 1e-9).collect();
-    // θ in standardized units: w = θ / sd (the temperature is applied in `scores`).
-    let mut theta: Vec<f64> = (0..ncols).map(|c| if live[c] { start[c] * sd[c] } else { 0.0 }).collect();
-    // The ridge pulls toward the weights the games were played with, not toward nothing: a
-    // fit on outcomes also learns what merely goes with winning (the robber sits on the
-    // leader's hexes), and a small step from a playing evaluation keeps its sense.
-    let prior = theta.clone();
-    let (mut m1, mut m2) = (vec![0.0; ncols], vec![0.0; ncols]);
+    let live: Vec<usize> = (0..ncols).filter(|&c| sd[c] > 1e-9).collect();
+    let k = live.len();
+    if k == 0 {
+        return vec![0.0; ncols];
+    }
+    // The data once, flat and standardized (z = x / sd / temperature, so a seat's score is
+    // z · θ): the steps below read it hundreds of times.
+    let mut z = Vec::with_capacity(data.iter().map(|p| p.seats.len()).sum::<usize>() * k);
+    let mut spans = Vec::with_capacity(data.len());
+    for p in data {
+        spans.push((z.len() / k.max(1), p.seats.len(), p.winner));
+        for row in &p.seats {
+            z.extend(live.iter().map(|&c| row[c] / sd[c] / TEMPERATURE));
+        }
+    }
+    // θ in standardized units: w = θ / sd. The ridge pulls toward the run's starting
+    // weights (points alone from scratch), not toward nothing, so a column the games cannot
+    // tell about keeps its sense.
+    let mut theta: Vec<f64> = live.iter().map(|&c| start[c] * sd[c]).collect();
+    let prior: Vec<f64> = live.iter().map(|&c| prior[c] * sd[c]).collect();
+    let (mut m1, mut m2) = (vec![0.0; k], vec![0.0; k]);
     let (b1, b2, lr) = (0.9f64, 0.999f64, 0.05);
     let steps = 400;
     // The gradient of a chunk of positions; chunks are fixed by the data alone and added in
     // order, so the weights do not depend on the number of threads.
-    let chunk_grad = |chunk: &[Position], theta: &[f64]| -> Vec<f64> {
-        let mut grad = vec![0.0; ncols];
-        // Standardized weights over the columns' own units: w = θ / sd.
-        let w: Vec<f64> = (0..ncols).map(|c| if live[c] { theta[c] / sd[c] } else { 0.0 }).collect();
-        for p in chunk {
-            let s: Vec<f64> =
-                p.seats.iter().map(|row| row.iter().zip(&w).map(|(x, w)| x * w).sum::<f64>() / TEMPERATURE).collect();
+    let chunk_grad = |chunk: &[(usize, usize, usize)], theta: &[f64]| -> Vec<f64> {
+        let mut grad = vec![0.0; k];
+        let mut s = Vec::new();
+        for &(first, seats, winner) in chunk {
+            let rows = &z[first * k..(first + seats) * k];
+            s.clear();
+            s.extend(rows.chunks_exact(k).map(|r| r.iter().zip(theta).map(|(x, t)| x * t).sum::<f64>()));
             let top = s.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            let e: Vec<f64> = s.iter().map(|x| (x - top).exp()).collect();
-            let z: f64 = e.iter().sum();
-            for (k, row) in p.seats.iter().enumerate() {
-                let coef = (if k == p.winner { 1.0 } else { 0.0 }) - e[k] / z;
-                for c in 0..ncols {
-                    if live[c] {
-                        grad[c] += coef * row[c] / sd[c] / TEMPERATURE;
-                    }
-                }
+            s.iter_mut().for_each(|x| *x = (*x - top).exp());
+            let sum: f64 = s.iter().sum();
+            for (seat, r) in rows.chunks_exact(k).enumerate() {
+                let coef = f64::from(u8::from(seat == winner)) - s[seat] / sum;
+                grad.iter_mut().zip(r).for_each(|(g, x)| *g += coef * x);
             }
         }
         grad
     };
-    let chunks: Vec<&[Position]> = data.chunks(data.len().div_ceil(FIT_CHUNKS).max(1)).collect();
-    let mut grad = vec![0.0; ncols];
+    let chunks: Vec<&[(usize, usize, usize)]> = spans.chunks(spans.len().div_ceil(FIT_CHUNKS).max(1)).collect();
+    let len = data.len() as f64;
     for t in 1..=steps {
         let parts: Vec<Vec<f64>> = std::thread::scope(|scope| {
             let theta = &theta;
             let handles: Vec<_> = chunks.iter().map(|c| scope.spawn(move || chunk_grad(c, theta))).collect();
-            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| vec![0.0; ncols])).collect()
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| vec![0.0; k])).collect()
         });
-        grad.iter_mut().for_each(|g| *g = 0.0);
-        for part in &parts {
-            for (g, x) in grad.iter_mut().zip(part) {
-                *g += x;
-            }
-        }
-        let len = data.len() as f64;
-        for c in 0..ncols {
-            if !live[c] {
-                continue;
-            }
+        for c in 0..k {
             // Ascent on the mean log-likelihood less the ridge.
-            let g = grad[c] / len - RIDGE * (theta[c] - prior[c]);
+            let g = parts.iter().map(|p| p[c]).sum::<f64>() / len - ridge * (theta[c] - prior[c]);
             m1[c] = b1 * m1[c] + (1.0 - b1) * g;
             m2[c] = b2 * m2[c] + (1.0 - b2) * g * g;
             let mh = m1[c] / (1.0 - b1.powi(t));
@@ -331,7 +346,39 @@ fn fit(data: &[Position], ncols: usize, start: &[f64]) -> Vec<f64> {
             theta[c] += lr * mh / (vh.sqrt() + 1e-8);
         }
     }
-    (0..ncols).map(|c| if live[c] { theta[c] / sd[c] } else { 0.0 }).collect()
+    let mut w = vec![0.0; ncols];
+    for (i, &c) in live.iter().enumerate() {
+        w[c] = theta[i] / sd[c];
+    }
+    w
+}
+
+/// The ridge that foretells held-out games best: for each of `RIDGES`, the fit on all but
+/// one fold of the games is judged on that fold (log-likelihood a position), summed over
+/// the folds. Positions of one game share its winner and most of its features, so a fit
+/// judged on its own games rewards a column that merely names the game (a card one seat
+/// happened to hold all game); whole games held out show the weights that carry over.
+fn choose_ridge(data: &[Position], ncols: usize, prior: &[f64]) -> f64 {
+    let games: std::collections::BTreeSet<usize> = data.iter().map(|p| p.game).collect();
+    if games.len() < 2 * FOLDS {
+        return RIDGE;
+    }
+    let data: Vec<&Position> = data.iter().step_by(CV_THIN).collect();
+    let fold = |p: &Position| p.game % FOLDS;
+    let mut best = (RIDGE, f64::NEG_INFINITY);
+    for &ridge in &RIDGES {
+        let mut ll = 0.0;
+        for f in 0..FOLDS {
+            let train: Vec<&Position> = data.iter().copied().filter(|p| fold(p) != f).collect();
+            let test = data.iter().filter(|p| fold(p) == f);
+            let w = fit(&train, ncols, prior, prior, ridge);
+            ll += test.map(|p| log_softmax_at(&scores(p, &w), p.winner)).sum::<f64>();
+        }
+        if ll > best.1 {
+            best = (ridge, ll);
+        }
+    }
+    best.0
 }
 
 /// The weights that make the positions after each legal action rank the teacher's choices
@@ -482,6 +529,8 @@ pub fn tune(cfg: &TuneConfig, mut progress: impl FnMut(usize, usize, usize)) -> 
         None if has_evaluate => w[ncols - 1] = 1.0,
         None => w[0] = 1.0,
     }
+    // What the outcome fit's ridge pulls toward in every round: where the run started.
+    let w0 = w.clone();
     let mut playing: Option<Tuned> = if cfg.from_scratch {
         Some(Tuned {
             stack: stack.clone(),
@@ -556,8 +605,8 @@ pub fn tune(cfg: &TuneConfig, mut progress: impl FnMut(usize, usize, usize)) -> 
         }
         let won = games.iter().filter(|g| g.as_ref().is_some_and(|(p, _)| !p.is_empty())).count();
         let (mut fresh, mut taught) = (vec![], vec![]);
-        for (p, c) in games.into_iter().flatten() {
-            fresh.extend(p);
+        for (i, (p, c)) in games.into_iter().enumerate().filter_map(|(i, g)| g.map(|g| (i, g))) {
+            fresh.extend(p.into_iter().map(|p| Position { game: first + i, ..p }));
             taught.extend(c);
         }
         let (ll, top) = judge(&fresh, &w);
@@ -568,11 +617,25 @@ pub fn tune(cfg: &TuneConfig, mut progress: impl FnMut(usize, usize, usize)) -> 
             top_share: top,
             choices: taught.len(),
             agreement: agreement(&taught, &w),
+            ridge: None,
         });
         done += n;
         data.extend(fresh);
         choices.extend(taught);
-        w = if cfg.teacher.is_some() { fit_choices(&choices, &data, ncols, &w) } else { fit(&data, ncols, &w) };
+        let mut ridge = None;
+        w = if cfg.teacher.is_some() {
+            fit_choices(&choices, &data, ncols, &w)
+        } else {
+            // From the run's start, not the last round's weights: those saw the games the
+            // cross-validation holds out.
+            let chosen = choose_ridge(&data, ncols, &w0);
+            ridge = Some(chosen);
+            let all: Vec<&Position> = data.iter().collect();
+            fit(&all, ncols, &w0, &w0, chosen)
+        };
+        if let Some(last) = reports.last_mut() {
+            last.ridge = ridge;
+        }
         let weights: BTreeMap<String, f64> =
             (0..ncols).filter(|&c| w[c] != 0.0).map(|c| (name_of(c), round4(w[c]))).collect();
         playing = Some(Tuned {
@@ -592,11 +655,12 @@ pub fn tune(cfg: &TuneConfig, mut progress: impl FnMut(usize, usize, usize)) -> 
         weights: BTreeMap::new(),
     });
     tuned.made = format!(
-        "catan tune: {done} games of self-play in {} rounds{}, seed {}, {} positions; fit: log-likelihood {:.3} a position (a coin: {:.3}), winner scored highest in {:.0}%",
+        "catan tune: {done} games of self-play in {} rounds{}, seed {}, {} positions; fit{}: log-likelihood {:.3} a position (a coin: {:.3}), winner scored highest in {:.0}%",
         reports.len(),
         cfg.teacher.map_or(String::new(), |k| format!(", distilled from {}'s choices", k.name())),
         cfg.header.seed,
         data.len(),
+        reports.last().and_then(|r| r.ridge).map_or(String::new(), |r| format!(" with ridge {r}")),
         ll,
         -(cfg.header.players as f64).ln(),
         100.0 * top
@@ -617,4 +681,56 @@ pub fn write(path: &std::path::Path, tuned: &Tuned) -> Result<(), String> {
     let mut file = if path.is_file() { crate::bot::weights::WeightsFile::read(path)? } else { Default::default() };
     file.put(tuned.clone());
     std::fs::write(path, file.to_toml()).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Games of two seats: column 0 is a seat's strength as it is seen (the winner's is
+    /// higher more often than not); columns 1.. are noise drawn once a game and kept all
+    /// game, as a card one seat happens to hold. Ten positions a game.
+    fn games(n: usize, noise: usize, seed: u64) -> Vec<Position> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        // Box-Muller: a standard normal from two uniform draws.
+        let mut normal = || -> f64 {
+            let (u, v): (f64, f64) = (rng.random::<f64>().max(1e-12), rng.random());
+            (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+        };
+        let mut data = vec![];
+        for game in 0..n {
+            let strength = [normal(), normal()];
+            let luck = [normal(), normal()];
+            let winner = usize::from(strength[1] + luck[1] > strength[0] + luck[0]);
+            let marks: Vec<Vec<f64>> = (0..2).map(|_| (0..noise).map(|_| normal()).collect()).collect();
+            for _ in 0..10 {
+                let seats = (0..2)
+                    .map(|s| std::iter::once(strength[s] + 0.1 * normal()).chain(marks[s].iter().copied()).collect())
+                    .collect();
+                data.push(Position { seats, winner, game });
+            }
+        }
+        data
+    }
+
+    /// The ridge is chosen on whole games held out: judged on positions of games it was
+    /// fitted to, a column that merely marks a game would look like knowledge, and the
+    /// weakest ridge would win.
+    #[test]
+    fn the_ridge_is_chosen_on_games_held_out() {
+        let (n, noise) = (48, 30);
+        let data = games(n, noise, 7);
+        let mut prior = vec![0.0; noise + 1];
+        prior[0] = 1.0;
+        let ridge = choose_ridge(&data, noise + 1, &prior);
+        assert!(ridge > RIDGES[0], "the weakest ridge was chosen: {ridge}");
+        // Weights fitted with it carry over to games it never saw better than the weakest's.
+        let all: Vec<&Position> = data.iter().collect();
+        let chosen = fit(&all, noise + 1, &prior, &prior, ridge);
+        let weakest = fit(&all, noise + 1, &prior, &prior, RIDGES[0]);
+        let fresh = games(400, noise, 8);
+        let (chosen_ll, _) = judge(&fresh, &chosen);
+        let (weakest_ll, _) = judge(&fresh, &weakest);
+        assert!(chosen_ll > weakest_ll, "held-out log-likelihood {chosen_ll} <= {weakest_ll}");
+    }
 }
