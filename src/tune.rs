@@ -76,6 +76,8 @@ struct Position {
 struct Choice {
     actions: Vec<Vec<f64>>,
     chosen: usize,
+    /// The game it was made in (its index in the run), for the cross-validation.
+    game: usize,
 }
 
 /// What a tuning run gives.
@@ -106,7 +108,7 @@ pub struct RoundReport {
     /// with ranked first (held out like the rest).
     pub choices: usize,
     pub agreement: f64,
-    /// The ridge the fit after this round chose on held-out games (None: distilled).
+    /// The ridge the fit after this round chose on held-out games.
     pub ridge: Option<f64>,
 }
 
@@ -177,7 +179,7 @@ fn label(
             .collect();
         actions.push(row);
     }
-    Ok(Some(Choice { actions, chosen }))
+    Ok(Some(Choice { actions, chosen, game: 0 }))
 }
 
 /// Plays game `seed` with planner bots, keeping every `EVERY`-th position's terms, and with
@@ -383,76 +385,16 @@ fn choose_ridge(data: &[Position], ncols: usize, prior: &[f64]) -> f64 {
 
 /// The weights that make the positions after each legal action rank the teacher's choices
 /// first (a conditional logit over the actions of each decision, with a free sharpness and
-/// a ridge toward `start`), then scaled so that the seats' win chances foretell the winners
-/// of `positions` best: the choices give the direction, the winners the scale.
-fn fit_choices(choices: &[Choice], positions: &[Position], ncols: usize, start: &[f64]) -> Vec<f64> {
+/// a ridge toward `prior`, its strength chosen on games held out as the outcome fit's is),
+/// then scaled so that the seats' win chances foretell the winners of `positions` best: the
+/// choices give the direction, the winners the scale. Returns the weights and the ridge.
+fn fit_choices(choices: &[Choice], positions: &[Position], ncols: usize, prior: &[f64]) -> (Vec<f64>, f64) {
     if choices.is_empty() {
-        return start.to_vec();
+        return (prior.to_vec(), RIDGE);
     }
-    // Scale of each column: its spread over every action of every decision.
-    let sd = spread(choices.iter().flat_map(|ch| &ch.actions), ncols);
-    let live: Vec<bool> = sd.iter().map(|&s| s > 1e-9).collect();
-    // θ in standardized units, the last entry the log of the sharpness of the choices.
-    let mut theta: Vec<f64> = (0..ncols).map(|c| if live[c] { start[c] * sd[c] } else { 0.0 }).collect();
-    let prior = theta.clone();
-    theta.push(0.0);
-    let k = ncols + 1;
-    let (mut m1, mut m2) = (vec![0.0; k], vec![0.0; k]);
-    let (b1, b2, lr) = (0.9f64, 0.999f64, 0.05);
-    let chunk_grad = |chunk: &[Choice], theta: &[f64]| -> Vec<f64> {
-        let mut grad = vec![0.0; k];
-        let beta = theta[ncols].exp();
-        let w: Vec<f64> = (0..ncols).map(|c| if live[c] { theta[c] / sd[c] } else { 0.0 }).collect();
-        for ch in chunk {
-            let raw: Vec<f64> = ch
-                .actions
-                .iter()
-                .map(|row| row.iter().zip(&w).map(|(x, w)| x * w).sum::<f64>() / TEMPERATURE)
-                .collect();
-            let s: Vec<f64> = raw.iter().map(|x| beta * x).collect();
-            let top = s.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            let e: Vec<f64> = s.iter().map(|x| (x - top).exp()).collect();
-            let z: f64 = e.iter().sum();
-            for (a, row) in ch.actions.iter().enumerate() {
-                let coef = (if a == ch.chosen { 1.0 } else { 0.0 }) - e[a] / z;
-                for c in 0..ncols {
-                    if live[c] {
-                        grad[c] += coef * beta * row[c] / sd[c] / TEMPERATURE;
-                    }
-                }
-                grad[ncols] += coef * s[a];
-            }
-        }
-        grad
-    };
-    let chunks: Vec<&[Choice]> = choices.chunks(choices.len().div_ceil(FIT_CHUNKS).max(1)).collect();
-    for t in 1..=400 {
-        let parts: Vec<Vec<f64>> = std::thread::scope(|scope| {
-            let theta = &theta;
-            let handles: Vec<_> = chunks.iter().map(|c| scope.spawn(move || chunk_grad(c, theta))).collect();
-            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| vec![0.0; k])).collect()
-        });
-        let mut grad = vec![0.0; k];
-        for part in &parts {
-            for (g, x) in grad.iter_mut().zip(part) {
-                *g += x;
-            }
-        }
-        let len = choices.len() as f64;
-        for c in 0..k {
-            if c < ncols && !live[c] {
-                continue;
-            }
-            let ridge = if c < ncols { RIDGE * (theta[c] - prior[c]) } else { 0.0 };
-            let g = grad[c] / len - ridge;
-            m1[c] = b1 * m1[c] + (1.0 - b1) * g;
-            m2[c] = b2 * m2[c] + (1.0 - b2) * g * g;
-            let mh = m1[c] / (1.0 - b1.powi(t));
-            let vh = m2[c] / (1.0 - b2.powi(t));
-            theta[c] += lr * mh / (vh.sqrt() + 1e-8);
-        }
-    }
-    let w: Vec<f64> = (0..ncols).map(|c| if live[c] { theta[c] / sd[c] } else { 0.0 }).collect();
+    let ridge = choose_choice_ridge(choices, ncols, prior);
+    let all: Vec<&Choice> = choices.iter().collect();
+    let (w, _) = fit_choice_direction(&all, ncols, prior, ridge);
     // The scale: the factor whose win chances foretell the winners best, on a grid of
     // factors from 1/8 to 8 (the likelihood is smooth in it; a grid keeps it simple).
     let scaled = |f: f64| -> Vec<f64> { w.iter().map(|x| x * f).collect() };
@@ -461,7 +403,109 @@ fn fit_choices(choices: &[Choice], positions: &[Position], ncols: usize, start: 
         .map(|f| (f, judge(positions, &scaled(f)).0))
         .max_by(|a, b| a.1.total_cmp(&b.1))
         .map_or(1.0, |(f, _)| f);
-    scaled(best)
+    (scaled(best), ridge)
+}
+
+/// The ridge of the choices' fit that foretells the teacher's choices in held-out games
+/// best (`choose_ridge`'s folds and strengths, judged by the choices' log-likelihood).
+fn choose_choice_ridge(choices: &[Choice], ncols: usize, prior: &[f64]) -> f64 {
+    let games: std::collections::BTreeSet<usize> = choices.iter().map(|c| c.game).collect();
+    if games.len() < 2 * FOLDS {
+        return RIDGE;
+    }
+    let fold = |c: &Choice| c.game % FOLDS;
+    let mut best = (RIDGE, f64::NEG_INFINITY);
+    for &ridge in &RIDGES {
+        let mut ll = 0.0;
+        for f in 0..FOLDS {
+            let train: Vec<&Choice> = choices.iter().filter(|c| fold(c) != f).collect();
+            let (w, beta) = fit_choice_direction(&train, ncols, prior, ridge);
+            ll += choices.iter().filter(|c| fold(c) == f).map(|c| choice_log_likelihood(c, &w, beta)).sum::<f64>();
+        }
+        if ll > best.1 {
+            best = (ridge, ll);
+        }
+    }
+    best.0
+}
+
+/// The log-likelihood of a choice under weights `w` and sharpness `beta`.
+fn choice_log_likelihood(ch: &Choice, w: &[f64], beta: f64) -> f64 {
+    let s: Vec<f64> =
+        ch.actions.iter().map(|row| beta * row.iter().zip(w).map(|(x, w)| x * w).sum::<f64>() / TEMPERATURE).collect();
+    log_softmax_at(&s, ch.chosen)
+}
+
+/// The conditional logit of the choices, from and with a ridge of strength `ridge` toward
+/// `prior`: the weights (in the columns' own units) and the sharpness of the choices.
+fn fit_choice_direction(choices: &[&Choice], ncols: usize, prior: &[f64], ridge: f64) -> (Vec<f64>, f64) {
+    if choices.is_empty() {
+        return (prior.to_vec(), 1.0);
+    }
+    // Scale of each column: its spread over every action of every decision; a column that
+    // never varies is left out.
+    let sd = spread(choices.iter().flat_map(|ch| &ch.actions), ncols);
+    let live: Vec<usize> = (0..ncols).filter(|&c| sd[c] > 1e-9).collect();
+    let k = live.len();
+    if k == 0 {
+        return (vec![0.0; ncols], 1.0);
+    }
+    // The data once, flat and standardized (z = x / sd / temperature), as in `fit`.
+    let mut z = Vec::with_capacity(choices.iter().map(|c| c.actions.len()).sum::<usize>() * k);
+    let mut spans = Vec::with_capacity(choices.len());
+    for ch in choices {
+        spans.push((z.len() / k, ch.actions.len(), ch.chosen));
+        for row in &ch.actions {
+            z.extend(live.iter().map(|&c| row[c] / sd[c] / TEMPERATURE));
+        }
+    }
+    // θ in standardized units, the last entry the log of the sharpness of the choices.
+    let mut theta: Vec<f64> = live.iter().map(|&c| prior[c] * sd[c]).collect();
+    let prior = theta.clone();
+    theta.push(0.0);
+    let (mut m1, mut m2) = (vec![0.0; k + 1], vec![0.0; k + 1]);
+    let (b1, b2, lr) = (0.9f64, 0.999f64, 0.05);
+    let chunk_grad = |chunk: &[(usize, usize, usize)], theta: &[f64]| -> Vec<f64> {
+        let mut grad = vec![0.0; k + 1];
+        let beta = theta[k].exp();
+        let mut s = Vec::new();
+        for &(first, actions, chosen) in chunk {
+            let rows = &z[first * k..(first + actions) * k];
+            s.clear();
+            s.extend(rows.chunks_exact(k).map(|r| beta * r.iter().zip(theta).map(|(x, t)| x * t).sum::<f64>()));
+            let top = s.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let sum: f64 = s.iter().map(|x| (x - top).exp()).sum();
+            for (a, r) in rows.chunks_exact(k).enumerate() {
+                let coef = f64::from(u8::from(a == chosen)) - (s[a] - top).exp() / sum;
+                grad[..k].iter_mut().zip(r).for_each(|(g, x)| *g += coef * beta * x);
+                grad[k] += coef * s[a];
+            }
+        }
+        grad
+    };
+    let chunks: Vec<&[(usize, usize, usize)]> = spans.chunks(spans.len().div_ceil(FIT_CHUNKS).max(1)).collect();
+    let len = choices.len() as f64;
+    for t in 1..=400 {
+        let parts: Vec<Vec<f64>> = std::thread::scope(|scope| {
+            let theta = &theta;
+            let handles: Vec<_> = chunks.iter().map(|c| scope.spawn(move || chunk_grad(c, theta))).collect();
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| vec![0.0; k + 1])).collect()
+        });
+        for c in 0..=k {
+            let pull = if c < k { ridge * (theta[c] - prior[c]) } else { 0.0 };
+            let g = parts.iter().map(|p| p[c]).sum::<f64>() / len - pull;
+            m1[c] = b1 * m1[c] + (1.0 - b1) * g;
+            m2[c] = b2 * m2[c] + (1.0 - b2) * g * g;
+            let mh = m1[c] / (1.0 - b1.powi(t));
+            let vh = m2[c] / (1.0 - b2.powi(t));
+            theta[c] += lr * mh / (vh.sqrt() + 1e-8);
+        }
+    }
+    let mut w = vec![0.0; ncols];
+    for (i, &c) in live.iter().enumerate() {
+        w[c] = theta[i] / sd[c];
+    }
+    (w, theta[k].exp())
 }
 
 /// Share of the teacher's choices the weights rank first.
@@ -607,7 +651,7 @@ pub fn tune(cfg: &TuneConfig, mut progress: impl FnMut(usize, usize, usize)) -> 
         let (mut fresh, mut taught) = (vec![], vec![]);
         for (i, (p, c)) in games.into_iter().enumerate().filter_map(|(i, g)| g.map(|g| (i, g))) {
             fresh.extend(p.into_iter().map(|p| Position { game: first + i, ..p }));
-            taught.extend(c);
+            taught.extend(c.into_iter().map(|c| Choice { game: first + i, ..c }));
         }
         let (ll, top) = judge(&fresh, &w);
         reports.push(RoundReport {
@@ -622,19 +666,18 @@ pub fn tune(cfg: &TuneConfig, mut progress: impl FnMut(usize, usize, usize)) -> 
         done += n;
         data.extend(fresh);
         choices.extend(taught);
-        let mut ridge = None;
-        w = if cfg.teacher.is_some() {
-            fit_choices(&choices, &data, ncols, &w)
+        // From the run's start, not the last round's weights: those saw the games the
+        // cross-validation holds out.
+        let (fitted, ridge) = if cfg.teacher.is_some() {
+            fit_choices(&choices, &data, ncols, &w0)
         } else {
-            // From the run's start, not the last round's weights: those saw the games the
-            // cross-validation holds out.
-            let chosen = choose_ridge(&data, ncols, &w0);
-            ridge = Some(chosen);
+            let ridge = choose_ridge(&data, ncols, &w0);
             let all: Vec<&Position> = data.iter().collect();
-            fit(&all, ncols, &w0, &w0, chosen)
+            (fit(&all, ncols, &w0, &w0, ridge), ridge)
         };
+        w = fitted;
         if let Some(last) = reports.last_mut() {
-            last.ridge = ridge;
+            last.ridge = Some(ridge);
         }
         let weights: BTreeMap<String, f64> =
             (0..ncols).filter(|&c| w[c] != 0.0).map(|c| (name_of(c), round4(w[c]))).collect();
@@ -687,16 +730,18 @@ pub fn write(path: &std::path::Path, tuned: &Tuned) -> Result<(), String> {
 mod tests {
     use super::*;
 
+    /// A standard normal from two uniform draws (Box-Muller).
+    fn normal(rng: &mut ChaCha8Rng) -> f64 {
+        let (u, v): (f64, f64) = (rng.random::<f64>().max(1e-12), rng.random());
+        (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+    }
+
     /// Games of two seats: column 0 is a seat's strength as it is seen (the winner's is
     /// higher more often than not); columns 1.. are noise drawn once a game and kept all
     /// game, as a card one seat happens to hold. Ten positions a game.
     fn games(n: usize, noise: usize, seed: u64) -> Vec<Position> {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        // Box-Muller: a standard normal from two uniform draws.
-        let mut normal = || -> f64 {
-            let (u, v): (f64, f64) = (rng.random::<f64>().max(1e-12), rng.random());
-            (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
-        };
+        let mut normal = || normal(&mut rng);
         let mut data = vec![];
         for game in 0..n {
             let strength = [normal(), normal()];
@@ -711,6 +756,39 @@ mod tests {
             }
         }
         data
+    }
+
+    /// Decisions of five actions, two a game each met five times (as a decision a few
+    /// actions later often is the same one): the teacher chooses by column 0 and by a whim
+    /// of its own in each game over columns 1.. (drawn once a game).
+    fn taught(n: usize, noise: usize, seed: u64) -> Vec<Choice> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut normal = || normal(&mut rng);
+        let mut out = vec![];
+        for game in 0..n {
+            let whim: Vec<f64> = (0..noise).map(|_| normal()).collect();
+            for _ in 0..2 {
+                let actions: Vec<Vec<f64>> = (0..5).map(|_| (0..=noise).map(|_| normal()).collect()).collect();
+                let value = |a: &Vec<f64>| a[0] + a[1..].iter().zip(&whim).map(|(x, w)| x * w).sum::<f64>() * 0.5;
+                let chosen = (0..5).max_by(|&a, &b| value(&actions[a]).total_cmp(&value(&actions[b]))).unwrap_or(0);
+                for _ in 0..5 {
+                    out.push(Choice { actions: actions.clone(), chosen, game });
+                }
+            }
+        }
+        out
+    }
+
+    /// The distillation's ridge too is chosen on games held out, so a whim of the
+    /// teacher's in the games fitted to (20 columns of it) is not taken for a rule of play.
+    #[test]
+    fn the_choices_ridge_is_chosen_on_games_held_out() {
+        let noise = 20;
+        let choices = taught(48, noise, 9);
+        let mut prior = vec![0.0; noise + 1];
+        prior[0] = 1.0;
+        let ridge = choose_choice_ridge(&choices, noise + 1, &prior);
+        assert!(ridge > RIDGES[0], "the weakest ridge was chosen: {ridge}");
     }
 
     /// The ridge is chosen on whole games held out: judged on positions of games it was
