@@ -28,10 +28,10 @@ const MAX_ACTIONS: usize = 5_000;
 const FIT_CHUNKS: usize = 4;
 /// The share of self-play actions drawn at random instead of chosen by the bot.
 const EXPLORE: f64 = 0.1;
-/// The ridge on standardized weights, per position, toward the run's starting weights in
-/// the distillation's fit (the outcome fit chooses its own from `RIDGES`).
+/// The ridge on standardized weights, per position, toward the run's starting weights,
+/// when a run has too few games to choose one from `RIDGES`.
 const RIDGE: f64 = 5e-2;
-/// The ridges the outcome fit tries, each judged on games held out (`choose_ridge`).
+/// The ridges both fits try, each judged on games held out (`held_out_best`).
 const RIDGES: [f64; 8] = [0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0];
 /// Folds of the ridge's cross-validation, positions split by their game.
 const FOLDS: usize = 4;
@@ -298,7 +298,7 @@ fn fit(data: &[&Position], ncols: usize, start: &[f64], prior: &[f64], ridge: f6
     let mut z = Vec::with_capacity(data.iter().map(|p| p.seats.len()).sum::<usize>() * k);
     let mut spans = Vec::with_capacity(data.len());
     for p in data {
-        spans.push((z.len() / k.max(1), p.seats.len(), p.winner));
+        spans.push((z.len() / k, p.seats.len(), p.winner));
         for row in &p.seats {
             z.extend(live.iter().map(|&c| row[c] / sd[c] / TEMPERATURE));
         }
@@ -361,20 +361,32 @@ fn fit(data: &[&Position], ncols: usize, start: &[f64], prior: &[f64], ridge: f6
 /// judged on its own games rewards a column that merely names the game (a card one seat
 /// happened to hold all game); whole games held out show the weights that carry over.
 fn choose_ridge(data: &[Position], ncols: usize, prior: &[f64]) -> f64 {
-    let games: std::collections::BTreeSet<usize> = data.iter().map(|p| p.game).collect();
+    let data: Vec<&Position> = data.iter().step_by(CV_THIN).collect();
+    held_out_best(
+        &data,
+        |p| p.game,
+        |train, test, ridge| {
+            let w = fit(train, ncols, prior, prior, ridge);
+            test.iter().map(|p| log_softmax_at(&scores(p, &w), p.winner)).sum()
+        },
+    )
+}
+
+/// The one of `RIDGES` whose fits foretell held-out games best: `judge(train, test, ridge)`
+/// fits on `train` and gives the log-likelihood of `test`, for each of `FOLDS` folds of the
+/// items split by their `game`; `RIDGE` when there are too few games to hold any out. Both
+/// fits choose their ridge here, so both hold out whole games.
+fn held_out_best<T>(items: &[&T], game: impl Fn(&T) -> usize, judge: impl Fn(&[&T], &[&T], f64) -> f64) -> f64 {
+    let games: std::collections::BTreeSet<usize> = items.iter().map(|t| game(t)).collect();
     if games.len() < 2 * FOLDS {
         return RIDGE;
     }
-    let data: Vec<&Position> = data.iter().step_by(CV_THIN).collect();
-    let fold = |p: &Position| p.game % FOLDS;
     let mut best = (RIDGE, f64::NEG_INFINITY);
     for &ridge in &RIDGES {
         let mut ll = 0.0;
         for f in 0..FOLDS {
-            let train: Vec<&Position> = data.iter().copied().filter(|p| fold(p) != f).collect();
-            let test = data.iter().filter(|p| fold(p) == f);
-            let w = fit(&train, ncols, prior, prior, ridge);
-            ll += test.map(|p| log_softmax_at(&scores(p, &w), p.winner)).sum::<f64>();
+            let (test, train): (Vec<&T>, Vec<&T>) = items.iter().copied().partition(|t| game(t) % FOLDS == f);
+            ll += judge(&train, &test, ridge);
         }
         if ll > best.1 {
             best = (ridge, ll);
@@ -407,26 +419,17 @@ fn fit_choices(choices: &[Choice], positions: &[Position], ncols: usize, prior: 
 }
 
 /// The ridge of the choices' fit that foretells the teacher's choices in held-out games
-/// best (`choose_ridge`'s folds and strengths, judged by the choices' log-likelihood).
+/// best (`held_out_best`, judged by the choices' log-likelihood).
 fn choose_choice_ridge(choices: &[Choice], ncols: usize, prior: &[f64]) -> f64 {
-    let games: std::collections::BTreeSet<usize> = choices.iter().map(|c| c.game).collect();
-    if games.len() < 2 * FOLDS {
-        return RIDGE;
-    }
-    let fold = |c: &Choice| c.game % FOLDS;
-    let mut best = (RIDGE, f64::NEG_INFINITY);
-    for &ridge in &RIDGES {
-        let mut ll = 0.0;
-        for f in 0..FOLDS {
-            let train: Vec<&Choice> = choices.iter().filter(|c| fold(c) != f).collect();
-            let (w, beta) = fit_choice_direction(&train, ncols, prior, ridge);
-            ll += choices.iter().filter(|c| fold(c) == f).map(|c| choice_log_likelihood(c, &w, beta)).sum::<f64>();
-        }
-        if ll > best.1 {
-            best = (ridge, ll);
-        }
-    }
-    best.0
+    let choices: Vec<&Choice> = choices.iter().collect();
+    held_out_best(
+        &choices,
+        |c| c.game,
+        |train, test, ridge| {
+            let (w, beta) = fit_choice_direction(train, ncols, prior, ridge);
+            test.iter().map(|c| choice_log_likelihood(c, &w, beta)).sum()
+        },
+    )
 }
 
 /// The log-likelihood of a choice under weights `w` and sharpness `beta`.
@@ -573,7 +576,7 @@ pub fn tune(cfg: &TuneConfig, mut progress: impl FnMut(usize, usize, usize)) -> 
         None if has_evaluate => w[ncols - 1] = 1.0,
         None => w[0] = 1.0,
     }
-    // What the outcome fit's ridge pulls toward in every round: where the run started.
+    // What the fits' ridge pulls toward in every round: where the run started.
     let w0 = w.clone();
     let mut playing: Option<Tuned> = if cfg.from_scratch {
         Some(Tuned {
