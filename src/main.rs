@@ -50,7 +50,8 @@ enum Command {
         /// with a kind if wanted: "blue=mcts,white=greedy,orange=random" (default kind:
         /// mcts, the strongest; default seats: every seat but the first); a kind alone
         /// ("random") plays every seat but the first; a kind may be a program's name from
-        /// --bot-cmd NAME=COMMAND ("blue=ext")
+        /// --bot-cmd NAME=COMMAND ("blue=ext"), or name its weights as `catan sim --bots`
+        /// does ("blue=planner@tuned.toml", "planner@none")
         #[arg(long)]
         bots: Option<String>,
         #[command(flatten)]

@@ -430,6 +430,32 @@ fn humans_and_bots_take_turns() {
 }
 
 #[test]
+fn a_bot_may_play_with_weights_of_its_own() {
+    // docs/bots.md, "Weights files": `KIND@FILE` in `catan play --bots` as in `catan sim`.
+    // Victory points alone: a bot that heeds the file plays another game than the
+    // hand-written evaluation (`@none`) from the same seed.
+    let path = scratch("points.weights.toml");
+    std::fs::write(
+        &path,
+        "[[tuned]]\nstack = \"base\"\nhash = \"0\"\nplayers = 4\nmade = \"by hand\"\n\n[tuned.weights]\npoints = 1.0\n",
+    )
+    .unwrap();
+    let own = format!("all=planner@{}", path.display());
+    let game = |bots: &str| catan_with_deadline(&["play", "--seed", "3", "--bots", bots, "--no-color"], "", 300);
+    let run = game(&own);
+    run.ok();
+    assert!(run.out.contains(&format!("red (planner@{})", path.display())), "{}", tail(&run.out));
+    let hand_written = game("all=planner@none");
+    hand_written.ok();
+    assert!(hand_written.out.contains("red (planner@none)"));
+    assert_ne!(run.out.replace(&format!("planner@{}", path.display()), "planner@none"), hand_written.out);
+    // A file that is not there is a clear error before play.
+    let run = catan(&["play", "--seed", "7", "--bots", "blue=planner@/no/such/file.toml", "--no-color"], "");
+    assert_eq!(run.code, Some(1));
+    assert!(run.err.contains("--bots: /no/such/file.toml"), "{}", run.err);
+}
+
+#[test]
 fn three_players_leave_red_out() {
     let run = play(&["--players", "3"], "show players\nstate --json\n");
     run.ok();

@@ -13,7 +13,7 @@ mod tune;
 mod view;
 
 use catan_engine::bot::features::FeatureSpace;
-use catan_engine::bot::{Bot as CoreBot, BotKind, Budget, RandomBot};
+use catan_engine::bot::{BotSpec, Budget, RandomBot, SeatBot};
 use catan_engine::engine::{option_args, SaveFile, Snapshot as CoreSnapshot};
 use catan_engine::{Action as CoreAction, Game as CoreGame, GameError, Header, Observer, ScriptErrorKind};
 use pyo3::create_exception;
@@ -567,7 +567,7 @@ impl Game {
         stop_at: Option<usize>,
         max_actions: usize,
     ) -> PyResult<usize> {
-        let mut bots: Vec<Option<&mut CoreBot>> = bots.iter_mut().map(|b| b.as_mut().map(|b| &mut b.inner)).collect();
+        let mut bots: Vec<Option<&mut SeatBot>> = bots.iter_mut().map(|b| b.as_mut().map(|b| &mut b.inner)).collect();
         let game = &mut self.inner;
         let result = nogil(py, move || -> Result<usize, GameError> {
             let mut done = 0;
@@ -765,11 +765,14 @@ impl Game {
     }
 }
 
-/// One of the engine's bots: "random", "greedy" or "mcts" (the strongest), seeded.
-/// `playouts` and `think_ms` bound a search bot's thinking per decision.
+/// One of the engine's bots: "random", "greedy", "planner" or "mcts" (the strongest),
+/// seeded. `playouts` and `think_ms` bound a search bot's thinking per decision. A kind may
+/// name its weights as `catan sim --bots` does: "planner@tuned.toml" (a weights file, read
+/// at its first decision for that game's stack) or "planner@none" (the hand-written
+/// evaluation, whatever weights the stack ships).
 #[pyclass(module = "catan_engine._native", unsendable)]
 pub struct Bot {
-    inner: CoreBot,
+    inner: SeatBot,
 }
 
 #[pymethods]
@@ -777,18 +780,19 @@ impl Bot {
     #[new]
     #[pyo3(signature = (kind = "mcts", seed = 0, playouts = None, think_ms = None))]
     fn py_new(kind: &str, seed: u64, playouts: Option<usize>, think_ms: Option<u64>) -> PyResult<Bot> {
-        let kind = BotKind::parse(kind).map_err(SetupError::new_err)?;
+        let spec = BotSpec::parse(kind).map_err(SetupError::new_err)?;
         let mut budget = Budget::default();
         if let Some(p) = playouts {
             budget.playouts = p;
         }
         budget.think_ms = think_ms;
-        Ok(Bot { inner: CoreBot::new(kind, seed, budget) })
+        Ok(Bot { inner: SeatBot::unbound(&spec, seed, budget) })
     }
 
+    /// As given: "planner", "planner@tuned.toml".
     #[getter]
-    fn kind(&self) -> &'static str {
-        self.inner.kind().name()
+    fn kind(&self) -> String {
+        self.inner.spec.name()
     }
 
     /// The action this bot takes for `seat` (default: the seat to act), or None if it has
@@ -808,7 +812,7 @@ impl Bot {
     }
 
     fn __repr__(&self) -> String {
-        format!("Bot({:?})", self.inner.kind().name())
+        format!("Bot({:?})", self.inner.spec.name())
     }
 }
 

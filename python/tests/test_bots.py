@@ -33,6 +33,25 @@ def test_the_simulation_bot_plays_a_whole_game():
     assert g.over and n == len(g.log)
 
 
+def test_a_bot_plays_with_weights_of_its_own(tmp_path):
+    # As `catan sim --bots`: "planner@FILE" plays with that file's weights, here victory
+    # points alone, so it plays another game than the hand-written evaluation ("@none").
+    path = tmp_path / "points.weights.toml"
+    path.write_text('[[tuned]]\nstack = "base"\nhash = "0"\nplayers = 4\nmade = "by hand"\n\n'
+                    '[tuned.weights]\npoints = 1.0\n')
+    logs = {}
+    for spec in [f"planner@{path}", "planner@none"]:
+        g = ce.Game("base", seed=5)
+        bots = [ce.Bot(spec, seed=s) for s in range(4)]
+        assert bots[0].kind == spec
+        g.play_bots(bots)
+        assert g.over
+        logs[spec] = g.log
+    assert logs[f"planner@{path}"] != logs["planner@none"]
+    with pytest.raises(ce.SetupError, match="no/such/file"):
+        ce.Game("base", seed=5).play_bots([ce.Bot("planner@/no/such/file.toml")])
+
+
 def test_play_bots_stops_at_a_seat():
     g = ce.Game("base", seed=9)
     bots = [None, ce.Bot("random", seed=2), ce.Bot("random", seed=3), ce.Bot("random", seed=4)]

@@ -100,6 +100,61 @@ impl From<BotKind> for BotSpec {
     }
 }
 
+/// A bot in its seat with the evaluation its [`BotSpec`] names, when not the stack's own:
+/// `planner@tuned.toml` swaps its weights in for its own decisions only, so seats with
+/// different evaluations share one game (`catan sim`, `catan play`, `catan web`).
+pub struct SeatBot {
+    pub bot: Bot,
+    pub spec: BotSpec,
+    own: Option<crate::engine::TunedEval>,
+    /// The stack and player count `own` was picked for: a bot met by another game (a
+    /// Python `Bot` carried from game to game) reads its weights again.
+    bound_to: Option<(Vec<String>, usize)>,
+}
+
+impl SeatBot {
+    /// A bot for `game`, its weights read now, so a bad file is an error before play.
+    pub fn new(spec: &BotSpec, seed: u64, budget: Budget, game: &Game) -> Result<SeatBot, String> {
+        let mut bot = SeatBot::unbound(spec, seed, budget);
+        bot.rebind(game)?;
+        Ok(bot)
+    }
+
+    /// A bot whose weights are read at its first decision, for the game it is asked in.
+    pub fn unbound(spec: &BotSpec, seed: u64, budget: Budget) -> SeatBot {
+        SeatBot { bot: Bot::new(spec.kind, seed, budget), spec: spec.clone(), own: None, bound_to: None }
+    }
+
+    pub fn choose(&mut self, game: &mut Game, seat: usize) -> Result<Option<Action>, GameError> {
+        Ok(self.decide(game, seat)?.map(|d| d.action))
+    }
+
+    pub fn decide(&mut self, game: &mut Game, seat: usize) -> Result<Option<Decision>, GameError> {
+        if self.spec.weights.is_none() {
+            return self.bot.decide(game, seat);
+        }
+        let h = game.header();
+        if self.bound_to.as_ref().is_none_or(|(v, p)| *v != h.variants || *p != h.players) {
+            self.rebind(game).map_err(GameError::Setup)?;
+        }
+        let Some(own) = self.own.take() else { return self.bot.decide(game, seat) };
+        let stack = game.swap_tuned(own);
+        let decided = self.bot.decide(game, seat);
+        self.own = Some(game.swap_tuned(stack));
+        decided
+    }
+
+    /// Reads the spec's weights again for `game` (after a load or a reload of the rules,
+    /// whose stack they are picked and keyed for). On an error the bot plays with the
+    /// stack's own evaluation.
+    pub fn rebind(&mut self, game: &Game) -> Result<(), String> {
+        let own = self.spec.evaluation(game);
+        self.own = own.as_ref().ok().cloned().flatten();
+        self.bound_to = Some((game.header().variants.clone(), game.header().players));
+        own.map(|_| ())
+    }
+}
+
 /// How long a search bot thinks per decision. `playouts` is deterministic (same seed, same
 /// game); `think_ms` adds a wall-clock cap for interactive play.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

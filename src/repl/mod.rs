@@ -15,7 +15,7 @@ pub use saves::{autosave_dir, last_autosave, read_save};
 pub use text::{closest, group_legal};
 
 use crate::bot::external::{seat_named_programs, ExternalBot, ExternalSeats};
-use crate::bot::{Bot, BotKind, Budget, RandomBot};
+use crate::bot::{Bot, BotKind, BotSpec, Budget, SeatBot};
 use crate::engine::{Game, GameError, Header, LogEntry, Observer};
 use crate::script::{Message, ScriptErrorKind};
 use crate::state::{Piece, Shared};
@@ -107,7 +107,7 @@ pub struct Repl<'w> {
     config: ReplConfig,
     is_bot: Vec<bool>,
     /// The bot of each bot seat.
-    bots: Vec<Option<Bot>>,
+    bots: Vec<Option<SeatBot>>,
     /// The program of each seat an external bot plays (`--bot-cmd`).
     external: Vec<Option<ExternalBot>>,
     out: &'w mut dyn Write,
@@ -162,18 +162,16 @@ impl<'w> Repl<'w> {
         let bots = (0..players)
             .map(|s| {
                 let seed = seed ^ (0xB07 + s as u64 * 7919);
-                let kind = if ext.is_external(s) { None } else { kinds.get(s).copied().flatten() };
-                kind.map(|kind| {
-                    let mut bot = match kind {
-                        // The random bot keeps its stream of earlier versions: seeded transcripts stay.
-                        BotKind::Random => Bot::Random(RandomBot::new(seed)),
-                        kind => Bot::new(kind, seed, config.budget),
-                    };
-                    bot.set_own_offers(config.bot_offers);
-                    bot
+                let spec = if ext.is_external(s) { None } else { kinds.get(s).cloned().flatten() };
+                spec.map(|spec| {
+                    let mut bot = SeatBot::new(&spec, seed, config.budget, &game)?;
+                    bot.bot.set_own_offers(config.bot_offers);
+                    Ok(bot)
                 })
+                .transpose()
             })
-            .collect();
+            .collect::<Result<Vec<_>, String>>()
+            .map_err(|e| GameError::Setup(format!("--bots: {e}")))?;
         let saved = if config.load.is_some() { game.log().to_vec() } else { vec![] };
         let capture = config.jsonl.then(Vec::new);
         Ok(Repl {
@@ -195,6 +193,21 @@ impl<'w> Repl<'w> {
             data: None,
             screen_seat: None,
         })
+    }
+
+    /// After a load or a reload: the bots' own weights are read again for the game's stack.
+    fn rebind_bots(&mut self) {
+        let game = &self.game;
+        let failed: Vec<String> = self
+            .bots
+            .iter_mut()
+            .enumerate()
+            .filter_map(|(s, b)| {
+                let e = b.as_mut()?.rebind(game).err()?;
+                Some(format!("{}'s weights: {e}; it plays with the stack's own evaluation", seat_name(game, s)))
+            })
+            .collect();
+        failed.iter().for_each(|e| self.error(e));
     }
 
     fn is_bot(&self, seat: usize) -> bool {
@@ -269,8 +282,8 @@ impl<'w> Repl<'w> {
                 if let Some(Some(ext)) = self.external.get(s) {
                     return Some(format!("{} (external: {})", seat_name(&self.game, s), ext.command()));
                 }
-                let kind = self.bots.get(s)?.as_ref()?.kind();
-                Some(format!("{} ({})", seat_name(&self.game, s), kind.name()))
+                let spec = &self.bots.get(s)?.as_ref()?.spec;
+                Some(format!("{} ({})", seat_name(&self.game, s), spec.name()))
             })
             .collect();
         self.say(&format!(
@@ -578,7 +591,7 @@ impl<'w> Repl<'w> {
             ["offers", on @ ("on" | "off")] => {
                 self.config.bot_offers = *on == "on";
                 let on = self.config.bot_offers;
-                self.bots.iter_mut().flatten().for_each(|b| b.set_own_offers(on));
+                self.bots.iter_mut().flatten().for_each(|b| b.bot.set_own_offers(on));
                 let t = self.offers_text();
                 self.say(&t);
             }
@@ -760,29 +773,30 @@ impl<'w> Repl<'w> {
 
 /// "2,3", "blue=mcts,white=greedy", "all", "all=random", "random", "none" -> the bot of each
 /// seat (None: a human); a seat named without a kind gets the default (strongest) bot, a
-/// kind named alone plays every seat but the first.
-pub fn parse_bots(spec: &str, game: &Game) -> Result<Vec<Option<BotKind>>, String> {
+/// kind named alone plays every seat but the first. A kind may name its weights as `catan
+/// sim --bots` does: `blue=planner@tuned.toml`, `planner@none`.
+pub fn parse_bots(spec: &str, game: &Game) -> Result<Vec<Option<BotSpec>>, String> {
     let players = game.header().players;
     let mut bots = vec![None; players];
-    let kind_of = |part: &str| -> Result<(String, BotKind), String> {
+    let kind_of = |part: &str| -> Result<(String, BotSpec), String> {
         match part.split_once('=') {
             Some((seat, kind)) => {
-                Ok((seat.trim().to_string(), BotKind::parse(kind).map_err(|e| format!("--bots: {e}"))?))
+                Ok((seat.trim().to_string(), BotSpec::parse(kind).map_err(|e| format!("--bots: {e}"))?))
             }
-            None => Ok((part.trim().to_string(), BotKind::DEFAULT)),
+            None => Ok((part.trim().to_string(), BotKind::DEFAULT.into())),
         }
     };
     match spec.trim() {
         "none" | "" => {}
         all if all == "all" || all.starts_with("all=") => {
             let (_, kind) = kind_of(all)?;
-            bots.iter_mut().for_each(|b| *b = Some(kind));
+            bots.iter_mut().for_each(|b| *b = Some(kind.clone()));
         }
         list => {
             for part in list.split(',') {
                 // A kind alone, as `catan sim --bots` takes it: every seat but the first.
-                if let Ok(kind) = BotKind::parse(part) {
-                    bots.iter_mut().skip(1).for_each(|b| *b = Some(kind));
+                if let Ok(kind) = BotSpec::parse(part) {
+                    bots.iter_mut().skip(1).for_each(|b| *b = Some(kind.clone()));
                     continue;
                 }
                 let (part, kind) = kind_of(part)?;

@@ -75,6 +75,7 @@ impl Repl<'_> {
         self.last_board = None;
         self.is_bot.resize(self.game.header().players, false);
         self.bots.resize_with(self.game.header().players, || None);
+        self.rebind_bots();
         self.external.resize_with(self.game.header().players, || None);
         if let Some(d) = div {
             let text = diverged(path, &d, &self.game);
@@ -129,6 +130,7 @@ impl Repl<'_> {
         self.winner_announced = self.game.winner().is_some();
         self.shown = self.game.messages().len();
         self.last_board = None;
+        self.rebind_bots();
         Step::Ok
     }
 

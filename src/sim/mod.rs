@@ -15,7 +15,7 @@ pub use rows::*;
 pub use stats::*;
 
 use crate::bot::external::ExternalBot;
-use crate::bot::{Bot, BotKind, BotSpec, Budget};
+use crate::bot::{BotKind, BotSpec, Budget, SeatBot};
 use crate::engine::{Game, GameError, Header};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -86,10 +86,12 @@ pub fn play_capped_external(
 ) -> Result<GameResult, GameError> {
     let seed = game.header().seed;
     let bot_seed = |s: usize| seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(s as u64 + 1);
-    let mut bots: Vec<Bot> = seats.iter().enumerate().map(|(s, b)| Bot::new(b.kind, bot_seed(s), budget)).collect();
-    // Seats that play with weights of their own swap them in for their decisions.
-    let mut evals =
-        seats.iter().map(|b| b.evaluation(game)).collect::<Result<Vec<_>, String>>().map_err(GameError::Setup)?;
+    let mut bots = seats
+        .iter()
+        .enumerate()
+        .map(|(s, b)| SeatBot::new(b, bot_seed(s), budget, game))
+        .collect::<Result<Vec<_>, String>>()
+        .map_err(GameError::Setup)?;
     each(game).map_err(GameError::Setup)?;
     let mut actions = 0;
     while game.winner().is_none() && actions < max_actions {
@@ -108,17 +110,7 @@ pub fn play_capped_external(
             continue;
         }
         let bot = bots.get_mut(seat).ok_or_else(|| GameError::Setup(format!("no bot for seat {}", seat + 1)))?;
-        let own = evals.get_mut(seat).and_then(Option::take);
-        let chosen = match own {
-            Some(eval) => {
-                let stack = game.swap_tuned(eval);
-                let chosen = bot.choose(game, seat);
-                evals[seat] = Some(game.swap_tuned(stack));
-                chosen
-            }
-            None => bot.choose(game, seat),
-        };
-        let Some(action) = chosen? else {
+        let Some(action) = bot.choose(game, seat)? else {
             return Err(GameError::Setup(format!(
                 "seat {} has no legal action in phase {}",
                 seat + 1,

@@ -13,7 +13,7 @@ pub mod replay;
 pub mod table;
 
 use crate::bot::external::{seat_named_programs, ExternalSeats};
-use crate::bot::{Bot, BotKind, Budget, RandomBot};
+use crate::bot::{Budget, SeatBot};
 use crate::engine::{Game, Header};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
@@ -152,25 +152,22 @@ fn seat_players(config: &WebConfig, game: &Game) -> Result<Vec<Player>, String> 
     let mut ext = ExternalSeats::parse(&bot_cmds, game, &(1..players).collect::<Vec<_>>())?;
     ext.timeout = config.bot_timeout;
     let mut programs = ext.bots();
-    Ok((0..players)
+    (0..players)
         .map(|s| {
             if let Some(p) = programs.get_mut(s).and_then(Option::take) {
-                return Player::Program(Box::new(p));
+                return Ok(Player::Program(Box::new(p)));
             }
             let seed = seed ^ (0xB07 + s as u64 * 7919);
-            match kinds.get(s).copied().flatten() {
-                Some(kind) => {
-                    let mut bot = match kind {
-                        BotKind::Random => Bot::Random(RandomBot::new(seed)),
-                        kind => Bot::new(kind, seed, config.budget),
-                    };
-                    bot.set_own_offers(config.bot_offers);
-                    Player::Bot(Box::new(bot))
+            match kinds.get(s).cloned().flatten() {
+                Some(spec) => {
+                    let mut bot = SeatBot::new(&spec, seed, config.budget, game).map_err(|e| format!("--bots: {e}"))?;
+                    bot.bot.set_own_offers(config.bot_offers);
+                    Ok(Player::Bot(Box::new(bot)))
                 }
-                None => Player::Human,
+                None => Ok(Player::Human),
             }
         })
-        .collect())
+        .collect::<Result<Vec<_>, String>>()
 }
 
 /// What the table thread reports once its game is made: the colours, which seats are

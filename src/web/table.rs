@@ -8,7 +8,7 @@
 //! marked with who may read them.
 
 use crate::bot::external::ExternalBot;
-use crate::bot::{Bot, BotKind, Budget};
+use crate::bot::{Bot, BotKind, Budget, SeatBot};
 use crate::engine::{Game, Observer};
 use crate::protocol::{self, ProtocolError, Server};
 use serde_json::{json, Map, Value as J};
@@ -101,7 +101,7 @@ pub struct Job {
 /// Who plays the seats that are not human.
 pub enum Player {
     Human,
-    Bot(Box<Bot>),
+    Bot(Box<SeatBot>),
     Program(Box<ExternalBot>),
 }
 
