@@ -221,6 +221,11 @@ enum Command {
         /// so far), the winners setting only the scale; slower, about 0.1 s a label
         #[arg(long, value_name = "KIND", value_parser = BotKind::parse)]
         teacher: Option<BotKind>,
+        /// After the fit, this many games of a search by play: matches on paired seeds
+        /// that move the declared weights (points, the variant's named features,
+        /// `evaluate`) one at a time and keep a move that wins
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        play_games: usize,
         /// The weights file to write (default: the topmost variant's, beside it)
         #[arg(long, value_name = "FILE")]
         out: Option<String>,
@@ -429,6 +434,7 @@ fn run_tune(
     from_scratch: bool,
     without_evaluate: bool,
     teacher: Option<BotKind>,
+    play_games: usize,
     out: Option<String>,
 ) -> Result<(), String> {
     let mut args = game.clone();
@@ -445,12 +451,13 @@ fn run_tune(
         from_scratch,
         without_evaluate,
         teacher,
+        play_games,
     };
-    let bar = progress_bar(games, "tune");
+    let bar = progress_bar(games + play_games, "tune");
     let report = catan_engine::tune::tune(&cfg, |done, _, round| {
         if let Some(b) = &bar {
             b.set_position(done as u64);
-            b.set_prefix(format!("tune, round {round}"));
+            b.set_prefix(if round > rounds { "tune, by play".to_string() } else { format!("tune, round {round}") });
         }
     });
     if let Some(b) = bar {
@@ -481,6 +488,19 @@ fn run_tune(
                 100.0 * r.agreement
             );
         }
+    }
+    for st in &report.steps {
+        println!(
+            "  by play: {} {} -> {}: won {} of {} ({:.0}%; fair share {:.0}%){}",
+            st.feature,
+            st.from,
+            st.to,
+            st.wins,
+            st.games,
+            100.0 * st.wins as f64 / st.games as f64,
+            100.0 / tuned.players as f64,
+            if st.kept { ", kept" } else { "" }
+        );
     }
     if report.rounds.iter().any(|r| r.choices > 0) {
         println!("  the final weights rank {:.0}% of the teacher's choices first", 100.0 * report.agreement);
@@ -767,8 +787,30 @@ transcript up to it:
                 ExitCode::SUCCESS
             }
         }
-        Command::Tune { game, games, rounds, minutes, jobs, from_scratch, without_evaluate, teacher, out } => {
-            match run_tune(&game, games, rounds, minutes, jobs, from_scratch, without_evaluate, teacher, out) {
+        Command::Tune {
+            game,
+            games,
+            rounds,
+            minutes,
+            jobs,
+            from_scratch,
+            without_evaluate,
+            teacher,
+            play_games,
+            out,
+        } => {
+            match run_tune(
+                &game,
+                games,
+                rounds,
+                minutes,
+                jobs,
+                from_scratch,
+                without_evaluate,
+                teacher,
+                play_games,
+                out,
+            ) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("error: {e}");

@@ -6,12 +6,15 @@
 //! bots' own win chances (a softmax of the seats' scores, `bot::win_chances`) predict the
 //! winners best (a conditional logit, maximum likelihood with a ridge toward where the run
 //! started, its strength chosen on games held out: `choose_ridge`). The next round plays
-//! with the new weights. Games are seeded seed + i on every core, and the fit
-//! adds up in game order, so a run with a number of games is the same on any machine.
+//! with the new weights. With `play_games`, a search by play follows (`search_by_play`):
+//! the declared weights moved one at a time, each move kept when it wins a match on
+//! paired seeds against the weights so far. Games are seeded seed + i on every core, and
+//! the fit adds up in game order, so a run with a number of games is the same on any
+//! machine.
 
 use crate::bot::features::FeatureSpace;
 use crate::bot::weights::{stack_hash, Tuned};
-use crate::bot::{Bot, BotKind, Budget, RandomBot, TEMPERATURE};
+use crate::bot::{Bot, BotKind, Budget, RandomBot, SeatBot, TEMPERATURE};
 use crate::engine::{Game, GameError, Header};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -19,6 +22,13 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
+
+/// Games of one match of the search by play (rounded up to a multiple of the players, so
+/// that the moved weights sit in every seat of each seed).
+const MATCH_GAMES: usize = 48;
+/// A declared weight's first move in the search by play: this many victory points per
+/// spread (standard deviation) of its column.
+const PLAY_STEP: f64 = 0.25;
 
 /// Actions between two positions kept from a game.
 const EVERY: usize = 6;
@@ -60,6 +70,10 @@ pub struct TuneConfig {
     /// positions after each legal action rank its choice first. The winners then set only
     /// the weights' scale.
     pub teacher: Option<BotKind>,
+    /// Games of the search by play after the fit (0: none): matches on paired seeds
+    /// between the weights so far and the same with one declared weight (points, a named
+    /// feature, `evaluate`) moved, the move kept when it wins more than its share.
+    pub play_games: usize,
 }
 
 /// One kept position: each seat's terms, by column.
@@ -91,6 +105,21 @@ pub struct TuneReport {
     /// With a teacher: the share of all its choices the final weights rank first (on the
     /// choices they were fitted to).
     pub agreement: f64,
+    /// The search by play's matches, in order.
+    pub steps: Vec<PlayStep>,
+}
+
+/// One match of the search by play: a declared weight moved from `from` to `to`, played
+/// in one seat of each of `games` games against the weights so far in the others.
+#[derive(Debug, Clone)]
+pub struct PlayStep {
+    pub feature: String,
+    pub from: f64,
+    pub to: f64,
+    pub wins: usize,
+    pub games: usize,
+    /// Whether the move won more than its share by half a standard error, and was kept.
+    pub kept: bool,
 }
 
 /// One round: games played, and how well the weights it played with foretold the
@@ -528,6 +557,133 @@ fn agreement(choices: &[Choice], w: &[f64]) -> f64 {
 }
 
 /// Rounds a weight to 4 significant digits, for a readable file.
+/// Plays `n` games of `header`'s stack on `jobs` workers: each worker makes its game and
+/// `init`s its state once, then `each(game, state, i)` for the indices it takes. The
+/// results come back by index, so what a run gives does not depend on the workers;
+/// `done(k)` after each of them.
+fn in_parallel<W, T: Send>(
+    header: &Header,
+    jobs: usize,
+    n: usize,
+    init: impl Fn(&mut Game) -> W + Sync,
+    each: impl Fn(&mut Game, &mut W, usize) -> Result<T, GameError> + Sync,
+    mut done: impl FnMut(usize),
+) -> Result<Vec<T>, GameError> {
+    let mut out: Vec<Option<T>> = (0..n).map(|_| None).collect();
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel();
+    let mut failure = None;
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, n.max(1)) {
+            let (tx, next, init, each) = (tx.clone(), &next, &init, &each);
+            scope.spawn(move || {
+                let mut game = match Game::new(header.clone()) {
+                    Ok(g) => g,
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
+                        return;
+                    }
+                };
+                game.set_quiet(true);
+                let mut state = init(&mut game);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= n {
+                        break;
+                    }
+                    if tx.send(each(&mut game, &mut state, i).map(|t| (i, t))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut k = 0;
+        for msg in rx {
+            match msg {
+                Ok((i, t)) => {
+                    out[i] = Some(t);
+                    k += 1;
+                    done(k);
+                }
+                Err(e) => failure = Some(e),
+            }
+        }
+    });
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(out.into_iter().flatten().collect()),
+    }
+}
+
+/// One game of a match: `planner` in every seat, the one at `seat` with `candidate`'s
+/// weights, the others with the game's own (the weights so far). Whether `seat` won.
+fn duel(game: &mut Game, seed: u64, seat: usize, candidate: &Tuned) -> Result<bool, GameError> {
+    game.restart(seed)?;
+    let players = game.header().players;
+    let bot_seed = |s: usize| seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(s as u64);
+    let mut bots: Vec<SeatBot> = (0..players)
+        .map(|s| {
+            if s == seat {
+                SeatBot::with_weights(BotKind::Planner, bot_seed(s), Budget::default(), game, candidate.clone())
+            } else {
+                SeatBot::unbound(&BotKind::Planner.into(), bot_seed(s), Budget::default())
+            }
+        })
+        .collect();
+    let mut actions = 0;
+    while game.winner().is_none() && actions < MAX_ACTIONS {
+        let s = game.to_act()?;
+        let Some(a) = bots[s].choose(game, s)? else { break };
+        game.perform(s, &a)?;
+        actions += 1;
+    }
+    Ok(game.winner() == Some(seat))
+}
+
+/// The search by play: from `w`, each declared column in turn (`order`) is moved by its
+/// step (`PLAY_STEP` victory points per spread `sd` of the column) and the move played in
+/// a match of `n` games against `w` (`play(candidate, w, match)` gives the candidate's
+/// wins); a move that wins more than its share (`fair`) by half a standard error is kept
+/// and tried again twice as far, one that does not is tried the other way, then the step
+/// is halved and the next column taken. Plays `matches` matches.
+fn search_by_play(
+    w: &mut [f64],
+    order: &[usize],
+    sd: &[f64],
+    (n, fair, matches): (usize, f64, usize),
+    name_of: &dyn Fn(usize) -> String,
+    mut play: impl FnMut(&[f64], &[f64], usize) -> Result<usize, GameError>,
+) -> Result<Vec<PlayStep>, GameError> {
+    let bar = fair + 0.5 * (fair * (1.0 - fair) / n.max(1) as f64).sqrt();
+    let order: Vec<usize> = order.iter().copied().filter(|&c| sd[c] > 1e-9).collect();
+    let mut step: Vec<f64> = order.iter().map(|&c| PLAY_STEP / sd[c]).collect();
+    let mut dir = vec![1.0; order.len()];
+    let mut steps: Vec<PlayStep> = vec![];
+    let (mut j, mut flipped) = (0, false);
+    while !order.is_empty() && steps.len() < matches {
+        let c = order[j];
+        let mut candidate = w.to_vec();
+        candidate[c] = round4(w[c] + dir[j] * step[j]);
+        let wins = play(&candidate, w, steps.len())?;
+        let kept = wins as f64 / n as f64 > bar;
+        steps.push(PlayStep { feature: name_of(c), from: round4(w[c]), to: candidate[c], wins, games: n, kept });
+        if kept {
+            w[c] = candidate[c];
+            step[j] *= 2.0;
+            flipped = true;
+        } else if !flipped {
+            dir[j] = -dir[j];
+            flipped = true;
+        } else {
+            step[j] /= 2.0;
+            j = (j + 1) % order.len();
+            flipped = false;
+        }
+    }
+    Ok(steps)
+}
+
 fn round4(x: f64) -> f64 {
     if x == 0.0 || !x.is_finite() {
         return 0.0;
@@ -576,6 +732,13 @@ pub fn tune(cfg: &TuneConfig, mut progress: impl FnMut(usize, usize, usize)) -> 
         None if has_evaluate => w[ncols - 1] = 1.0,
         None => w[0] = 1.0,
     }
+    let to_tuned = |w: &[f64]| Tuned {
+        stack: stack.clone(),
+        hash: hash.clone(),
+        players: cfg.header.players,
+        made: String::new(),
+        weights: (0..ncols).filter(|&c| w[c] != 0.0).map(|c| (name_of(c), round4(w[c]))).collect(),
+    };
     // What the fits' ridge pulls toward in every round: where the run started.
     let w0 = w.clone();
     let mut playing: Option<Tuned> = if cfg.from_scratch {
@@ -590,6 +753,7 @@ pub fn tune(cfg: &TuneConfig, mut progress: impl FnMut(usize, usize, usize)) -> 
         present
     };
     drop(game);
+    let total = cfg.games + cfg.play_games;
     let rounds = cfg.rounds.max(1);
     let per_round = cfg.games.div_ceil(rounds).max(1);
     let mut data: Vec<Position> = vec![];
@@ -602,57 +766,20 @@ pub fn tune(cfg: &TuneConfig, mut progress: impl FnMut(usize, usize, usize)) -> 
         }
         let n = per_round.min(cfg.games - done);
         let first = done;
-        let mut games: Vec<Option<(Vec<Position>, Vec<Choice>)>> = (0..n).map(|_| None).collect();
-        let next = AtomicUsize::new(0);
-        let (tx, rx) = mpsc::channel();
-        let mut failure = None;
-        std::thread::scope(|scope| {
-            for _ in 0..cfg.jobs.clamp(1, n) {
-                let (tx, next, header, playing, cols, teacher) =
-                    (tx.clone(), &next, &cfg.header, &playing, &cols, cfg.teacher);
-                scope.spawn(move || {
-                    let mut game = match Game::new(header.clone()) {
-                        Ok(g) => g,
-                        Err(e) => {
-                            let _ = tx.send(Err(e));
-                            return;
-                        }
-                    };
-                    game.set_quiet(true);
-                    game.set_tuned(playing.clone());
-                    let space = FeatureSpace::of(&game);
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= n {
-                            break;
-                        }
-                        let seed = header.seed.wrapping_add((first + i) as u64);
-                        let res = record(&mut game, seed, &space, cols, teacher).map(|p| (i, p));
-                        if tx.send(res).is_err() {
-                            break;
-                        }
-                    }
-                });
-            }
-            drop(tx);
-            let mut k = 0;
-            for msg in rx {
-                match msg {
-                    Ok((i, p)) => {
-                        games[i] = Some(p);
-                        k += 1;
-                        progress(first + k, cfg.games, r + 1);
-                    }
-                    Err(e) => failure = Some(e),
-                }
-            }
-        });
-        if let Some(e) = failure {
-            return Err(e);
-        }
-        let won = games.iter().filter(|g| g.as_ref().is_some_and(|(p, _)| !p.is_empty())).count();
+        let games = in_parallel(
+            &cfg.header,
+            cfg.jobs,
+            n,
+            |g| {
+                g.set_tuned(playing.clone());
+                FeatureSpace::of(g)
+            },
+            |g, space, i| record(g, cfg.header.seed.wrapping_add((first + i) as u64), space, &cols, cfg.teacher),
+            |k| progress(first + k, total, r + 1),
+        )?;
+        let won = games.iter().filter(|(p, _)| !p.is_empty()).count();
         let (mut fresh, mut taught) = (vec![], vec![]);
-        for (i, (p, c)) in games.into_iter().enumerate().filter_map(|(i, g)| g.map(|g| (i, g))) {
+        for (i, (p, c)) in games.into_iter().enumerate() {
             fresh.extend(p.into_iter().map(|p| Position { game: first + i, ..p }));
             taught.extend(c.into_iter().map(|c| Choice { game: first + i, ..c }));
         }
@@ -682,16 +809,38 @@ pub fn tune(cfg: &TuneConfig, mut progress: impl FnMut(usize, usize, usize)) -> 
         if let Some(last) = reports.last_mut() {
             last.ridge = Some(ridge);
         }
-        let weights: BTreeMap<String, f64> =
-            (0..ncols).filter(|&c| w[c] != 0.0).map(|c| (name_of(c), round4(w[c]))).collect();
-        playing = Some(Tuned {
-            stack: stack.clone(),
-            hash: hash.clone(),
-            players: cfg.header.players,
-            made: String::new(),
-            weights,
-        });
+        playing = Some(to_tuned(&w));
     }
+    // The search by play moves the declared weights (the variant's own terms, and points)
+    // by what wins matches, not by what foretells winners: a fit to who wins learns what
+    // goes with winning, and misses what wins late (the points toward an advantage token).
+    let steps = if cfg.play_games > 0 {
+        let sd = spread(data.iter().flat_map(|p| &p.seats), ncols);
+        let mut order: Vec<usize> = (cols.generic..ncols).collect();
+        order.push(0);
+        let players = cfg.header.players.max(1);
+        let n = MATCH_GAMES.div_ceil(players) * players;
+        let shape = (n, 1.0 / players as f64, cfg.play_games / n);
+        let steps = search_by_play(&mut w, &order, &sd, shape, &name_of, |candidate, w, m| {
+            let (inc, cand) = (to_tuned(w), to_tuned(candidate));
+            // Fresh seeds for each match, apart from the fit's games; each seed with the
+            // candidate in every seat.
+            let first = cfg.header.seed.wrapping_add(1_000_000 + 1_000 * m as u64);
+            let won = in_parallel(
+                &cfg.header,
+                cfg.jobs,
+                n,
+                |g| g.set_tuned(Some(inc.clone())),
+                |g, _, i| duel(g, first + (i / players) as u64, i % players, &cand),
+                |k| progress(done + m * n + k, total, rounds + 1),
+            )?;
+            Ok(won.iter().filter(|&&b| b).count())
+        })?;
+        playing = Some(to_tuned(&w));
+        steps
+    } else {
+        vec![]
+    };
     let (ll, top) = judge(&data, &w);
     let mut tuned = playing.unwrap_or(Tuned {
         stack: stack.clone(),
@@ -701,7 +850,7 @@ pub fn tune(cfg: &TuneConfig, mut progress: impl FnMut(usize, usize, usize)) -> 
         weights: BTreeMap::new(),
     });
     tuned.made = format!(
-        "catan tune: {done} games of self-play in {} rounds{}, seed {}, {} positions; fit{}: log-likelihood {:.3} a position (a coin: {:.3}), winner scored highest in {:.0}%",
+        "catan tune: {done} games of self-play in {} rounds{}, seed {}, {} positions; fit{}: log-likelihood {:.3} a position (a coin: {:.3}), winner scored highest in {:.0}%{}",
         reports.len(),
         cfg.teacher.map_or(String::new(), |k| format!(", distilled from {}'s choices", k.name())),
         cfg.header.seed,
@@ -709,7 +858,18 @@ pub fn tune(cfg: &TuneConfig, mut progress: impl FnMut(usize, usize, usize)) -> 
         reports.last().and_then(|r| r.ridge).map_or(String::new(), |r| format!(" with ridge {r}")),
         ll,
         -(cfg.header.players as f64).ln(),
-        100.0 * top
+        100.0 * top,
+        if steps.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; then a search by play, {} {} of {} games, {} moves kept",
+                steps.len(),
+                if steps.len() == 1 { "match" } else { "matches" },
+                steps[0].games,
+                steps.iter().filter(|s| s.kept).count()
+            )
+        }
     );
     Ok(TuneReport {
         tuned,
@@ -718,6 +878,7 @@ pub fn tune(cfg: &TuneConfig, mut progress: impl FnMut(usize, usize, usize)) -> 
         rounds: reports,
         seconds: start.elapsed().as_secs_f64(),
         agreement: agreement(&choices, &w),
+        steps,
     })
 }
 
@@ -813,5 +974,39 @@ mod tests {
         let (chosen_ll, _) = judge(&fresh, &chosen);
         let (weakest_ll, _) = judge(&fresh, &weakest);
         assert!(chosen_ll > weakest_ll, "held-out log-likelihood {chosen_ll} <= {weakest_ll}");
+    }
+
+    /// A match's wins when the weights' worth is how near they are to `best` (squared
+    /// distance): a seat whose weights are nearer wins more than its share.
+    fn wins(candidate: &[f64], w: &[f64], best: &[f64], n: usize) -> usize {
+        let loss = |x: &[f64]| x.iter().zip(best).map(|(a, b)| (a - b) * (a - b)).sum::<f64>();
+        let share = (0.5 + 0.5 * (loss(w) - loss(candidate))).clamp(0.0, 1.0);
+        (share * n as f64).round() as usize
+    }
+
+    #[test]
+    fn the_search_by_play_keeps_the_moves_that_win_and_turns_back_from_those_that_lose() {
+        // Points (column 0) are right; column 1 is worth more than the fit said, column 2
+        // less than nothing, column 3 never varies (left alone).
+        let best = [1.0, 0.6, -0.4, 0.0];
+        let mut w = vec![1.0, 0.0, 0.0, 5.0];
+        let sd = [2.0, 0.5, 0.5, 0.0];
+        let name = |c: usize| format!("c{c}");
+        let steps =
+            search_by_play(&mut w, &[1, 2, 3, 0], &sd, (48, 0.5, 16), &name, |c, w, _| Ok(wins(c, w, &best, 48)))
+                .unwrap();
+        assert_eq!(steps.len(), 16);
+        assert!(steps.iter().all(|s| s.feature != "c3"), "a column that never varies was moved");
+        assert_eq!(w[3], 5.0);
+        // Column 1 goes up first (step 0.25 / 0.5 = 0.5) and is kept; column 2's first move
+        // (up) loses, so it is tried the other way and kept.
+        assert_eq!((steps[0].feature.as_str(), steps[0].to, steps[0].kept), ("c1", 0.5, true));
+        let c2: Vec<&PlayStep> = steps.iter().filter(|s| s.feature == "c2").collect();
+        assert!(!c2[0].kept && c2[0].to > 0.0 && c2[1].kept && c2[1].to < 0.0, "{c2:?}");
+        // Every kept move won more than its share; the weights end near the best ones.
+        assert!(steps.iter().filter(|s| s.kept).all(|s| s.wins > 24));
+        for c in 0..3 {
+            assert!((w[c] - best[c]).abs() < 0.15, "column {c}: {w:?}");
+        }
     }
 }

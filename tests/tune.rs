@@ -133,6 +133,7 @@ fn tuning_is_deterministic_for_a_seed_and_learns_that_points_win() {
         from_scratch: true,
         without_evaluate: true,
         teacher: None,
+        play_games: 0,
     };
     let a = tune(&cfg, |_, _, _| {}).unwrap();
     let b = tune(&TuneConfig { jobs: 1, ..cfg.clone() }, |_, _, _| {}).unwrap();
@@ -143,6 +144,36 @@ fn tuning_is_deterministic_for_a_seed_and_learns_that_points_win() {
     assert!(a.tuned.weights["points"] > 0.0, "{:?}", a.tuned.weights);
     assert!(!a.tuned.weights.contains_key("evaluate"));
     assert!(a.tuned.made.contains("6 games"), "{}", a.tuned.made);
+}
+
+#[test]
+fn a_search_by_play_follows_the_fit_and_keeps_only_moves_that_won() {
+    // docs/bots.md, "Tuned evaluations": `catan tune --play-games`. One match of 48 games
+    // (16 seeds, the moved weights in each of 3 seats).
+    let cfg = TuneConfig {
+        header: header(3, 13, &[], false),
+        games: 3,
+        rounds: 1,
+        seconds: None,
+        jobs: 2,
+        from_scratch: true,
+        without_evaluate: true,
+        teacher: None,
+        play_games: 48,
+    };
+    let mut last = (0, 0, 0);
+    let a = tune(&cfg, |done, all, round| last = (done, all, round)).unwrap();
+    assert_eq!(last, (51, 51, 2), "the progress counts the matches' games too");
+    assert_eq!(a.steps.len(), 1);
+    let st = &a.steps[0];
+    // The declared columns are moved, the variant's named features first.
+    assert!(st.feature.starts_with("named."), "{st:?}");
+    assert_eq!(st.games, 48);
+    assert!(st.wins <= 48 && st.from != st.to);
+    let now = a.tuned.weights.get(&st.feature).copied().unwrap_or(0.0);
+    assert_eq!(now, if st.kept { st.to } else { st.from }, "{st:?}");
+    assert_eq!(st.kept, st.wins as f64 / 48.0 > 1.0 / 3.0 + 0.5 * (2.0f64 / 9.0 / 48.0).sqrt());
+    assert!(a.tuned.made.contains("then a search by play, 1 match of 48 games"), "{}", a.tuned.made);
 }
 
 #[test]
@@ -159,6 +190,7 @@ fn a_teacher_s_choices_are_distilled_into_weights_and_its_labels_are_reported() 
         from_scratch: false,
         without_evaluate: true,
         teacher: Some(BotKind::Greedy),
+        play_games: 0,
     };
     let a = tune(&cfg, |_, _, _| {}).unwrap();
     let b = tune(&TuneConfig { jobs: 1, ..cfg.clone() }, |_, _, _| {}).unwrap();

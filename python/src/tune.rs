@@ -11,9 +11,10 @@ use std::collections::BTreeMap;
 /// how they were made. With `out`, also puts them into that weights file (as `catan tune
 /// --out` does; `NAME.weights.toml` beside `NAME.lua` is the file a stack loads). With
 /// `teacher` (a bot kind, `"mcts"`), the weights are distilled from that bot's choices
-/// (`catan tune --teacher`).
+/// (`catan tune --teacher`). With `play_games`, a search by play follows the fit (`catan
+/// tune --play-games`).
 #[pyfunction]
-#[pyo3(signature = (variant = "base", games = 1000, rounds = 4, seed = 1, players = None, options = vec![], jobs = None, from_scratch = false, without_evaluate = false, teacher = None, out = None))]
+#[pyo3(signature = (variant = "base", games = 1000, rounds = 4, seed = 1, players = None, options = vec![], jobs = None, from_scratch = false, without_evaluate = false, teacher = None, play_games = 0, out = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn tune(
     py: Python<'_>,
@@ -27,6 +28,7 @@ pub fn tune(
     from_scratch: bool,
     without_evaluate: bool,
     teacher: Option<String>,
+    play_games: usize,
     out: Option<String>,
 ) -> PyResult<(BTreeMap<String, f64>, String)> {
     let header = Header::from_args(variant, players, seed, options, false).map_err(SetupError::new_err)?;
@@ -40,6 +42,7 @@ pub fn tune(
         from_scratch,
         without_evaluate,
         teacher,
+        play_games,
     };
     let report = nogil(py, || core::tune(&cfg, |_, _, _| {})).map_err(py_err)?;
     if let Some(path) = out {

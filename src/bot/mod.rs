@@ -120,6 +120,13 @@ impl SeatBot {
         Ok(bot)
     }
 
+    /// A bot that plays with `tuned`'s weights in `game`'s stack (weights in memory: `catan
+    /// tune`'s matches between two sets of them).
+    pub fn with_weights(kind: BotKind, seed: u64, budget: Budget, game: &Game, tuned: weights::Tuned) -> SeatBot {
+        let eval = (Some(std::sync::Arc::new(weights::Evaluator::new(game, tuned))), None);
+        SeatBot { own: Some(eval), ..SeatBot::unbound(&kind.into(), seed, budget) }
+    }
+
     /// A bot whose weights are read at its first decision, for the game it is asked in.
     pub fn unbound(spec: &BotSpec, seed: u64, budget: Budget) -> SeatBot {
         SeatBot { bot: Bot::new(spec.kind, seed, budget), spec: spec.clone(), own: None, bound_to: None }
@@ -130,11 +137,10 @@ impl SeatBot {
     }
 
     pub fn decide(&mut self, game: &mut Game, seat: usize) -> Result<Option<Decision>, GameError> {
-        if self.spec.weights.is_none() {
-            return self.bot.decide(game, seat);
-        }
         let h = game.header();
-        if self.bound_to.as_ref().is_none_or(|(v, p)| *v != h.variants || *p != h.players) {
+        if self.spec.weights.is_some()
+            && self.bound_to.as_ref().is_none_or(|(v, p)| *v != h.variants || *p != h.players)
+        {
             self.rebind(game).map_err(GameError::Setup)?;
         }
         let Some(own) = self.own.take() else { return self.bot.decide(game, seat) };
