@@ -123,6 +123,35 @@ fn weights_tuned_on_other_rules_come_with_a_warning() {
 }
 
 #[test]
+fn the_editions_ship_weights_keyed_to_the_sources_they_ship_with() {
+    // docs/bots.md, "Tuned evaluations, measured": base ships tuned weights. A change to
+    // base's rules makes them stale (a warning in every game): tune again with the
+    // command at the top of variants/base.weights.toml.
+    let g = game(&["base"], 4);
+    let (eval, warning) = g.tuned();
+    assert!(eval.is_some(), "base ships no weights");
+    assert_eq!(warning, &None, "variants/base.weights.toml is stale");
+    // A mod without a weights file of its own plays base's, with a warning that it was
+    // tuned on other rules; a module with an empty file of its own (helpers) plays its
+    // stack's hand-written evaluation, with none.
+    let dir = std::env::temp_dir().join(format!("catan-shipped-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mod_path = dir.join("house.lua");
+    std::fs::write(&mod_path, "variant { extends = \"base\" }\n").unwrap();
+    let g = game(&["base", &mod_path.display().to_string()], 4);
+    assert!(g.tuned().0.is_some());
+    assert!(g.tuned().1.as_ref().is_some_and(|w| w.contains("tuned on base")), "{:?}", g.tuned().1);
+    // The same mod loaded alone (it extends base): the same weights and warning, so that
+    // `--compare base ./house.lua` is played by the same bots on both sides.
+    let alone = game(&[&mod_path.display().to_string()], 4);
+    assert_eq!(alone.tuned().0.as_ref().map(|e| &e.tuned), g.tuned().0.as_ref().map(|e| &e.tuned));
+    assert!(alone.tuned().1.as_ref().is_some_and(|w| w.contains("tuned on base")), "{:?}", alone.tuned().1);
+    std::fs::remove_dir_all(&dir).ok();
+    let g = game(&["base", "helpers"], 4);
+    assert!(g.tuned().0.is_none() && g.tuned().1.is_none(), "{:?}", g.tuned().1);
+}
+
+#[test]
 fn tuning_is_deterministic_for_a_seed_and_learns_that_points_win() {
     let cfg = TuneConfig {
         header: header(4, 11, &[], false),

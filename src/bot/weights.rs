@@ -111,11 +111,15 @@ pub fn file_for(v: &str) -> PathBuf {
 
 /// The weights a stack loads: those of its topmost variant that has a weights file (a
 /// path's file beside it, a built-in edition's built in), and a warning when they were
-/// tuned on another stack, another player count or other sources.
+/// tuned on another stack or other sources. After the stack as written come the editions
+/// its variants extend: a mod loaded alone (`--variant ./house.lua`, extending base)
+/// plays with base's weights and the warning, as `base+./house.lua` does, so that a
+/// comparison of base with the mod is played by the same bots on both sides.
 pub fn find(game: &Game) -> (Option<Tuned>, Option<String>) {
     let h = game.header();
     let stack = h.variants.join("+");
-    for v in h.variants.iter().rev() {
+    let extended = game.spec().variants.iter().rev().filter(|v| !h.variants.contains(v));
+    for v in h.variants.iter().rev().chain(extended) {
         let file = if v.ends_with(".lua") {
             let path = file_for(v);
             if !path.is_file() {
@@ -132,7 +136,10 @@ pub fn find(game: &Game) -> (Option<Tuned>, Option<String>) {
                 Err(e) => return (None, Some(format!("the built-in weights of {v}: {e}"))),
             }
         };
-        let Some(t) = file.pick(&stack, h.players) else { continue };
+        // The topmost file decides, even without entries: a module that ships an empty
+        // one (helpers) plays its stack's hand-written evaluation, not the weights of the
+        // edition under it with a warning.
+        let Some(t) = file.pick(&stack, h.players) else { return (None, None) };
         let hash = stack_hash(game.stack_files());
         let warning = if t.stack != stack {
             Some(format!(
