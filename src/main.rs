@@ -20,6 +20,43 @@ struct Cli {
     command: Command,
 }
 
+/// How `catan tune` plays and fits.
+#[derive(clap::Args, Clone)]
+struct TuneArgs {
+    /// Games of self-play in all (the same seed and games give the same weights)
+    #[arg(long, default_value_t = 1000)]
+    games: usize,
+    /// Rounds the games are split into (each plays with the last round's weights)
+    #[arg(long, default_value_t = 4)]
+    rounds: usize,
+    /// Stop after the round in progress once this many minutes have passed (the
+    /// weights then depend on the machine's speed)
+    #[arg(long)]
+    minutes: Option<f64>,
+    /// Games played at once (default: every core)
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
+    /// Start from victory points alone, not from the stack's present evaluation
+    #[arg(long)]
+    from_scratch: bool,
+    /// Leave the variant's hand-written `evaluate` out of the terms: generic and named
+    /// features only
+    #[arg(long)]
+    without_evaluate: bool,
+    /// Learn from this bot's choices (distillation: `mcts` searching with the weights
+    /// so far), the winners setting only the scale; slower, about 0.1 s a label
+    #[arg(long, value_name = "KIND", value_parser = BotKind::parse)]
+    teacher: Option<BotKind>,
+    /// After the fit, this many games of a search by play: matches on paired seeds
+    /// that move the declared weights (points, the variant's named features,
+    /// `evaluate`) one at a time and keep a move that wins
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    play_games: usize,
+    /// The weights file to write (default: the topmost variant's, beside it)
+    #[arg(long, value_name = "FILE")]
+    out: Option<String>,
+}
+
 #[derive(clap::Args, Clone)]
 struct GameArgs {
     /// Variant stack: names and paths joined by '+', e.g. base, base+helpers,
@@ -197,38 +234,8 @@ enum Command {
     Tune {
         #[command(flatten)]
         game: GameArgs,
-        /// Games of self-play in all (the same seed and games give the same weights)
-        #[arg(long, default_value_t = 1000)]
-        games: usize,
-        /// Rounds the games are split into (each plays with the last round's weights)
-        #[arg(long, default_value_t = 4)]
-        rounds: usize,
-        /// Stop after the round in progress once this many minutes have passed (the
-        /// weights then depend on the machine's speed)
-        #[arg(long)]
-        minutes: Option<f64>,
-        /// Games played at once (default: every core)
-        #[arg(long, value_name = "N")]
-        jobs: Option<usize>,
-        /// Start from victory points alone, not from the stack's present evaluation
-        #[arg(long)]
-        from_scratch: bool,
-        /// Leave the variant's hand-written `evaluate` out of the terms: generic and named
-        /// features only
-        #[arg(long)]
-        without_evaluate: bool,
-        /// Learn from this bot's choices (distillation: `mcts` searching with the weights
-        /// so far), the winners setting only the scale; slower, about 0.1 s a label
-        #[arg(long, value_name = "KIND", value_parser = BotKind::parse)]
-        teacher: Option<BotKind>,
-        /// After the fit, this many games of a search by play: matches on paired seeds
-        /// that move the declared weights (points, the variant's named features,
-        /// `evaluate`) one at a time and keep a move that wins
-        #[arg(long, value_name = "N", default_value_t = 0)]
-        play_games: usize,
-        /// The weights file to write (default: the topmost variant's, beside it)
-        #[arg(long, value_name = "FILE")]
-        out: Option<String>,
+        #[command(flatten)]
+        how: TuneArgs,
     },
     /// Answer JSON Lines requests on stdin, one JSON answer per line on stdout: start a
     /// game, list a seat's legal actions, act, view, save, load, undo (docs/protocol.md)
@@ -424,18 +431,9 @@ fn progress_bar(total: usize, label: &str) -> Option<indicatif::ProgressBar> {
 }
 
 /// `catan tune`: self-play, the fit, the weights file written (its other entries kept).
-#[allow(clippy::too_many_arguments)]
 fn run_tune(
     game: &GameArgs,
-    games: usize,
-    rounds: usize,
-    minutes: Option<f64>,
-    jobs: Option<usize>,
-    from_scratch: bool,
-    without_evaluate: bool,
-    teacher: Option<BotKind>,
-    play_games: usize,
-    out: Option<String>,
+    TuneArgs { games, rounds, minutes, jobs, from_scratch, without_evaluate, teacher, play_games, out }: TuneArgs,
 ) -> Result<(), String> {
     let mut args = game.clone();
     args.seed = Some(args.seed.unwrap_or(1));
@@ -787,37 +785,13 @@ transcript up to it:
                 ExitCode::SUCCESS
             }
         }
-        Command::Tune {
-            game,
-            games,
-            rounds,
-            minutes,
-            jobs,
-            from_scratch,
-            without_evaluate,
-            teacher,
-            play_games,
-            out,
-        } => {
-            match run_tune(
-                &game,
-                games,
-                rounds,
-                minutes,
-                jobs,
-                from_scratch,
-                without_evaluate,
-                teacher,
-                play_games,
-                out,
-            ) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    ExitCode::from(1)
-                }
+        Command::Tune { game, how } => match run_tune(&game, how) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(1)
             }
-        }
+        },
         Command::Web { game, bots, budget, bot_cmd, load, no_offers, port, host, bot_pace, watch } => {
             let h = match load.as_ref().or(watch.as_ref()) {
                 Some(path) => loaded_header(path, &game),
