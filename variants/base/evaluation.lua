@@ -43,6 +43,25 @@ end
 
 local BUILDS = { { "city", 0.6 }, { "settlement", 0.6 }, { "development", 0.3 }, { "road", 0.15 } }
 
+-- What p's hand nears: the cards it holds, its open sites, and for each build it has the
+-- pieces and the room for, the share of the price the hand covers, squared (0 otherwise).
+-- The evaluation and the named features below both read it; `g:cached` computes it once
+-- a position.
+local function nearness(g, p)
+  local hand = g:cards(p, "hand")
+  local n = total(hand)
+  local spots = open_sites(g, p)
+  local can = buildable(g, p, spots)
+  local near = {}
+  for _, b in ipairs(BUILDS) do
+    local what = b[1]
+    near[what] = (n > 0 and can[what]) and covered(hand, cost(g, what, p)) ^ 2 or 0
+  end
+  return { n = n, spots = spots, near = near }
+end
+
+local function outlook(g, p) return g:cached(nearness, p, "recorded") end
+
 filter("evaluate", "base.evaluate", function(g, v, p)
   local winner = g:winner()
   if winner then return v + (winner == p and 100 or 0) end
@@ -63,18 +82,13 @@ filter("evaluate", "base.evaluate", function(g, v, p)
   -- Development cards (victory point cards are already in the points), knights played.
   local dev = g:count(p, "dev") + g:count(p, "dev_new")
   v = v + 0.3 * dev + 0.15 * g:count(p, "played") + 0.02 * g:longest_trail(p, "road")
-  -- The hand: a little per card, more as it nears a build; over the discard limit it is at
-  -- risk on a 7.
-  local hand = g:cards(p, "hand")
-  local n = total(hand)
-  local spots = open_sites(g, p)
-  local can = buildable(g, p, spots)
+  -- The hand: a little per card, more as it nears a build (the nearest counts); over the
+  -- discard limit it is at risk on a 7.
+  local o = outlook(g, p)
+  local n, spots = o.n, o.spots
   local best = 0
-  if n > 0 then
-    for _, b in ipairs(BUILDS) do
-      local what, w = b[1], b[2]
-      if can[what] and w > best then best = math.max(best, w * covered(hand, cost(g, what, p)) ^ 2) end
-    end
+  for _, b in ipairs(BUILDS) do
+    best = math.max(best, b[2] * o.near[b[1]])
   end
   v = v + 0.03 * n + best
   local limit = opt(g, "discard_limit")
@@ -93,13 +107,10 @@ end)
 -- build (the share of its price covered, squared, as above; 0 when it cannot be built) and
 -- the cards over the discard limit. The weights file weighs them beside the rest.
 filter("features", "base.features", function(g, t, p)
-  local hand = g:cards(p, "hand")
-  local n = total(hand)
-  local can = buildable(g, p, open_sites(g, p))
+  local o = outlook(g, p)
   for _, b in ipairs(BUILDS) do
-    local what = b[1]
-    t["near." .. what] = (n > 0 and can[what]) and covered(hand, cost(g, what, p)) ^ 2 or 0
+    t["near." .. b[1]] = o.near[b[1]]
   end
-  t.over_limit = math.max(0, n - opt(g, "discard_limit"))
+  t.over_limit = math.max(0, o.n - opt(g, "discard_limit"))
   return t
 end)
