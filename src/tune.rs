@@ -316,37 +316,20 @@ fn fit(data: &[&Position], ncols: usize, start: &[f64], prior: &[f64], ridge: f6
     // Scale of each column: its spread over every seat of every position. Softmax ignores
     // what all seats share, so only the spread matters; a column that never varies is
     // left out.
-    let sd = spread(data.iter().flat_map(|p| &p.seats), ncols);
-    let live: Vec<usize> = (0..ncols).filter(|&c| sd[c] > 1e-9).collect();
-    let k = live.len();
-    if k == 0 {
+    let Some(d) = Standardized::of(data.iter().map(|p| (&p.seats[..], p.winner)), ncols) else {
         return vec![0.0; ncols];
-    }
-    // The data once, flat and standardized (z = x / sd / temperature, so a seat's score is
-    // z · θ): the steps below read it hundreds of times.
-    let mut z = Vec::with_capacity(data.iter().map(|p| p.seats.len()).sum::<usize>() * k);
-    let mut spans = Vec::with_capacity(data.len());
-    for p in data {
-        spans.push((z.len() / k, p.seats.len(), p.winner));
-        for row in &p.seats {
-            z.extend(live.iter().map(|&c| row[c] / sd[c] / TEMPERATURE));
-        }
-    }
+    };
+    let k = d.live.len();
     // θ in standardized units: w = θ / sd. The ridge pulls toward the run's starting
     // weights (points alone from scratch), not toward nothing, so a column the games cannot
     // tell about keeps its sense.
-    let mut theta: Vec<f64> = live.iter().map(|&c| start[c] * sd[c]).collect();
-    let prior: Vec<f64> = live.iter().map(|&c| prior[c] * sd[c]).collect();
-    let (mut m1, mut m2) = (vec![0.0; k], vec![0.0; k]);
-    let (b1, b2, lr) = (0.9f64, 0.999f64, 0.05);
-    let steps = 400;
-    // The gradient of a chunk of positions; chunks are fixed by the data alone and added in
-    // order, so the weights do not depend on the number of threads.
+    let mut theta: Vec<f64> = d.live.iter().map(|&c| start[c] * d.sd[c]).collect();
+    let prior: Vec<f64> = d.live.iter().map(|&c| prior[c] * d.sd[c]).collect();
     let chunk_grad = |chunk: &[(usize, usize, usize)], theta: &[f64]| -> Vec<f64> {
         let mut grad = vec![0.0; k];
         let mut s = Vec::new();
         for &(first, seats, winner) in chunk {
-            let rows = &z[first * k..(first + seats) * k];
+            let rows = &d.z[first * k..(first + seats) * k];
             s.clear();
             s.extend(rows.chunks_exact(k).map(|r| r.iter().zip(theta).map(|(x, t)| x * t).sum::<f64>()));
             let top = s.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -359,17 +342,77 @@ fn fit(data: &[&Position], ncols: usize, start: &[f64], prior: &[f64], ridge: f6
         }
         grad
     };
+    // Ascent on the mean log-likelihood less the ridge.
+    ascend(&mut theta, &d.spans, chunk_grad, |c, theta| ridge * (theta[c] - prior[c]));
+    d.weights(&theta, ncols)
+}
+
+/// A fit's data once, flat and standardized: each group (a position's seats, a decision's
+/// actions) as rows of its live columns (z = x / sd / temperature, so a row's score is
+/// z · θ), read hundreds of times by the gradient steps.
+struct Standardized {
+    /// The spread of every column, and the columns that vary at all (the others are left
+    /// out of the fit).
+    sd: Vec<f64>,
+    live: Vec<usize>,
+    z: Vec<f64>,
+    /// Each group's first row in `z`, its rows, and the row that won (or was chosen).
+    spans: Vec<(usize, usize, usize)>,
+}
+
+impl Standardized {
+    /// None when no column varies.
+    fn of<'a>(groups: impl Iterator<Item = (&'a [Vec<f64>], usize)> + Clone, ncols: usize) -> Option<Standardized> {
+        let sd = spread(groups.clone().flat_map(|(rows, _)| rows), ncols);
+        let live: Vec<usize> = (0..ncols).filter(|&c| sd[c] > 1e-9).collect();
+        let k = live.len();
+        if k == 0 {
+            return None;
+        }
+        let mut z = Vec::with_capacity(groups.clone().map(|(rows, _)| rows.len()).sum::<usize>() * k);
+        let mut spans = vec![];
+        for (rows, won) in groups {
+            spans.push((z.len() / k, rows.len(), won));
+            for row in rows {
+                z.extend(live.iter().map(|&c| row[c] / sd[c] / TEMPERATURE));
+            }
+        }
+        Some(Standardized { sd, live, z, spans })
+    }
+
+    /// Standardized weights (`theta`'s first entries, by live column) in the columns' own
+    /// units.
+    fn weights(&self, theta: &[f64], ncols: usize) -> Vec<f64> {
+        let mut w = vec![0.0; ncols];
+        for (i, &c) in self.live.iter().enumerate() {
+            w[c] = theta[i] / self.sd[c];
+        }
+        w
+    }
+}
+
+/// 400 steps of gradient ascent (Adam) on `theta`: the mean of `grad` over the groups of
+/// `spans`, less `pull(c, theta)` for each entry. The gradient is added up in fixed chunks
+/// of the data, in order, so the result does not depend on the number of threads.
+fn ascend(
+    theta: &mut [f64],
+    spans: &[(usize, usize, usize)],
+    grad: impl Fn(&[(usize, usize, usize)], &[f64]) -> Vec<f64> + Sync,
+    pull: impl Fn(usize, &[f64]) -> f64,
+) {
+    let n = theta.len();
+    let (mut m1, mut m2) = (vec![0.0; n], vec![0.0; n]);
+    let (b1, b2, lr) = (0.9f64, 0.999f64, 0.05);
     let chunks: Vec<&[(usize, usize, usize)]> = spans.chunks(spans.len().div_ceil(FIT_CHUNKS).max(1)).collect();
-    let len = data.len() as f64;
-    for t in 1..=steps {
+    let len = spans.len() as f64;
+    for t in 1..=400 {
         let parts: Vec<Vec<f64>> = std::thread::scope(|scope| {
-            let theta = &theta;
-            let handles: Vec<_> = chunks.iter().map(|c| scope.spawn(move || chunk_grad(c, theta))).collect();
-            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| vec![0.0; k])).collect()
+            let (theta, grad) = (&*theta, &grad);
+            let handles: Vec<_> = chunks.iter().map(|c| scope.spawn(move || grad(c, theta))).collect();
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| vec![0.0; n])).collect()
         });
-        for c in 0..k {
-            // Ascent on the mean log-likelihood less the ridge.
-            let g = parts.iter().map(|p| p[c]).sum::<f64>() / len - ridge * (theta[c] - prior[c]);
+        for c in 0..n {
+            let g = parts.iter().map(|p| p[c]).sum::<f64>() / len - pull(c, theta);
             m1[c] = b1 * m1[c] + (1.0 - b1) * g;
             m2[c] = b2 * m2[c] + (1.0 - b2) * g * g;
             let mh = m1[c] / (1.0 - b1.powi(t));
@@ -377,11 +420,6 @@ fn fit(data: &[&Position], ncols: usize, start: &[f64], prior: &[f64], ridge: f6
             theta[c] += lr * mh / (vh.sqrt() + 1e-8);
         }
     }
-    let mut w = vec![0.0; ncols];
-    for (i, &c) in live.iter().enumerate() {
-        w[c] = theta[i] / sd[c];
-    }
-    w
 }
 
 /// The ridge that foretells held-out games best: for each of `RIDGES`, the fit on all but
@@ -476,33 +514,20 @@ fn fit_choice_direction(choices: &[&Choice], ncols: usize, prior: &[f64], ridge:
     }
     // Scale of each column: its spread over every action of every decision; a column that
     // never varies is left out.
-    let sd = spread(choices.iter().flat_map(|ch| &ch.actions), ncols);
-    let live: Vec<usize> = (0..ncols).filter(|&c| sd[c] > 1e-9).collect();
-    let k = live.len();
-    if k == 0 {
+    let Some(d) = Standardized::of(choices.iter().map(|ch| (&ch.actions[..], ch.chosen)), ncols) else {
         return (vec![0.0; ncols], 1.0);
-    }
-    // The data once, flat and standardized (z = x / sd / temperature), as in `fit`.
-    let mut z = Vec::with_capacity(choices.iter().map(|c| c.actions.len()).sum::<usize>() * k);
-    let mut spans = Vec::with_capacity(choices.len());
-    for ch in choices {
-        spans.push((z.len() / k, ch.actions.len(), ch.chosen));
-        for row in &ch.actions {
-            z.extend(live.iter().map(|&c| row[c] / sd[c] / TEMPERATURE));
-        }
-    }
+    };
+    let k = d.live.len();
     // θ in standardized units, the last entry the log of the sharpness of the choices.
-    let mut theta: Vec<f64> = live.iter().map(|&c| prior[c] * sd[c]).collect();
+    let mut theta: Vec<f64> = d.live.iter().map(|&c| prior[c] * d.sd[c]).collect();
     let prior = theta.clone();
     theta.push(0.0);
-    let (mut m1, mut m2) = (vec![0.0; k + 1], vec![0.0; k + 1]);
-    let (b1, b2, lr) = (0.9f64, 0.999f64, 0.05);
     let chunk_grad = |chunk: &[(usize, usize, usize)], theta: &[f64]| -> Vec<f64> {
         let mut grad = vec![0.0; k + 1];
         let beta = theta[k].exp();
         let mut s = Vec::new();
         for &(first, actions, chosen) in chunk {
-            let rows = &z[first * k..(first + actions) * k];
+            let rows = &d.z[first * k..(first + actions) * k];
             s.clear();
             s.extend(rows.chunks_exact(k).map(|r| beta * r.iter().zip(theta).map(|(x, t)| x * t).sum::<f64>()));
             let top = s.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -515,29 +540,9 @@ fn fit_choice_direction(choices: &[&Choice], ncols: usize, prior: &[f64], ridge:
         }
         grad
     };
-    let chunks: Vec<&[(usize, usize, usize)]> = spans.chunks(spans.len().div_ceil(FIT_CHUNKS).max(1)).collect();
-    let len = choices.len() as f64;
-    for t in 1..=400 {
-        let parts: Vec<Vec<f64>> = std::thread::scope(|scope| {
-            let theta = &theta;
-            let handles: Vec<_> = chunks.iter().map(|c| scope.spawn(move || chunk_grad(c, theta))).collect();
-            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| vec![0.0; k + 1])).collect()
-        });
-        for c in 0..=k {
-            let pull = if c < k { ridge * (theta[c] - prior[c]) } else { 0.0 };
-            let g = parts.iter().map(|p| p[c]).sum::<f64>() / len - pull;
-            m1[c] = b1 * m1[c] + (1.0 - b1) * g;
-            m2[c] = b2 * m2[c] + (1.0 - b2) * g * g;
-            let mh = m1[c] / (1.0 - b1.powi(t));
-            let vh = m2[c] / (1.0 - b2.powi(t));
-            theta[c] += lr * mh / (vh.sqrt() + 1e-8);
-        }
-    }
-    let mut w = vec![0.0; ncols];
-    for (i, &c) in live.iter().enumerate() {
-        w[c] = theta[i] / sd[c];
-    }
-    (w, theta[k].exp())
+    // The sharpness is not pulled.
+    ascend(&mut theta, &d.spans, chunk_grad, |c, theta| if c < k { ridge * (theta[c] - prior[c]) } else { 0.0 });
+    (d.weights(&theta, ncols), theta[k].exp())
 }
 
 /// Share of the teacher's choices the weights rank first.
