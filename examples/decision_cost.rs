@@ -4,8 +4,10 @@
 //! A measurement, not a test:
 //! `cargo run --release --example decision_cost -- planner 20 base` (kind, games, stack,
 //! then KEY=VALUE options; the default options are the random board with the set-up phase).
+//! The kind may name the evaluation every seat plays with, as `catan sim --bots` does:
+//! `planner@none` (the hand-written `evaluate`), `planner@FILE` (a weights file).
 
-use catan_engine::bot::{Bot, BotKind, Budget};
+use catan_engine::bot::{Bot, BotSpec, Budget};
 use catan_engine::{Game, Header};
 use std::time::Instant;
 
@@ -17,7 +19,8 @@ static ALLOCATOR: catan_engine::alloc::Allocator = catan_engine::alloc::Allocato
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let kind = BotKind::parse(args.first().map_or("planner", |s| s)).unwrap_or_else(|e| panic!("{e}"));
+    let spec = BotSpec::parse(args.first().map_or("planner", |s| s)).unwrap_or_else(|e| panic!("{e}"));
+    let kind = spec.kind;
     let games: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(20);
     let stack: Vec<String> = args.get(2).map_or("base", |s| s).split('+').map(String::from).collect();
     let mut options: Vec<(String, String)> =
@@ -29,6 +32,9 @@ fn main() {
     let header = Header { variants: stack, players, seed: 1, options, sandbox: false };
     let mut game = Game::new(header).unwrap_or_else(|e| panic!("{e}"));
     game.set_quiet(true);
+    if let Some(eval) = spec.evaluation(&game).unwrap_or_else(|e| panic!("{e}")) {
+        game.swap_tuned(eval);
+    }
     let (mut all, mut chosen) = (vec![], vec![]);
     let start = Instant::now();
     for seed in 1..=games {
@@ -58,7 +64,7 @@ fn main() {
     let mean = all.iter().sum::<f64>() / all.len().max(1) as f64;
     println!(
         "{} in every seat, {games} games: {} decisions, median {:.3} ms, median with a choice {:.3} ms ({} of them), p90 {:.3} ms, mean {:.3} ms; {:.3} s a game",
-        kind.name(),
+        spec.name(),
         all.len(),
         q(&mut all, 0.5),
         q(&mut chosen, 0.5),

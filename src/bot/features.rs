@@ -30,6 +30,11 @@ pub struct FeatureSpace {
     stored_card: Vec<Option<usize>>,
     /// The card kinds some terrain produces, found once.
     resources: Vec<usize>,
+    /// Where the board's single features are: `production.kinds`, `production.least`,
+    /// `harbors`, `harbors.matched`, `sites.open`, `sites.best`, `slots.cards`,
+    /// `slots.stored`; and `trail.PIECE` by piece.
+    singles: [Option<usize>; 8],
+    trail: Vec<Option<usize>>,
 }
 
 impl FeatureSpace {
@@ -87,6 +92,18 @@ impl FeatureSpace {
             .map(|p| spec.cards.iter().map(|c| at(format!("production.{}.{}", p.name, c.name))).collect())
             .collect();
         let slot_card = spec.cards.iter().map(|c| at(format!("slots.{}", c.name))).collect();
+        let singles = [
+            "production.kinds",
+            "production.least",
+            "harbors",
+            "harbors.matched",
+            "sites.open",
+            "sites.best",
+            "slots.cards",
+            "slots.stored",
+        ]
+        .map(|n| at(n.to_string()));
+        let trail = spec.pieces.iter().map(|p| at(format!("trail.{}", p.name))).collect();
         let stored_card = spec.cards.iter().map(|c| at(format!("stored.{}", c.name))).collect();
         FeatureSpace {
             names,
@@ -99,6 +116,8 @@ impl FeatureSpace {
             slot_card,
             stored_card,
             resources,
+            singles,
+            trail,
         }
     }
 
@@ -120,6 +139,18 @@ impl FeatureSpace {
         }
         let named = game.named_features()?;
         Ok(Features { generic, named })
+    }
+
+    /// The generic features of every seat, the referee's, with each seat's victory points
+    /// (hidden ones included) given: what a tuned evaluation reads beside `Script::terms`.
+    pub fn with_points(&self, game: &Game, points: &[f64]) -> Vec<Vec<f64>> {
+        let mut generic = vec![vec![0.0; self.names.len()]; game.header().players];
+        for (row, &p) in generic.iter_mut().zip(points) {
+            row[0] = p;
+        }
+        let st = game.state();
+        self.fill(game, &st, &mut generic);
+        generic
     }
 
     /// The generic features of every seat as `seat` may know them (None: the referee, who
@@ -152,14 +183,9 @@ impl FeatureSpace {
         Ok(generic)
     }
 
-    fn set(&self, row: &mut [f64], name: &str, v: f64) {
-        if let Some(i) = self.index(name) {
-            row[i] = v;
-        }
-    }
-
     fn fill(&self, game: &Game, st: &GameState, out: &mut [Vec<f64>]) {
         let spec = game.spec();
+        let [kinds_at, least_at, harbors_at, matched_at, open_at, best_at, ..] = self.singles;
         for (s, row) in out.iter_mut().enumerate() {
             let Some(player) = st.players.get(s) else { continue };
             for (z, _) in spec.zones.iter().enumerate().filter(|(_, z)| z.per_player) {
@@ -230,9 +256,13 @@ impl FeatureSpace {
             let resources = &self.resources;
             if !resources.is_empty() {
                 for (s, row) in out.iter_mut().enumerate() {
-                    let got: Vec<f64> = resources.iter().map(|&r| by_resource[s][r]).collect();
-                    self.set(row, "production.kinds", got.iter().filter(|&&x| x > 0.0).count() as f64);
-                    self.set(row, "production.least", got.iter().copied().fold(f64::INFINITY, f64::min));
+                    let got = resources.iter().map(|&r| by_resource[s][r]);
+                    if let Some(i) = kinds_at {
+                        row[i] = got.clone().filter(|&x| x > 0.0).count() as f64;
+                    }
+                    if let Some(i) = least_at {
+                        row[i] = got.fold(f64::INFINITY, f64::min);
+                    }
                 }
             }
             for piece in st.paths.iter().flatten() {
@@ -246,7 +276,7 @@ impl FeatureSpace {
                 let owner = [a, b].iter().find_map(|&n| st.intersections[n].and_then(|p| p.seat()));
                 let Some(s) = owner else { continue };
                 let Some(row) = out.get_mut(s) else { continue };
-                if let Some(i) = self.index("harbors") {
+                if let Some(i) = harbors_at {
                     row[i] += 1.0;
                 }
                 let matched = h
@@ -254,25 +284,27 @@ impl FeatureSpace {
                     .as_deref()
                     .and_then(|r| spec.cards.iter().position(|c| c.name == r))
                     .map_or(0.0, |r| by_resource[s][r]);
-                if let Some(i) = self.index("harbors.matched") {
+                if let Some(i) = matched_at {
                     row[i] += matched;
                 }
             }
             // The longest trail of each kind of path piece, and open building sites: free
             // intersections with no piece beside them at the end of one of the seat's paths.
-            for (k, pk) in spec.pieces.iter().enumerate().filter(|(_, p)| p.site == SiteKind::Path) {
-                let Some(i) = self.index(&format!("trail.{}", pk.name)) else { continue };
+            for (k, _) in spec.pieces.iter().enumerate().filter(|(_, p)| p.site == SiteKind::Path) {
+                let Some(i) = self.trail.get(k).copied().flatten() else { continue };
+                let (mut owned, mut others) = (vec![false; st.paths.len()], vec![false; st.intersections.len()]);
                 for (s, row) in out.iter_mut().enumerate() {
-                    let owned: Vec<bool> = st
-                        .paths
-                        .iter()
-                        .map(|p| p.is_some_and(|p| p.kind as usize == k && p.seat() == Some(s)))
-                        .collect();
-                    if !owned.iter().any(|&o| o) {
+                    let mut any = false;
+                    for (o, p) in owned.iter_mut().zip(&st.paths) {
+                        *o = p.is_some_and(|p| p.kind as usize == k && p.seat() == Some(s));
+                        any |= *o;
+                    }
+                    if !any {
                         continue;
                     }
-                    let others: Vec<bool> =
-                        st.intersections.iter().map(|p| p.is_some_and(|p| p.seat().is_some_and(|o| o != s))).collect();
+                    for (o, p) in others.iter_mut().zip(&st.intersections) {
+                        *o = p.is_some_and(|p| p.seat().is_some_and(|o| o != s));
+                    }
                     row[i] = crate::board::longest_trail(topo, &owned, &others) as f64;
                 }
             }
@@ -280,7 +312,7 @@ impl FeatureSpace {
                 st.intersections[n].is_none()
                     && topo.intersections[n].neighbors.iter().all(|&m| st.intersections[m].is_none())
             };
-            let (open, best) = (self.index("sites.open"), self.index("sites.best"));
+            let (open, best) = (open_at, best_at);
             if open.is_some() || best.is_some() {
                 for (s, row) in out.iter_mut().enumerate() {
                     let mut seen = vec![false; topo.intersections.len()];
@@ -310,7 +342,7 @@ impl FeatureSpace {
             }
         }
         // Slot grids: the cards on top of a seat's slots by kind, and what their stores hold.
-        let (slots_cards, slots_stored) = (self.index("slots.cards"), self.index("slots.stored"));
+        let (slots_cards, slots_stored) = (self.singles[6], self.singles[7]);
         for grid in &st.grids {
             let Some(s) = grid.owner else { continue };
             let Some(row) = out.get_mut(s) else { continue };

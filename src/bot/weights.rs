@@ -187,11 +187,30 @@ impl Evaluator {
         Evaluator { space, generic, named, evaluate, tuned }
     }
 
-    /// Each seat's score, in victory points' units.
+    /// Each seat's score, in victory points' units: the same sum as `combine`'s, term by
+    /// term in the same order, with what it reads of the rules asked in one call
+    /// (`Game::terms`) and the named features not asked when none is weighed.
     pub fn scores(&self, game: &Game) -> Result<Vec<f64>, GameError> {
-        let f = self.space.extract(game)?;
-        let hand = if self.evaluate != 0.0 { Some(game.evaluate()?) } else { None };
-        Ok(self.combine(&f, hand.as_deref()))
+        let t = game.terms(self.evaluate != 0.0, !self.named.is_empty())?;
+        let generic = self.space.with_points(game, &t.points);
+        let len = t.names.len();
+        let named: Vec<f64> = t.names.iter().map(|n| self.named.get(n).copied().unwrap_or(0.0)).collect();
+        Ok(generic
+            .iter()
+            .enumerate()
+            .map(|(s, row)| {
+                let mut v: f64 = row.iter().zip(&self.generic).map(|(x, w)| x * w).sum();
+                if let Some(xs) = t.named.get(s * len..(s + 1) * len) {
+                    for (w, x) in named.iter().zip(xs) {
+                        v += w * x;
+                    }
+                }
+                if let Some(h) = &t.evaluate {
+                    v += self.evaluate * h.get(s).copied().unwrap_or(0.0);
+                }
+                v
+            })
+            .collect())
     }
 
     pub fn combine(&self, f: &Features, hand: Option<&[f64]>) -> Vec<f64> {

@@ -785,6 +785,12 @@ impl Game {
         Ok(self.script().evaluate()?)
     }
 
+    /// Each seat's victory points (hidden ones included), and its `evaluate` and named
+    /// features when asked, in one call into the rules: what a tuned evaluation reads.
+    pub fn terms(&self, with_evaluate: bool, with_features: bool) -> Result<crate::script::Terms, GameError> {
+        Ok(self.script().terms(with_evaluate, with_features)?)
+    }
+
     /// The variant's named features of every seat (its `features` filter), read-only;
     /// empty when the variant declares none.
     pub fn named_features(&self) -> Result<Vec<BTreeMap<String, f64>>, GameError> {

@@ -114,6 +114,24 @@ pub struct Script {
     /// The declared needs of actions the engine checks itself (`declared.rs`); copied
     /// into every `Ctx`.
     declared: Rc<declared::Declared>,
+    /// The names of the named features as `terms` last handed them over, and their
+    /// version in the prelude (`engine.terms`): asked again only when it moves.
+    term_names: std::cell::RefCell<(u64, Rc<[String]>)>,
+}
+
+/// What a tuned evaluation reads of the rules at one position (`Script::terms`), in one
+/// call into Lua.
+#[derive(Debug, Clone)]
+pub struct Terms {
+    /// Each seat's victory points, hidden ones included.
+    pub points: Vec<f64>,
+    /// Each seat's `evaluate` filter, when asked.
+    pub evaluate: Option<Vec<f64>>,
+    /// The named features' names (the `features` filter's keys seen so far, sorted)...
+    pub names: Rc<[String]>,
+    /// ... and each seat's values, `[seat * names.len() + i]` (0 where a seat's table
+    /// lacks a name); empty when not asked or not declared.
+    pub named: Vec<f64>,
 }
 
 /// The random numbers `sample` takes without growing its table.
@@ -134,6 +152,8 @@ const DISPATCH: &[&str] = &[
     "player_text",
     "evaluate",
     "features",
+    "terms",
+    "terms_names",
     "has_filter",
     "metrics",
     "cached_computations",
@@ -256,6 +276,7 @@ impl Script {
             quiet: Cell::new(false),
             unlisted,
             declared: Rc::new(declared),
+            term_names: std::cell::RefCell::new((0, Rc::from(Vec::new()))),
         })
     }
 
@@ -661,6 +682,40 @@ impl Script {
             ));
         }
         Ok(v)
+    }
+
+    /// Each seat's victory points, and its `evaluate` and named features when asked, in
+    /// one call: what a tuned evaluation reads at every position it scores, without the
+    /// tables of names `features` builds.
+    pub fn terms(&self, with_evaluate: bool, with_features: bool) -> Result<Terms, ScriptError> {
+        let (flat, version) =
+            self.ask::<(Vec<f64>, u64)>(false, "terms", (self.g.clone(), with_evaluate, with_features))?;
+        if self.term_names.borrow().0 != version {
+            let names = self.ask::<Vec<String>>(false, "terms_names", ())?;
+            *self.term_names.borrow_mut() = (version, Rc::from(names));
+        }
+        let names = self.term_names.borrow().1.clone();
+        let n = self.state().players.len();
+        let bad = |what: &str| Err(ScriptError::new(ScriptErrorKind::Runtime, what.to_string()));
+        let fixed = n * (1 + usize::from(with_evaluate));
+        let named_len = flat.len().saturating_sub(fixed);
+        if flat.len() < fixed || (named_len != 0 && named_len != n * names.len()) {
+            return bad("the rules gave the wrong number of terms for a position");
+        }
+        let (points, rest) = flat.split_at(n);
+        let (evaluate, named) = if with_evaluate { rest.split_at(n) } else { rest.split_at(0) };
+        if evaluate.iter().any(|x| !x.is_finite()) {
+            return bad("the evaluate filter must return a finite number for every seat");
+        }
+        if named.iter().any(|x| !x.is_finite()) {
+            return bad("the features filter must give finite numbers");
+        }
+        Ok(Terms {
+            points: points.to_vec(),
+            evaluate: with_evaluate.then(|| evaluate.to_vec()),
+            names,
+            named: named.to_vec(),
+        })
     }
 
     /// What the variant measures of the game now (the `metrics` filter: names and finite

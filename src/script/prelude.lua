@@ -1146,6 +1146,74 @@ function engine.features(g)
   return out
 end
 
+-- Bots: what a tuned evaluation reads of the rules at each position it scores, in one
+-- call and one flat list of numbers (`Script::terms`): each seat's victory points (hidden
+-- ones included), then each seat's `evaluate` when asked, then each seat's named features
+-- when asked, one per name seen so far (0 where a seat's table lacks it). The names are
+-- kept sorted here; `terms_names` hands them over when their version moves. The checks
+-- walk a table raw, in no fixed order; a fault found is named as `engine.features` does
+-- (in sorted order), so every run reports the same one.
+local term_names, term_at, term_version = {}, {}, 0
+function engine.terms(g, with_evaluate, with_features)
+  local n = g:players()
+  local out = {}
+  for p = 1, n do out[p] = run_filter(g, "victory_points", true, 0, p, true) end
+  local rows
+  if with_features and points().filter["features"] then
+    rows = {}
+    local scratch, grew = {}, false
+    for p = 1, n do
+      local f = g:filter("features", {}, p, scratch)
+      if type(f) ~= "table" then error("the features filter returned " .. type(f) .. ", not a table", 0) end
+      for k, v in next, f do
+        if type(k) ~= "string" or type(v) ~= "number" then
+          engine.features(g) -- raises the error of the first such key in sorted order
+          error("the features filter returned a key or a value it may not", 0)
+        end
+        if not term_at[k] then
+          term_names[#term_names + 1] = k
+          term_at[k] = true
+          grew = true
+        end
+      end
+      rows[p] = f
+    end
+    if grew then
+      table.sort(term_names)
+      for i, k in ipairs(term_names) do term_at[k] = i end
+      term_version = term_version + 1
+    end
+  end
+  local k = n
+  if with_evaluate then
+    local hooks = points().filter["evaluate"]
+    local scratch = {}
+    for p = 1, n do
+      local v
+      if hooks then
+        v = g:filter("evaluate", 0, p, scratch)
+        if type(v) ~= "number" then error("the evaluate filter returned " .. type(v) .. ", not a number", 0) end
+      else
+        v = out[p]
+      end
+      out[k + p] = v + 0.0
+    end
+    k = k + n
+  end
+  if rows then
+    for p = 1, n do
+      local f = rows[p]
+      for i = 1, #term_names do
+        out[k + i] = (f[term_names[i]] or 0) + 0.0
+      end
+      k = k + #term_names
+    end
+  end
+  return out, term_version
+end
+
+function engine.terms_names() return term_names end
+
 -- Simulations: what a variant measures of a finished game (`catan sim`'s metrics). Each
 -- `metrics` filter (g, m) adds names and numbers to one table, read-only. A hook that
 -- returns anything else, or a value that is not a finite number, is named with its line
