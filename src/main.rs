@@ -29,8 +29,9 @@ struct TuneArgs {
     /// Rounds the games are split into (each plays with the last round's weights)
     #[arg(long, default_value_t = 4)]
     rounds: usize,
-    /// Stop after the round in progress once this many minutes have passed (the
-    /// weights then depend on the machine's speed)
+    /// Stop after the round in progress once this many minutes have passed, and start no
+    /// match of the search by play past them (the weights then depend on the machine's
+    /// speed)
     #[arg(long)]
     minutes: Option<f64>,
     /// Games played at once (default: every core)

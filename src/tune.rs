@@ -55,8 +55,9 @@ pub struct TuneConfig {
     /// Games in all, split into `rounds` rounds.
     pub games: usize,
     pub rounds: usize,
-    /// Stop after the round in progress once this many seconds have passed (the result
-    /// then depends on the machine's speed).
+    /// Stop after the round in progress once this many seconds have passed, and start
+    /// no match of the search by play past them (the result then depends on the
+    /// machine's speed).
     pub seconds: Option<f64>,
     pub jobs: usize,
     /// Start from victory points alone instead of the stack's present evaluation.
@@ -651,13 +652,15 @@ fn duel(game: &mut Game, seed: u64, seat: usize, candidate: &Tuned) -> Result<bo
 /// a match of `n` games against `w` (`play(candidate, w, match)` gives the candidate's
 /// wins); a move that wins more than its share (`fair`) by half a standard error is kept
 /// and tried again twice as far, one that does not is tried the other way, then the step
-/// is halved and the next column taken. Plays `matches` matches.
+/// is halved and the next column taken. Plays `matches` matches, or fewer: none is
+/// started once `out_of_time()`.
 fn search_by_play(
     w: &mut [f64],
     order: &[usize],
     sd: &[f64],
     (n, fair, matches): (usize, f64, usize),
     name_of: &dyn Fn(usize) -> String,
+    out_of_time: &dyn Fn() -> bool,
     mut play: impl FnMut(&[f64], &[f64], usize) -> Result<usize, GameError>,
 ) -> Result<Vec<PlayStep>, GameError> {
     let bar = fair + 0.5 * (fair * (1.0 - fair) / n.max(1) as f64).sqrt();
@@ -666,7 +669,7 @@ fn search_by_play(
     let mut dir = vec![1.0; order.len()];
     let mut steps: Vec<PlayStep> = vec![];
     let (mut j, mut flipped) = (0, false);
-    while !order.is_empty() && steps.len() < matches {
+    while !order.is_empty() && steps.len() < matches && !out_of_time() {
         let c = order[j];
         let mut candidate = w.to_vec();
         candidate[c] = round4(w[c] + dir[j] * step[j]);
@@ -826,7 +829,9 @@ pub fn tune(cfg: &TuneConfig, mut progress: impl FnMut(usize, usize, usize)) -> 
         let players = cfg.header.players.max(1);
         let n = MATCH_GAMES.div_ceil(players) * players;
         let shape = (n, 1.0 / players as f64, cfg.play_games / n);
-        let steps = search_by_play(&mut w, &order, &sd, shape, &name_of, |candidate, w, m| {
+        // `--minutes` bounds the whole run: no match starts past it.
+        let out_of_time = || cfg.seconds.is_some_and(|s| start.elapsed().as_secs_f64() >= s);
+        let steps = search_by_play(&mut w, &order, &sd, shape, &name_of, &out_of_time, |candidate, w, m| {
             let (inc, cand) = (to_tuned(w), to_tuned(candidate));
             // Fresh seeds for each match, apart from the fit's games; each seed with the
             // candidate in every seat.
@@ -997,9 +1002,10 @@ mod tests {
         let mut w = vec![1.0, 0.0, 0.0, 5.0];
         let sd = [2.0, 0.5, 0.5, 0.0];
         let name = |c: usize| format!("c{c}");
-        let steps =
-            search_by_play(&mut w, &[1, 2, 3, 0], &sd, (48, 0.5, 16), &name, |c, w, _| Ok(wins(c, w, &best, 48)))
-                .unwrap();
+        let steps = search_by_play(&mut w, &[1, 2, 3, 0], &sd, (48, 0.5, 16), &name, &|| false, |c, w, _| {
+            Ok(wins(c, w, &best, 48))
+        })
+        .unwrap();
         assert_eq!(steps.len(), 16);
         assert!(steps.iter().all(|s| s.feature != "c3"), "a column that never varies was moved");
         assert_eq!(w[3], 5.0);
@@ -1013,5 +1019,16 @@ mod tests {
         for c in 0..3 {
             assert!((w[c] - best[c]).abs() < 0.15, "column {c}: {w:?}");
         }
+        // Out of time (`--minutes`): no match starts after the deadline, and the weights
+        // stay as the matches played so far left them.
+        let played = std::cell::Cell::new(0);
+        let mut w = vec![1.0, 0.0, 0.0, 5.0];
+        let steps =
+            search_by_play(&mut w, &[1, 2, 3, 0], &sd, (48, 0.5, 16), &name, &|| played.get() >= 3, |c, w, _| {
+                played.set(played.get() + 1);
+                Ok(wins(c, w, &best, 48))
+            })
+            .unwrap();
+        assert_eq!((steps.len(), played.get()), (3, 3));
     }
 }

@@ -12,9 +12,11 @@ use std::collections::BTreeMap;
 /// --out` does; `NAME.weights.toml` beside `NAME.lua` is the file a stack loads). With
 /// `teacher` (a bot kind, `"mcts"`), the weights are distilled from that bot's choices
 /// (`catan tune --teacher`). With `play_games`, a search by play follows the fit (`catan
-/// tune --play-games`).
+/// tune --play-games`). With `minutes`, the run stops after the round in progress once
+/// they have passed and starts no match of the search by play past them (`catan tune
+/// --minutes`; the weights then depend on the machine's speed).
 #[pyfunction]
-#[pyo3(signature = (variant = "base", games = 1000, rounds = 4, seed = 1, players = None, options = vec![], jobs = None, from_scratch = false, without_evaluate = false, teacher = None, play_games = 0, out = None))]
+#[pyo3(signature = (variant = "base", games = 1000, rounds = 4, seed = 1, players = None, options = vec![], jobs = None, from_scratch = false, without_evaluate = false, teacher = None, play_games = 0, out = None, minutes = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn tune(
     py: Python<'_>,
@@ -30,6 +32,7 @@ pub fn tune(
     teacher: Option<String>,
     play_games: usize,
     out: Option<String>,
+    minutes: Option<f64>,
 ) -> PyResult<(BTreeMap<String, f64>, String)> {
     let header = Header::from_args(variant, players, seed, options, false).map_err(SetupError::new_err)?;
     let teacher = teacher.as_deref().map(catan_engine::bot::BotKind::parse).transpose().map_err(SetupError::new_err)?;
@@ -37,7 +40,7 @@ pub fn tune(
         header,
         games,
         rounds,
-        seconds: None,
+        seconds: minutes.map(|m| m * 60.0),
         jobs: jobs.unwrap_or_else(catan_engine::sim::default_jobs),
         from_scratch,
         without_evaluate,

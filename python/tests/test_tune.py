@@ -26,3 +26,10 @@ def test_tune_distils_a_teacher_and_refuses_an_unknown_one():
         assert "wizard" in str(e)
     else:
         raise AssertionError("an unknown teacher was taken")
+
+
+def test_tune_stops_at_its_minutes():
+    # A budget already spent: the first round is played, no match of the search by play.
+    weights, made = ce.tune("base", games=4, rounds=2, seed=3, jobs=2, play_games=96, minutes=0.0)
+    assert "4 games" not in made and "search by play" not in made, made
+    assert weights
