@@ -76,7 +76,10 @@ fn every_fast_method_answers_alike_both_ways_and_its_c_function_answers() {
         let (slow, answered_slow) = play(false, &command, false);
         assert!(fast.result.starts_with("Ok("), "{command}: {}", fast.result);
         assert_eq!(fast, slow, "{command}: the C function and the mlua function disagree");
-        assert!(answered.contains(&name), "{command}: its C function never answered ({answered:?})");
+        // Which C functions answered is recorded in debug builds only (`record_fast_answers`).
+        if cfg!(debug_assertions) {
+            assert!(answered.contains(&name), "{command}: its C function never answered ({answered:?})");
+        }
         assert!(answered_slow.is_empty(), "{command}: C functions answered with the fast path off: {answered_slow:?}");
     }
 }
