@@ -128,15 +128,10 @@ impl FeatureSpace {
     /// The generic features of every seat (`[seat][feature]`), and the variant's named ones
     /// (the `features` filter) by name.
     pub fn extract(&self, game: &Game) -> Result<Features, GameError> {
-        let players = game.header().players;
-        let mut generic = vec![vec![0.0; self.names.len()]; players];
-        for (s, row) in generic.iter_mut().enumerate() {
-            row[0] = game.points(s, true)? as f64;
-        }
-        {
-            let st = game.state();
-            self.fill(game, &st, &mut generic);
-        }
+        let points = (0..game.header().players)
+            .map(|s| Ok(game.points(s, true)? as f64))
+            .collect::<Result<Vec<_>, GameError>>()?;
+        let generic = self.with_points(game, &points);
         let named = game.named_features()?;
         Ok(Features { generic, named })
     }
@@ -160,13 +155,10 @@ impl FeatureSpace {
     /// No call into the rules but the points: what a bot written outside the engine reads
     /// at every leaf (the Python package's `Game.features`).
     pub fn generic(&self, game: &Game, seat: Option<usize>) -> Result<Vec<Vec<f64>>, GameError> {
-        let players = game.header().players;
-        let mut generic = vec![vec![0.0; self.names.len()]; players];
-        for (s, row) in generic.iter_mut().enumerate() {
-            row[0] = game.points(s, seat.is_none_or(|me| me == s))? as f64;
-        }
-        let st = game.state();
-        self.fill(game, &st, &mut generic);
+        let points = (0..game.header().players)
+            .map(|s| Ok(game.points(s, seat.is_none_or(|me| me == s))? as f64))
+            .collect::<Result<Vec<_>, GameError>>()?;
+        let mut generic = self.with_points(game, &points);
         if let Some(me) = seat {
             let spec = game.spec();
             let obs = crate::engine::Observer::Seat(me);

@@ -199,34 +199,35 @@ impl Evaluator {
             .iter()
             .enumerate()
             .map(|(s, row)| {
-                let mut v: f64 = row.iter().zip(&self.generic).map(|(x, w)| x * w).sum();
-                if let Some(xs) = t.named.get(s * len..(s + 1) * len) {
-                    for (w, x) in named.iter().zip(xs) {
-                        v += w * x;
-                    }
-                }
-                if let Some(h) = &t.evaluate {
-                    v += self.evaluate * h.get(s).copied().unwrap_or(0.0);
-                }
-                v
+                let xs = t.named.get(s * len..(s + 1) * len).unwrap_or_default();
+                let hand = t.evaluate.as_ref().map(|h| h.get(s).copied().unwrap_or(0.0));
+                self.seat_score(row, named.iter().copied().zip(xs.iter().copied()), hand)
             })
             .collect())
     }
 
+    /// Each seat's score from features read one by one (`FeatureSpace::extract`) and the
+    /// hand-written evaluation, when weighed.
     pub fn combine(&self, f: &Features, hand: Option<&[f64]>) -> Vec<f64> {
         (0..f.generic.len())
             .map(|s| {
-                let mut v: f64 = f.generic[s].iter().zip(&self.generic).map(|(x, w)| x * w).sum();
-                if let Some(named) = f.named.get(s) {
-                    for (k, x) in named {
-                        v += self.named.get(k).copied().unwrap_or(0.0) * x;
-                    }
-                }
-                if let Some(h) = hand {
-                    v += self.evaluate * h.get(s).copied().unwrap_or(0.0);
-                }
-                v
+                let named =
+                    f.named.get(s).into_iter().flatten().map(|(k, &x)| (self.named.get(k).copied().unwrap_or(0.0), x));
+                self.seat_score(&f.generic[s], named, hand.map(|h| h.get(s).copied().unwrap_or(0.0)))
             })
             .collect()
+    }
+
+    /// One seat's score: its generic features weighed, then its named ones (weight, value)
+    /// in the order of their names, then its hand-written evaluation.
+    fn seat_score(&self, generic: &[f64], named: impl Iterator<Item = (f64, f64)>, hand: Option<f64>) -> f64 {
+        let mut v: f64 = generic.iter().zip(&self.generic).map(|(x, w)| x * w).sum();
+        for (w, x) in named {
+            v += w * x;
+        }
+        if let Some(h) = hand {
+            v += self.evaluate * h;
+        }
+        v
     }
 }

@@ -1104,19 +1104,24 @@ end
 -- shared by the seats of this evaluation, for facts worth computing once (the board).
 -- Without the filter, a bot aims at victory points (hidden ones included: a determinized
 -- position is the bot's guess).
-function engine.evaluate(g)
-  local out = {}
+-- Each seat p's evaluation put at out[k + p] (engine.evaluate, engine.terms).
+local function evaluations(g, out, k)
   local hooks = points().filter["evaluate"]
   local scratch = {}
   for p = 1, g:players() do
     if hooks then
       local v = g:filter("evaluate", 0, p, scratch)
       if type(v) ~= "number" then error("the evaluate filter returned " .. type(v) .. ", not a number", 0) end
-      out[p] = v + 0.0
+      out[k + p] = v + 0.0
     else
-      out[p] = g:filter("victory_points", 0, p, true) + 0.0
+      out[k + p] = g:filter("victory_points", 0, p, true) + 0.0
     end
   end
+end
+
+function engine.evaluate(g)
+  local out = {}
+  evaluations(g, out, 0)
   return out
 end
 
@@ -1186,18 +1191,7 @@ function engine.terms(g, with_evaluate, with_features)
   end
   local k = n
   if with_evaluate then
-    local hooks = points().filter["evaluate"]
-    local scratch = {}
-    for p = 1, n do
-      local v
-      if hooks then
-        v = g:filter("evaluate", 0, p, scratch)
-        if type(v) ~= "number" then error("the evaluate filter returned " .. type(v) .. ", not a number", 0) end
-      else
-        v = out[p]
-      end
-      out[k + p] = v + 0.0
-    end
+    evaluations(g, out, k)
     k = k + n
   end
   if rows then
