@@ -8,6 +8,8 @@ mod lineup;
 mod report;
 mod rows;
 mod stats;
+mod workers;
+pub(crate) use workers::in_parallel;
 
 pub use lineup::*;
 pub use report::*;
@@ -20,8 +22,6 @@ use crate::engine::{Game, GameError, Header};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::ops::Range;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
 use std::time::Instant;
 
 /// A game that runs longer than this many actions is stopped and counted unfinished.
@@ -163,56 +163,13 @@ pub fn run_jobs(
     seed: u64,
     lineup: &Lineup,
     jobs: usize,
-    mut progress: impl FnMut(usize),
+    progress: impl FnMut(usize),
 ) -> Result<SimReport, GameError> {
     lineup.check_players(players).map_err(GameError::Setup)?;
     let start = Instant::now();
     let header = Header { variants: variants.to_vec(), players, seed, options: options.to_vec(), sandbox: false };
     let jobs = jobs.clamp(1, games.max(1));
-    let mut rows: Vec<Option<GameRow>> = (0..games).map(|_| None).collect();
-    // Workers take the next game index from a shared counter and send back its row.
-    let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel();
-    let mut setup_error = None;
-    std::thread::scope(|scope| {
-        for _ in 0..jobs {
-            let (tx, header, next) = (tx.clone(), &header, &next);
-            scope.spawn(move || {
-                // Every worker sets up with the run's seed first: if that fails, it fails
-                // alike for all of them.
-                let mut game = match Game::new(header.clone()) {
-                    Ok(g) => g,
-                    Err(e) => {
-                        let _ = tx.send(Err(e));
-                        return;
-                    }
-                };
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= games || tx.send(Ok(play_row(&mut game, header.seed, i, lineup))).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        let mut done = 0;
-        for msg in rx {
-            match msg {
-                Ok(row) => {
-                    let i = row.game;
-                    rows[i] = Some(row);
-                    done += 1;
-                    progress(done);
-                }
-                Err(e) => setup_error = Some(e),
-            }
-        }
-    });
-    if let Some(e) = setup_error {
-        return Err(e);
-    }
-    let rows: Vec<GameRow> = rows.into_iter().flatten().collect();
+    let rows = in_parallel(&header, jobs, games, |_| (), |g, _, i| Ok(play_row(g, header.seed, i, lineup)), progress)?;
     Ok(report_from_rows(variants, players, lineup, rows, jobs, start.elapsed().as_secs_f64()))
 }
 
