@@ -207,7 +207,9 @@ fn the_editions_ship_weights_keyed_to_the_sources_they_ship_with() {
     // docs/bots.md, "Tuned evaluations, measured": these editions ship tuned weights. A
     // change to their rules makes them stale (a warning in every game): tune again with
     // the command at the top of their weights file.
-    for (edition, players) in [("base", 4), ("family", 4), ("rivals", 2), ("rivals_gold", 2), ("rivals_turmoil", 2)] {
+    for (edition, players) in
+        [("base", 4), ("family", 4), ("rivals", 2), ("rivals_gold", 2), ("rivals_turmoil", 2), ("rivals_progress", 2)]
+    {
         let g = game(&[edition], players);
         let (eval, warning) = g.tuned();
         let eval = eval.as_ref().unwrap_or_else(|| panic!("{edition} ships no weights"));
