@@ -216,9 +216,13 @@ fn the_editions_ship_weights_keyed_to_the_sources_they_ship_with() {
         assert_eq!(eval.tuned.stack, edition, "{edition} plays another stack's weights");
         assert_eq!(warning, &None, "variants/{edition}.weights.toml is stale");
     }
+    // A module ships the weights of the stack it is played on (helpers: base+helpers).
+    let g = game(&["base", "helpers"], 4);
+    let (eval, warning) = g.tuned();
+    assert_eq!(eval.as_ref().map(|e| e.tuned.stack.as_str()), Some("base+helpers"));
+    assert_eq!(warning, &None, "variants/helpers.weights.toml is stale");
     // A mod without a weights file of its own plays base's, with a warning that it was
-    // tuned on other rules; a module with an empty file of its own (helpers) plays its
-    // stack's hand-written evaluation, with none.
+    // tuned on other rules.
     let dir = std::env::temp_dir().join(format!("catan-shipped-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mod_path = dir.join("house.lua");
@@ -232,8 +236,6 @@ fn the_editions_ship_weights_keyed_to_the_sources_they_ship_with() {
     assert_eq!(alone.tuned().0.as_ref().map(|e| &e.tuned), g.tuned().0.as_ref().map(|e| &e.tuned));
     assert!(alone.tuned().1.as_ref().is_some_and(|w| w.contains("tuned on base")), "{:?}", alone.tuned().1);
     std::fs::remove_dir_all(&dir).ok();
-    let g = game(&["base", "helpers"], 4);
-    assert!(g.tuned().0.is_none() && g.tuned().1.is_none(), "{:?}", g.tuned().1);
 }
 
 #[test]
