@@ -136,6 +136,22 @@ end)
     });
     assert!(rich > 0, "some seat held more than 4 cards");
 
+    // A stack without an `evaluate` filter whose weights weigh `evaluate`: the term is the
+    // points the same call read (engine.terms hands them over, not asked twice), as
+    // `Game::evaluate` gives them.
+    let plain = "tests/variants/no_evaluation.lua";
+    let mut g = game(&[plain], 4);
+    g.set_tuned(Some(tuned(plain, &[("points", 0.5), ("evaluate", 2.0)])));
+    let eval = g.tuned().0.clone().unwrap();
+    assert!(!g.has_hook("evaluate") && eval.evaluate == 2.0);
+    let mut scored = 0;
+    each_position(&mut g, 200, |g| {
+        let by_hand = eval.combine(&eval.space.extract(g).unwrap(), Some(&g.evaluate().unwrap()));
+        assert_eq!(eval.scores(g).unwrap(), by_hand, "at action {}", g.log().len());
+        scored += 1;
+    });
+    assert!(scored > 150);
+
     // A features filter that gives a number no name, or a name no number, is refused as
     // `Game::named_features` refuses it: the same words.
     std::fs::write(

@@ -1104,8 +1104,9 @@ end
 -- shared by the seats of this evaluation, for facts worth computing once (the board).
 -- Without the filter, a bot aims at victory points (hidden ones included: a determinized
 -- position is the bot's guess).
--- Each seat p's evaluation put at out[k + p] (engine.evaluate, engine.terms).
-local function evaluations(g, out, k)
+-- Each seat p's evaluation put at out[k + p] (engine.evaluate, engine.terms); without an
+-- evaluate filter its points, read from `known` when the caller has them already.
+local function evaluations(g, out, k, known)
   local hooks = points().filter["evaluate"]
   local scratch = {}
   for p = 1, g:players() do
@@ -1113,6 +1114,8 @@ local function evaluations(g, out, k)
       local v = g:filter("evaluate", 0, p, scratch)
       if type(v) ~= "number" then error("the evaluate filter returned " .. type(v) .. ", not a number", 0) end
       out[k + p] = v + 0.0
+    elseif known then
+      out[k + p] = known[p] + 0.0
     else
       out[k + p] = g:filter("victory_points", 0, p, true) + 0.0
     end
@@ -1191,7 +1194,7 @@ function engine.terms(g, with_evaluate, with_features)
   end
   local k = n
   if with_evaluate then
-    evaluations(g, out, k)
+    evaluations(g, out, k, out)
     k = k + n
   end
   if rows then
