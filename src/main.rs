@@ -453,10 +453,24 @@ fn run_tune(
         play_games,
     };
     let bar = progress_bar(games + play_games, "tune");
-    let report = catan_engine::tune::tune(&cfg, |done, _, round| {
-        if let Some(b) = &bar {
-            b.set_position(done as u64);
-            b.set_prefix(if round > rounds { "tune, by play".to_string() } else { format!("tune, round {round}") });
+    // Where no bar can be drawn (a log, a pipe, CI), a line on stderr as each round starts
+    // and at every twentieth of the games, so that an hour's run shows it is alive.
+    let (start, mut said) = (std::time::Instant::now(), (0, usize::MAX));
+    let report = catan_engine::tune::tune(&cfg, |done, total, round| {
+        let stage =
+            if round > rounds { "the search by play".to_string() } else { format!("round {round} of {rounds}") };
+        match &bar {
+            Some(b) => {
+                b.set_position(done as u64);
+                b.set_prefix(format!("tune, {stage}"));
+            }
+            None => {
+                let twentieth = done * 20 / total.max(1);
+                if round != said.0 || twentieth > said.1 {
+                    said = (round, twentieth);
+                    eprintln!("tune: {stage}, {done} of {total} games, {:.0} s", start.elapsed().as_secs_f64());
+                }
+            }
         }
     });
     if let Some(b) = bar {

@@ -387,3 +387,27 @@ fn the_planner_plays_whole_games_of_every_edition() {
     Bot::new(BotKind::Planner, 1, Budget::default()).choose(&mut g, seat).unwrap();
     assert!(*g.state() == before);
 }
+
+/// docs/bots.md, "Tuned evaluations": `catan tune` run where no bar can be drawn (stderr a
+/// pipe: a log, CI) says on stderr how far it is, as each round starts and every twentieth
+/// of the games, and prints the report and the file it wrote.
+#[test]
+fn catan_tune_without_a_terminal_says_how_far_it_is() {
+    let dir = std::env::temp_dir().join(format!("catan-tune-lines-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out_file = dir.join("base.weights.toml");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_catan"))
+        .args(["tune", "--variant", "base", "--games", "4", "--rounds", "2", "--seed", "5", "--jobs", "2", "--out"])
+        .arg(&out_file)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let lines: Vec<&str> = stderr.lines().filter(|l| l.starts_with("tune: ")).collect();
+    assert!(lines[0].starts_with("tune: round 1 of 2, 1 of 4 games, "), "{stderr}");
+    assert!(lines.iter().any(|l| l.starts_with("tune: round 2 of 2, 3 of 4 games, ")), "{stderr}");
+    assert!(lines.last().is_some_and(|l| l.starts_with("tune: round 2 of 2, 4 of 4 games, ")), "{stderr}");
+    assert!(stdout.contains("tuned base for 4 players: 4 games"), "{stdout}");
+    assert!(WeightsFile::read(&out_file).is_ok_and(|f| f.pick("base", 4).is_some()), "{stdout}");
+    std::fs::remove_dir_all(&dir).ok();
+}
