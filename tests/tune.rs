@@ -184,6 +184,13 @@ fn weights_files_round_trip_and_pick_their_stack() {
     assert_eq!(back.pick("base", 4).unwrap().weights["points"], 3.0);
     assert_eq!(back.pick("base+helpers", 6).unwrap().weights["points"], 2.0);
     assert!(WeightsFile::parse("tuned = 3").is_err());
+    // A stack with entries for several player counts: the nearest, a tie to the larger.
+    let mut file = WeightsFile::default();
+    file.put(Tuned { players: 6, ..tuned("base", &[("points", 6.0)]) });
+    file.put(tuned("base", &[("points", 4.0)]));
+    let at = |players| file.pick("base", players).unwrap().weights["points"];
+    assert_eq!((at(3), at(4), at(5), at(6)), (4.0, 4.0, 6.0, 6.0));
+    assert_eq!(file.pick("family", 4).unwrap().weights["points"], 6.0, "another stack's: the first");
 }
 
 #[test]
@@ -223,13 +230,21 @@ fn the_editions_ship_weights_keyed_to_the_sources_they_ship_with() {
     // docs/bots.md, "Tuned evaluations, measured": these editions ship tuned weights. A
     // change to their rules makes them stale (a warning in every game): tune again with
     // the command at the top of their weights file.
-    for (edition, players) in
-        [("base", 4), ("family", 4), ("rivals", 2), ("rivals_gold", 2), ("rivals_turmoil", 2), ("rivals_progress", 2)]
-    {
+    for (edition, players) in [
+        ("base", 4),
+        ("base", 6),
+        ("family", 4),
+        ("rivals", 2),
+        ("rivals_gold", 2),
+        ("rivals_turmoil", 2),
+        ("rivals_progress", 2),
+    ] {
         let g = game(&[edition], players);
         let (eval, warning) = g.tuned();
         let eval = eval.as_ref().unwrap_or_else(|| panic!("{edition} ships no weights"));
         assert_eq!(eval.tuned.stack, edition, "{edition} plays another stack's weights");
+        // The 5-6 player game has an entry of its own: its weights were tuned in its games.
+        assert_eq!(eval.tuned.players, players, "{edition} for {players} plays another player count's weights");
         assert_eq!(warning, &None, "variants/{edition}.weights.toml is stale");
     }
     // A module ships the weights of the stack it is played on (helpers: base+helpers).

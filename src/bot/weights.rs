@@ -73,12 +73,13 @@ impl WeightsFile {
         self.tuned.push(t);
     }
 
-    /// The entry for `stack` with `players`, else for `stack`, else the first.
+    /// The entry for `stack` with the player count nearest `players` (a tie to the larger:
+    /// 5 players share the 5-6 player game's board and rules), else the first.
     pub fn pick(&self, stack: &str, players: usize) -> Option<&Tuned> {
         self.tuned
             .iter()
-            .find(|t| t.stack == stack && t.players == players)
-            .or_else(|| self.tuned.iter().find(|t| t.stack == stack))
+            .filter(|t| t.stack == stack)
+            .min_by_key(|t| (t.players.abs_diff(players), std::cmp::Reverse(t.players)))
             .or_else(|| self.tuned.first())
     }
 }
