@@ -456,6 +456,7 @@ fn run_tune(
     // Where no bar can be drawn (a log, a pipe, CI), a line on stderr as each round starts
     // and at every twentieth of the games, so that an hour's run shows it is alive.
     let (start, mut said) = (std::time::Instant::now(), (0, usize::MAX));
+    let rounds = rounds.max(1); // as tune counts them: `--rounds 0` plays one
     let report = catan_engine::tune::tune(&cfg, |done, total, round| {
         let stage =
             if round > rounds { "the search by play".to_string() } else { format!("round {round} of {rounds}") };
