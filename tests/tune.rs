@@ -4,7 +4,7 @@
 use crate::common;
 
 use catan_engine::bot::features::FeatureSpace;
-use catan_engine::bot::weights::{stack_hash, Tuned, WeightsFile};
+use catan_engine::bot::weights::{stack_hash, Evaluator, Tuned, WeightsFile};
 use catan_engine::bot::{Bot, BotKind, BotSpec, Budget};
 use catan_engine::sim::{self, Lineup};
 use catan_engine::tune::{tune, TuneConfig};
@@ -77,6 +77,19 @@ fn a_tuned_evaluation_is_the_weighted_sum_of_the_features() {
 }
 
 /// Plays `g` on with random bots for `actions` actions, asking `at` of every position.
+/// At each position of `actions` random ones, the tuned evaluation's score in one call
+/// into the rules is the very number the features and `evaluate`, read one by one, give;
+/// the positions checked.
+fn one_call_agrees_one_by_one(g: &mut Game, eval: &Evaluator, actions: usize) -> usize {
+    let mut seen = 0;
+    each_position(g, actions, |g| {
+        let one_by_one = eval.combine(&eval.space.extract(g).unwrap(), Some(&g.evaluate().unwrap()));
+        assert_eq!(eval.scores(g).unwrap(), one_by_one, "at action {}", g.log().len());
+        seen += 1;
+    });
+    seen
+}
+
 fn each_position(g: &mut Game, actions: usize, mut at: impl FnMut(&Game)) {
     let mut bots: Vec<Bot> =
         (0..g.header().players).map(|s| Bot::new(BotKind::Random, s as u64, Budget::default())).collect();
@@ -99,13 +112,7 @@ fn a_tuned_evaluation_reads_the_rules_in_one_call_and_sums_as_the_features_do() 
     let mut g = game(&["base"], 4);
     let eval = g.tuned().0.clone().expect("base ships weights");
     assert!(eval.evaluate != 0.0 && !eval.named.is_empty());
-    let mut seen = 0;
-    each_position(&mut g, 400, |g| {
-        let one_by_one = eval.combine(&eval.space.extract(g).unwrap(), Some(&g.evaluate().unwrap()));
-        assert_eq!(eval.scores(g).unwrap(), one_by_one, "at action {}", g.log().len());
-        seen += 1;
-    });
-    assert!(seen > 300);
+    assert!(one_call_agrees_one_by_one(&mut g, &eval, 400) > 300);
 
     // A named feature a seat's table has only now and then (a name learned late, 0
     // where it is missing), and one that is never weighed.
@@ -144,13 +151,7 @@ end)
     g.set_tuned(Some(tuned(plain, &[("points", 0.5), ("evaluate", 2.0)])));
     let eval = g.tuned().0.clone().unwrap();
     assert!(!g.has_hook("evaluate") && eval.evaluate == 2.0);
-    let mut scored = 0;
-    each_position(&mut g, 200, |g| {
-        let by_hand = eval.combine(&eval.space.extract(g).unwrap(), Some(&g.evaluate().unwrap()));
-        assert_eq!(eval.scores(g).unwrap(), by_hand, "at action {}", g.log().len());
-        scored += 1;
-    });
-    assert!(scored > 150);
+    assert!(one_call_agrees_one_by_one(&mut g, &eval, 200) > 150);
 
     // A features filter that gives a number no name, or a name no number, is refused as
     // `Game::named_features` refuses it: the same words.
@@ -419,7 +420,7 @@ fn catan_tune_without_a_terminal_says_how_far_it_is() {
     let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "{stdout}\n{stderr}");
     let lines: Vec<&str> = stderr.lines().filter(|l| l.starts_with("tune: ")).collect();
-    assert!(lines[0].starts_with("tune: round 1 of 2, 1 of 4 games, "), "{stderr}");
+    assert!(lines.first().is_some_and(|l| l.starts_with("tune: round 1 of 2, 1 of 4 games, ")), "{stderr}");
     assert!(lines.iter().any(|l| l.starts_with("tune: round 2 of 2, 3 of 4 games, ")), "{stderr}");
     assert!(lines.last().is_some_and(|l| l.starts_with("tune: round 2 of 2, 4 of 4 games, ")), "{stderr}");
     assert!(stdout.contains("tuned base for 4 players: 4 games"), "{stdout}");
