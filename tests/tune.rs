@@ -59,6 +59,37 @@ fn features_read_points_production_and_pieces_of_any_board() {
 }
 
 #[test]
+fn features_count_a_card_category_together_in_each_zone() {
+    // Classic's five victory point cards are one card to the rules under five names: a
+    // feature per zone counts the category (`dev.victory.all`), so a fit can weigh them as
+    // one. Checked at every position of a random game, hidden from other seats' view.
+    let mut g = game(&["classic"], 4);
+    let space = FeatureSpace::of(&g);
+    let names = ["market", "library", "university", "governors_house", "chapel"];
+    assert!(space.index("dev.resource.all").is_some() && space.index("played.victory.all").is_some());
+    // A category of one kind would only repeat the card's own feature.
+    let base = game(&["base"], 4);
+    assert!(FeatureSpace::of(&base).index("dev.victory.all").is_none(), "base's victory category is one card");
+    let mut held = 0;
+    each_position(&mut g, 4000, |g| {
+        let f = space.extract(g).unwrap();
+        for s in 0..4 {
+            for zone in ["hand", "dev", "dev_new", "played"] {
+                let each: f64 = names.iter().map(|n| f.generic[s][space.index(&format!("{zone}.{n}")).unwrap()]).sum();
+                let all = f.generic[s][space.index(&format!("{zone}.victory.all")).unwrap()];
+                assert_eq!(all, each, "seat {s}, {zone}, at action {}", g.log().len());
+                if zone == "dev" && all > 0.0 {
+                    held += 1;
+                    let seen = space.generic(g, Some((s + 1) % 4)).unwrap();
+                    assert_eq!(seen[s][space.index("dev.victory.all").unwrap()], 0.0, "another seat sees the count");
+                }
+            }
+        }
+    });
+    assert!(held > 0, "no seat held a victory point card in the game");
+}
+
+#[test]
 fn a_tuned_evaluation_is_the_weighted_sum_of_the_features() {
     let mut g = beginner(4, &[]);
     let space = FeatureSpace::of(&g);

@@ -22,6 +22,9 @@ pub struct FeatureSpace {
     /// Where each feature of a kind is, looked up once: `[zone][card]`, `[zone]`,
     /// `[piece]`, `[piece][card]`, `[card]`.
     zone_card: Vec<Vec<Option<usize>>>,
+    /// `[zone][card]`: the feature of the card's group in that zone (`dev.victory.all`),
+    /// where its category holds more than one kind.
+    zone_group: Vec<Vec<Option<usize>>>,
     zone_total: Vec<Option<usize>>,
     piece: Vec<Option<usize>>,
     production: Vec<Option<usize>>,
@@ -45,6 +48,9 @@ impl FeatureSpace {
             names.push(format!("{}.total", z.name));
             for c in &spec.cards {
                 names.push(format!("{}.{}", z.name, c.name));
+            }
+            for g in groups(spec) {
+                names.push(format!("{}.{g}.all", z.name));
             }
         }
         for p in &spec.pieces {
@@ -83,6 +89,11 @@ impl FeatureSpace {
             .iter()
             .map(|z| spec.cards.iter().map(|c| at(format!("{}.{}", z.name, c.name))).collect())
             .collect();
+        let zone_group = spec
+            .zones
+            .iter()
+            .map(|z| spec.cards.iter().map(|c| at(format!("{}.{}.all", z.name, c.category))).collect())
+            .collect();
         let zone_total = spec.zones.iter().map(|z| at(format!("{}.total", z.name))).collect();
         let piece = spec.pieces.iter().map(|p| at(format!("pieces.{}", p.name))).collect();
         let production = spec.pieces.iter().map(|p| at(format!("production.{}", p.name))).collect();
@@ -109,6 +120,7 @@ impl FeatureSpace {
             names,
             index,
             zone_card,
+            zone_group,
             zone_total,
             piece,
             production,
@@ -165,7 +177,7 @@ impl FeatureSpace {
             for (s, row) in generic.iter_mut().enumerate() {
                 for (z, zs) in spec.zones.iter().enumerate().filter(|(_, z)| z.per_player) {
                     if !crate::view::can_see(zs.visibility, Some(s), obs) {
-                        for i in self.zone_card[z].iter().flatten() {
+                        for i in self.zone_card[z].iter().chain(&self.zone_group[z]).flatten() {
                             row[*i] = 0.0;
                         }
                     }
@@ -185,20 +197,24 @@ impl FeatureSpace {
                 if let Some(i) = self.zone_total[z] {
                     row[i] = zone.total() as f64;
                 }
-                let cards = &self.zone_card[z];
+                let (cards, groups) = (&self.zone_card[z], &self.zone_group[z]);
+                let mut add = |k: usize, n: f64| {
+                    if let Some(Some(i)) = cards.get(k) {
+                        row[*i] += n;
+                    }
+                    if let Some(Some(i)) = groups.get(k) {
+                        row[*i] += n;
+                    }
+                };
                 match &**zone {
                     Zone::Counts(c) => {
                         for (k, &n) in c.iter().enumerate() {
-                            if let Some(Some(i)) = cards.get(k) {
-                                row[*i] = n as f64;
-                            }
+                            add(k, n as f64);
                         }
                     }
                     Zone::Stack(stack) => {
                         for &k in stack {
-                            if let Some(Some(i)) = cards.get(k as usize) {
-                                row[*i] += 1.0;
-                            }
+                            add(k as usize, 1.0);
                         }
                     }
                 }
@@ -357,6 +373,20 @@ impl FeatureSpace {
 }
 
 /// The card kinds some terrain of the variant produces, in the spec's order.
+/// The card categories that hold more than one kind, in the order of their first card:
+/// one feature per zone counts them together (five victory point cards under five names
+/// are one card to the rules, and a fit that sees only the names weighs each apart).
+fn groups(spec: &crate::spec::Spec) -> Vec<&str> {
+    let mut out: Vec<&str> = vec![];
+    for c in &spec.cards {
+        let cat = c.category.as_str();
+        if !cat.is_empty() && !out.contains(&cat) && spec.cards.iter().filter(|d| d.category == cat).count() > 1 {
+            out.push(cat);
+        }
+    }
+    out
+}
+
 fn produced(game: &Game) -> Vec<usize> {
     let mut out: Vec<usize> = game.spec().terrains.iter().filter_map(|t| t.produces).collect();
     out.sort_unstable();
