@@ -226,6 +226,45 @@ fn weights_files_round_trip_and_pick_their_stack() {
 }
 
 #[test]
+fn re_tuning_into_a_weights_file_keeps_its_comments() {
+    // The editions' files say above each entry how it was made and checked; `catan tune`
+    // writing into one edits it: the comments stay, the replaced entry keeps its place
+    // and its comment gains a note that its figures are the old entry's.
+    let dir = std::env::temp_dir().join(format!("catan-weights-comments-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("house.weights.toml");
+    let mut file = WeightsFile::default();
+    file.put(tuned("base", &[("points", 1.0)]));
+    file.put(Tuned { players: 6, ..tuned("base", &[("points", 6.0)]) });
+    let text = file.to_toml().replacen("\n[[tuned]]\n", "\n# Four players: won 62 of 200.\n[[tuned]]\n", 1);
+    let text = text.replacen(
+        "\n[[tuned]]\nstack = \"base\"\nhash = \"0\"\nplayers = 6",
+        "\n# Six players.\n[[tuned]]\nstack = \"base\"\nhash = \"0\"\nplayers = 6",
+        1,
+    );
+    assert!(text.contains("# Six players.\n[[tuned]]"), "{text}");
+    std::fs::write(&path, &text).unwrap();
+    catan_engine::tune::write(&path, &tuned("base", &[("points", 2.0)])).unwrap();
+    catan_engine::tune::write(&path, &Tuned { players: 2, ..tuned("base", &[("points", 0.5)]) }).unwrap();
+    let after = std::fs::read_to_string(&path).unwrap();
+    assert!(after.starts_with("# Weights of the bots' evaluation"), "{after}");
+    let four = after.find("# Four players: won 62 of 200.\n").expect("the replaced entry's comment");
+    let note = after.find(catan_engine::tune::REPLACED_NOTE).expect("the note on it");
+    let six = after.find("# Six players.\n[[tuned]]").expect("the other entry's comment, untouched");
+    assert!(four < note && note < six, "the replaced entry keeps its place: {after}");
+    let back = WeightsFile::parse(&after).unwrap_or_else(|e| panic!("{e}\n{after}"));
+    let players: Vec<usize> = back.tuned.iter().map(|t| t.players).collect();
+    assert_eq!(players, [4, 6, 2]);
+    assert_eq!(back.pick("base", 4).unwrap().weights["points"], 2.0);
+    assert_eq!(back.pick("base", 6).unwrap().weights["points"], 6.0);
+    // Replaced again: one note, not two.
+    catan_engine::tune::write(&path, &tuned("base", &[("points", 3.0)])).unwrap();
+    let again = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(again.matches(catan_engine::tune::REPLACED_NOTE).count(), 1, "{again}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn weights_tuned_on_other_rules_come_with_a_warning() {
     let dir = std::env::temp_dir().join(format!("catan-weights-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -478,10 +478,84 @@ pub fn tune(cfg: &TuneConfig, mut progress: impl FnMut(usize, usize, usize)) -> 
     })
 }
 
+/// What `write` adds to the comment above an entry it replaces: the comment describes the
+/// entry that was there (its command, its checks), not the new weights.
+pub const REPLACED_NOTE: &str =
+    "# (Re-tuned by `catan tune` since the comment above was written: its figures are the replaced entry's.)\n";
+
 /// Puts a tuned entry into the weights file at `path` (made if missing, its other entries
-/// kept): what `catan tune` and Python's `tune(out=...)` write.
+/// kept): what `catan tune` and Python's `tune(out=...)` write. The file's text is edited,
+/// not written anew: its comments stay (the header, and the comment above each entry,
+/// which gains `REPLACED_NOTE` when its entry is replaced), and a replaced entry keeps its
+/// place.
 pub fn write(path: &std::path::Path, tuned: &Tuned) -> Result<(), String> {
-    let mut file = if path.is_file() { crate::bot::weights::WeightsFile::read(path)? } else { Default::default() };
-    file.put(tuned.clone());
-    std::fs::write(path, file.to_toml()).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    use crate::bot::weights::WeightsFile;
+    let fresh = WeightsFile { tuned: vec![tuned.clone()] };
+    let text = if path.is_file() {
+        // Read (and checked) as the stack will read it, before it is edited.
+        WeightsFile::read(path)?;
+        let old = crate::bounded::read_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        edited(&old, &fresh).map_err(|e| format!("{}: {e}", path.display()))?
+    } else {
+        fresh.to_toml()
+    };
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// `old`'s text with `fresh`'s one entry put in: in the place of the entry of the same
+/// stack and player count, under its comment, or after the others.
+fn edited(old: &str, fresh: &crate::bot::weights::WeightsFile) -> Result<String, String> {
+    use toml_edit::{ArrayOfTables, DocumentMut, Item};
+    let mut doc: DocumentMut = old.parse().map_err(|e| format!("{e}"))?;
+    let new: DocumentMut = toml::to_string(fresh).map_err(|e| format!("{e}"))?.parse().map_err(|e| format!("{e}"))?;
+    let Some(mut entry) = new.get("tuned").and_then(Item::as_array_of_tables).and_then(|a| a.get(0)).cloned() else {
+        return Err("no entry to write".into());
+    };
+    let key = |t: &toml_edit::Table| {
+        (t.get("stack").and_then(Item::as_str).map(String::from), t.get("players").and_then(Item::as_integer))
+    };
+    let mine = key(&entry);
+    let entries = doc.entry("tuned").or_insert(Item::ArrayOfTables(ArrayOfTables::new()));
+    let Some(entries) = entries.as_array_of_tables_mut() else {
+        return Err("`tuned` is not a list of [[tuned]] entries".into());
+    };
+    let at = entries.iter().position(|t| key(t) == mine);
+    match at.and_then(|i| entries.get_mut(i)) {
+        Some(t) => {
+            let mut prefix = t.decor().prefix().and_then(|p| p.as_str()).unwrap_or("").to_string();
+            if prefix.trim().starts_with('#') && !prefix.contains(REPLACED_NOTE.trim_end()) {
+                prefix.push_str(REPLACED_NOTE);
+            }
+            entry.decor_mut().set_prefix(prefix);
+            *t = entry;
+        }
+        None => {
+            // Set off from the entry before by a blank line, as `to_toml` writes them.
+            entry.decor_mut().set_prefix("\n");
+            entries.push(entry);
+        }
+    }
+    // Tables are written in the order of their positions, and the new entry's came from
+    // another document: every table is numbered again in the order it stands.
+    fn number(table: &mut toml_edit::Table, next: &mut isize) {
+        for (_, item) in table.iter_mut() {
+            match item {
+                Item::Table(t) => {
+                    t.set_position(Some(*next));
+                    *next += 1;
+                    number(t, next);
+                }
+                Item::ArrayOfTables(a) => {
+                    for t in a.iter_mut() {
+                        t.set_position(Some(*next));
+                        *next += 1;
+                        number(t, next);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    number(doc.as_table_mut(), &mut 0);
+    Ok(doc.to_string())
 }
