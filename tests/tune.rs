@@ -305,6 +305,7 @@ fn the_editions_ship_weights_keyed_to_the_sources_they_ship_with() {
         ("base", 4),
         ("base", 6),
         ("family", 4),
+        ("classic", 4),
         ("rivals", 2),
         ("rivals_gold", 2),
         ("rivals_turmoil", 2),
