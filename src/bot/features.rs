@@ -372,7 +372,6 @@ impl FeatureSpace {
     }
 }
 
-/// The card kinds some terrain of the variant produces, in the spec's order.
 /// The card categories that hold more than one kind, in the order of their first card:
 /// one feature per zone counts them together (five victory point cards under five names
 /// are one card to the rules, and a fit that sees only the names weighs each apart).
@@ -387,6 +386,7 @@ fn groups(spec: &crate::spec::Spec) -> Vec<&str> {
     out
 }
 
+/// The card kinds some terrain of the variant produces, in the spec's order.
 fn produced(game: &Game) -> Vec<usize> {
     let mut out: Vec<usize> = game.spec().terrains.iter().filter_map(|t| t.produces).collect();
     out.sort_unstable();

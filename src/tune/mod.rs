@@ -492,10 +492,9 @@ pub fn write(path: &std::path::Path, tuned: &Tuned) -> Result<(), String> {
     use crate::bot::weights::WeightsFile;
     let fresh = WeightsFile { tuned: vec![tuned.clone()] };
     let text = if path.is_file() {
-        // Read (and checked) as the stack will read it, before it is edited.
-        WeightsFile::read(path)?;
+        // Read once, and checked as the stack will read it before it is edited.
         let old = crate::bounded::read_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        edited(&old, &fresh).map_err(|e| format!("{}: {e}", path.display()))?
+        WeightsFile::parse(&old).and_then(|_| edited(&old, &fresh)).map_err(|e| format!("{}: {e}", path.display()))?
     } else {
         fresh.to_toml()
     };
