@@ -293,9 +293,10 @@ fn a_restore_puts_back_exactly_the_position_put_aside_however_often() {
 #[test]
 fn a_kept_value_is_not_served_stale_after_a_restore() {
     // `g:cached` and the kept rules key on the engine's stamps, which are never issued
-    // twice: a state put back must stale what was kept from the state it replaces (the
-    // slot grids' stamps it carries name exactly the grids it holds: tests/
-    // victory_and_production.rs, values_kept_by_a_seats_grids_survive_a_restore_...).
+    // twice: a state put back comes with the stamps it was taken with, so what was kept
+    // from the state it replaces is stale and what was kept of it is good (the slot grids'
+    // stamps likewise: tests/victory_and_production.rs,
+    // values_kept_by_a_seats_grids_survive_a_restore_...).
     let mut g = position("base", 5, 80);
     let snap = g.snapshot();
     let first = g.evaluate().expect("an evaluation");
@@ -317,6 +318,54 @@ fn a_kept_value_is_not_served_stale_after_a_restore() {
         assert_eq!(g.evaluate().expect("an evaluation"), first, "a stale evaluation after a restore");
     }
     assert!(seen_other, "the walk never changed the evaluation");
+}
+
+#[test]
+fn a_restored_position_finds_what_the_rules_kept_of_it() {
+    // A snapshot carries the engine's stamps (`script::Stamps`): put back, its position
+    // finds each seat's evaluation kept (the prelude's seat terms), where a position new
+    // to the engine finds none; a determinization's stamps are its own from its first
+    // restore on; and another game's snapshot brings none, though its stamps may be the
+    // very numbers this game issued. Counted by `kept_runs` (debug builds compute a kept
+    // value again all the same, to check it).
+    for variant in ["base", "rivals"] {
+        let mut g = position(variant, 7, 80);
+        let players = g.header().players as u64;
+        // What an evaluation keeps of a position new to the engine (values asked twice
+        // within it): the same position in another game.
+        let mut other = position(variant, 7, 80);
+        let kept = other.kept_runs();
+        let first = other.evaluate().expect("an evaluation");
+        let fresh = other.kept_runs() - kept;
+        let kept_by = |g: &mut Game, snap: &catan_engine::engine::Snapshot| {
+            let kept = g.kept_runs();
+            g.restore(snap);
+            let v = g.evaluate().expect("an evaluation");
+            (v, g.kept_runs() - kept)
+        };
+        let snap = g.snapshot();
+        assert_eq!(g.evaluate().expect("an evaluation"), first, "{variant}");
+        let seat = g.to_act().expect("a seat to act");
+        let mut bot = RandomBot::new(7);
+        let a = bot.choose(&g, seat).expect("a draw").expect("a legal action");
+        g.perform(seat, &a).expect("a legal action plays");
+        let (v, k) = kept_by(&mut g, &snap);
+        assert_eq!(v, first, "{variant}");
+        assert!(k >= fresh + players, "{variant}: the position put back computed its evaluation again ({k} kept)");
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let det = snap.with_state(catan_engine::bot::determinize::determinize(g.spec(), snap.state(), seat, &mut rng));
+        let (dealt, k) = kept_by(&mut g, &det);
+        assert!(k < fresh + players, "{variant}: a determinization's first restore found values kept ({k})");
+        g.restore(&snap);
+        let (v, k) = kept_by(&mut g, &det);
+        assert_eq!(v, dealt, "{variant}");
+        assert!(k >= fresh + players, "{variant}: a determinization put back again computed its evaluation again");
+        // Another game's snapshot: the same stamps issued (it played the same actions), none
+        // of them put back.
+        let (v, k) = kept_by(&mut other, &snap);
+        assert_eq!(v, first, "{variant}");
+        assert!(k < fresh + players, "{variant}: a snapshot of another game had its stamps put back ({k} kept)");
+    }
 }
 
 /// Whether `seat` sees which cards zone `z` of `owner` holds (the rule of

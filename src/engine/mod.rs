@@ -752,25 +752,46 @@ impl Game {
             log_len: self.log.len(),
             messages_len: self.messages.len(),
             message_bytes: self.message_bytes,
-            grid_stamps: Some(script.grid_stamps()),
+            grid_stamps: None,
+            stamps: std::sync::OnceLock::from(script.stamps()),
         }
+    }
+
+    /// The longest trail over the paths `owned` (seat s's pieces of kind k), broken at the
+    /// intersections `blocked`, kept per seat and kind while they stay the same.
+    pub(crate) fn kept_trail(&self, s: usize, k: usize, owned: Vec<bool>, blocked: Vec<bool>) -> usize {
+        self.script().kept_trail(s, k, owned, blocked)
     }
 
     /// Puts back a position taken by `snapshot` of this game (or one made from it by
     /// `Snapshot::with_state`): the state, and the log and messages cut to their length
     /// then. The loaded scripts are reused, and the state put in place shares its parts
     /// with the snapshot's (`state::Shared`), so a fork costs a count per part; the
-    /// actions played after it copy the parts they write. `with_ctx` stamps everything
-    /// changed: nothing `g:cached` kept of the state replaced is served for this one.
+    /// actions played after it copy the parts they write. The position's stamps come back
+    /// with it (`script::Stamps`), so what the rules kept of it (`g:cached`, hooks declared
+    /// `when_changed`) is good again: a bot that tries action after action from one
+    /// position computes again only what each action changed. A snapshot made by
+    /// `with_state` gets its stamps at its first restore.
     pub fn restore(&mut self, snap: &Snapshot) {
-        self.script().with_ctx(|c| {
+        let script = self.script();
+        let owner = script.stamps_owner();
+        let stamps = snap.stamps.get().filter(|s| s.owner == owner);
+        script.with_ctx(|c| {
             c.state = snap.state.clone();
             c.output().clear();
-            // What rules keep by a seat's grids is good again for the grids put back.
-            if let Some(stamps) = &snap.grid_stamps {
-                c.put_back_grid_stamps(stamps);
+            match stamps {
+                Some(s) => c.put_back_stamps(s),
+                None => {
+                    // What rules keep by a seat's grids is good again for the grids put back.
+                    if let Some(g) = &snap.grid_stamps {
+                        c.put_back_grid_stamps(g);
+                    }
+                }
             }
         });
+        if stamps.is_none() && snap.stamps.get().is_none() {
+            let _ = snap.stamps.set(script.stamps());
+        }
         self.log.truncate(snap.log_len);
         self.messages.truncate(snap.messages_len);
         self.message_bytes = snap.message_bytes;
@@ -883,8 +904,12 @@ pub struct Snapshot {
     log_len: usize,
     messages_len: usize,
     message_bytes: usize,
-    /// The slot grids' stamps with which `state` was taken (None: unknown).
+    /// The slot grids' stamps with which `state` was taken, for a snapshot made by
+    /// `with_state` (None: unknown, or `stamps` has them).
     grid_stamps: Option<crate::script::GridStamps>,
+    /// Every stamp of the position (`script::Stamps`); a snapshot made by `with_state`
+    /// takes them at its first restore.
+    stamps: std::sync::OnceLock<crate::script::Stamps>,
 }
 
 impl Snapshot {
@@ -892,17 +917,20 @@ impl Snapshot {
         &self.state
     }
 
-    /// The same position with another state, such as a determinization of it.
-    /// Its grid stamps go with it only where its slot grids are this one's (a
-    /// determinization deals hidden cards, and grids are open).
+    /// The same position with another state, such as a determinization of it. Its
+    /// stamps are its own, taken at its first restore; the grids' stamps go with it only
+    /// where its slot grids are this one's (a determinization deals hidden cards, and
+    /// grids are open).
     pub fn with_state(&self, state: GameState) -> Snapshot {
-        let grid_stamps = self.grid_stamps.clone().filter(|_| state.grids == self.state.grids);
+        let grids = self.stamps.get().map(|s| s.grids().clone()).or_else(|| self.grid_stamps.clone());
+        let grid_stamps = grids.filter(|_| state.grids == self.state.grids);
         Snapshot {
             state,
             log_len: self.log_len,
             messages_len: self.messages_len,
             message_bytes: self.message_bytes,
             grid_stamps,
+            stamps: std::sync::OnceLock::new(),
         }
     }
 }

@@ -136,6 +136,13 @@ pub(super) fn trail_length(c: &Ctx, t: &Topology, s: usize, k: usize) -> usize {
         c.state.paths.iter().map(|pc| pc.is_some_and(|pc| pc.owner as usize == s && pc.kind as usize == k)).collect();
     let blocked: Vec<bool> =
         c.state.intersections.iter().map(|pc| pc.is_some_and(|pc| pc.owner as usize != s)).collect();
+    kept_trail(c, t, s, k, owned, blocked)
+}
+
+/// The longest trail over the paths `owned` (seat s's pieces of kind k), broken at the
+/// intersections `blocked`: the one kept per seat and kind when they are the same (a bot's
+/// features ask it at every position it weighs, most often of unchanged roads).
+pub(crate) fn kept_trail(c: &Ctx, t: &Topology, s: usize, k: usize, owned: Vec<bool>, blocked: Vec<bool>) -> usize {
     let Some(topology) = c.state.topology.as_ref().filter(|b| std::ptr::eq(b.as_ref(), t)) else {
         return board::longest_trail(t, &owned, &blocked);
     };

@@ -210,8 +210,8 @@ methods! {
     /// { resource = kind or nil, ratio = n } for each harbor seat p builds on (a piece of
     /// theirs on one of its path's ends).
     fast get "harbors_of" (m, c; p: i64) {
-        c.read(part::SITES);
         let s = seat(c, p)?;
+        c.read(part::intersections_of(Some(s)));
         let t = topo(c)?;
         m.charge(c.state.harbors.len() as u64 * 2)?;
         let mine = |x: usize| c.state.intersections[x].is_some_and(|pc| pc.owner as usize == s);

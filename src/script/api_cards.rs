@@ -384,7 +384,7 @@ impl Trades {
         let zone = match *within {
             Within::Zone(name) => {
                 let (o, z) = zone_ref(c, None, name)?;
-                c.read(part::zone(z));
+                c.read(part::zone(z, o));
                 Some(c.state.zone(o, z).ok_or_else(|| rt("no such zone"))?)
             }
             _ => None,
@@ -547,7 +547,7 @@ methods! {
     /// Cards in a zone: of one kind, or all of them.
     fast get "count" (m, c; owner: Option<i64>, zone: &str, kind: Option<&str>) {
         let (o, z) = zone_ref(c, owner, zone)?;
-        c.read(part::zone(z));
+        c.read(part::zone(z, o));
         let zn = c.state.zone(o, z).ok_or_else(|| rt("no such zone"))?;
         let n = match kind {
             Some(k) => zn.count(card(c, k)?),
@@ -559,7 +559,7 @@ methods! {
     /// unit per entry looked at; it stops at the first kind short.
     fast get "holds" (m, c; owner: Option<i64>, zone: &str, cards: CardCounts) {
         let (o, z) = zone_ref(c, owner, zone)?;
-        c.read(part::zone(z));
+        c.read(part::zone(z, o));
         let zn = c.state.zone(o, z).ok_or_else(|| rt("no such zone"))?;
         let mut looked = 0u64;
         let mut holds = true;
@@ -573,7 +573,7 @@ methods! {
     }
     fast get "count_category" (m, c; owner: Option<i64>, zone: &str, cat: &str) {
         let (o, z) = zone_ref(c, owner, zone)?;
-        c.read(part::zone(z));
+        c.read(part::zone(z, o));
         let zn = c.state.zone(o, z).ok_or_else(|| rt("no such zone"))?;
         let n: usize =
             c.spec.cards.iter().enumerate().filter(|(_, k)| k.category == cat).map(|(i, _)| zn.count(i)).sum();
@@ -582,7 +582,7 @@ methods! {
     /// A zone's cards: { kind = count } for counts, the kinds bottom to top for a stack.
     fast get "cards" (m, c; owner: Option<i64>, zone: &str) {
         let (o, z) = zone_ref(c, owner, zone)?;
-        c.read(part::zone(z));
+        c.read(part::zone(z, o));
         match c.state.zone(o, z).ok_or_else(|| rt("no such zone"))? {
             Zone::Counts(counts) => {
                 m.charge(counts.len() as u64)?;
@@ -615,7 +615,7 @@ methods! {
             return Err(rt(ZoneFull.to_string()));
         }
         m.commit(c)?;
-        c.wrote(part::zone(z));
+        c.wrote(part::zone(z, o));
         c.state.zone_mut(o, z).ok_or_else(|| rt("no such zone"))?.add(k, n as usize).map_err(|e| rt(e.to_string()))
     }
     /// Moves `n` (1 when nil) cards of `kind` from one zone to another.
@@ -638,8 +638,8 @@ methods! {
             return Err(rt(ZoneFull.to_string()));
         }
         m.commit(c)?;
-        c.wrote(part::zone(from.1));
-        c.wrote(part::zone(dest.1));
+        c.wrote(part::zone(from.1, from.0));
+        c.wrote(part::zone(dest.1, dest.0));
         if let Some(zn) = c.state.zone_mut(from.0, from.1) {
             zn.remove(k, n);
         }
@@ -652,8 +652,8 @@ methods! {
     slow set "draw" (m, c; fo: Option<i64>, fz: &str, to: Option<i64>, tz: &str) {
         let from = zone_ref(c, fo, fz)?;
         let dest = zone_ref(c, to, tz)?;
-        c.wrote(part::zone(from.1));
-        c.wrote(part::zone(dest.1));
+        c.wrote(part::zone(from.1, from.0));
+        c.wrote(part::zone(dest.1, dest.0));
         let top = match c.state.zone_mut(from.0, from.1).ok_or_else(|| rt("no such zone"))? {
             Zone::Stack(s) => s.pop(),
             Zone::Counts(_) => return Err(rt(format!("'{fz}' is not a stack"))),
@@ -668,7 +668,7 @@ methods! {
     }
     slow set "shuffle" (m, c; owner: Option<i64>, zone: &str) {
         let (o, z) = zone_ref(c, owner, zone)?;
-        c.wrote(part::zone(z));
+        c.wrote(part::zone(z, o));
         let mut cards = match c.state.zone_mut(o, z).ok_or_else(|| rt("no such zone"))? {
             Zone::Stack(s) => std::mem::take(s),
             Zone::Counts(_) => return Err(rt(format!("'{zone}' is not a stack"))),

@@ -46,11 +46,14 @@ pub(crate) struct FastSlot {
     bytes: Rc<Cell<usize>>,
     /// What each hook declared `when_changed` read in its last run that wrote nothing, by
     /// the hook's number (`keep_run_fn`): kept for as long as the Lua state lives, good
-    /// only while `Ctx::still_good` says so (a state installed stales them all).
+    /// only while `Ctx::still_good` says so (a state installed stales them all; a position
+    /// restored with its stamps makes those kept there good again).
     records: std::cell::RefCell<Vec<Option<super::ctx::Record>>>,
     /// How many times a kept rule was found good (skipped; in debug builds, run again to
     /// be checked): `Game::kept_runs`, for tests.
     pub(super) kept: Cell<u64>,
+    /// Counts the uses of records, to find the one used least lately.
+    tick: Cell<u64>,
 }
 
 impl FastSlot {
@@ -62,6 +65,7 @@ impl FastSlot {
             bytes,
             records: Default::default(),
             kept: Cell::new(0),
+            tick: Cell::new(0),
         }
     }
 
@@ -212,6 +216,19 @@ pub(super) fn keep_cached_fn(lua: &Lua) -> mlua::Result<Function> {
     c_closure(lua, slot, keep, None)
 }
 
+/// The first of the `entries` records from `n` on that is still good: its place, what it
+/// read and what it cost; marked used now, so that a new record replaces the other.
+fn good_record(slot: &FastSlot, c: &Ctx, n: usize, entries: usize) -> Option<(usize, super::ctx::ReadSet, u64)> {
+    let records = slot.records.borrow();
+    (0..entries).find_map(|i| {
+        let r = records.get(n + i)?.as_ref().filter(|r| c.still_good(r))?;
+        let tick = slot.tick.get() + 1;
+        slot.tick.set(tick);
+        r.used.set(tick);
+        Some((i, r.set, r.cost))
+    })
+}
+
 /// The function the prelude calls a rule it may keep through: a sequence hook declared
 /// `when_changed` (`g:run`) and `g:cached(fn, arg, "recorded")`. `keep_run(g, fn, n, arg)`
 /// runs `fn(g, arg)` while recording what it reads (`Ctx::read`), unless record `n` (the
@@ -232,10 +249,18 @@ pub(super) fn keep_run_fn(lua: &Lua) -> mlua::Result<Function> {
         // Charged as a call into the engine, kept or not (g:cached's hit in C charges it).
         super::lua_charge(l, CALL_COST as ffi::lua_Integer);
         let n = int_arg(l, 3).and_then(|n| usize::try_from(n).ok());
-        // g, fn, n, arg, kept: fn, g (and arg, when given: a hook gets g alone) pushed for
-        // the call
-        let args = if ffi::lua_gettop(l) >= 4 { 2 } else { 1 };
-        ffi::lua_settop(l, 5);
+        // g, fn, n, arg, kept (g:cached: two records, n and n + 1, and their values kept1,
+        // kept2, then whether its cost goes unchecked): fn, g (and arg, when given: a hook
+        // gets g alone) pushed for the call
+        let top = ffi::lua_gettop(l);
+        let args = if top >= 4 { 2 } else { 1 };
+        let pair = top >= 6;
+        // A bot's evaluation (the prelude's seat terms): kept across restores, and checked
+        // for its value alone, not its cost, which the values it keeps within may change
+        // (see `kept_terms` in prelude.lua, `Record::installs`).
+        let loose = top >= 7 && ffi::lua_toboolean(l, 7) != 0;
+        let base = if pair { 6 } else { 5 };
+        ffi::lua_settop(l, base);
         ffi::lua_pushvalue(l, 2);
         ffi::lua_pushvalue(l, 1);
         if args == 2 {
@@ -249,15 +274,16 @@ pub(super) fn keep_run_fn(lua: &Lua) -> mlua::Result<Function> {
             ffi::lua_rotate(l, -2, 1);
             return 2;
         };
-        let good = slot.records.borrow().get(n).copied().flatten().filter(|r| (*ctx).still_good(r));
+        let entries = if pair { 2 } else { 1 };
+        let good = good_record(slot, &*ctx, n, entries);
         if good.is_some() {
             slot.kept.set(slot.kept.get() + 1);
         }
-        if let (Some(r), false) = (good, cfg!(debug_assertions)) {
-            (*ctx).read_again(&r.set);
+        if let (Some((i, set, cost)), false) = (good, cfg!(debug_assertions)) {
+            (*ctx).read_again(&set);
             // As the VM charges (it may raise when the budget runs out: nothing changed).
-            super::lua_charge(l, r.cost as ffi::lua_Integer);
-            ffi::lua_pushboolean(l, 1);
+            super::lua_charge(l, cost as ffi::lua_Integer);
+            push_hit(l, pair, i);
             return 1;
         }
         let (version, notes) = ((*ctx).version, (*ctx).reads.notes);
@@ -269,9 +295,10 @@ pub(super) fn keep_run_fn(lua: &Lua) -> mlua::Result<Function> {
         let ctx = slot.ctx.get();
         let set = (*ctx).stop_recording();
         let quiet = (*ctx).version == version && (*ctx).reads.notes == notes;
-        // Stack: g, fn, n, arg, kept, result.
-        if let Some(r) = good {
-            if !quiet || cost != r.cost || !same_value(l, 5, 6, 0) {
+        let result = base + 1;
+        // Stack: g, fn, n, arg, kept (kept1, kept2), result.
+        if let Some((i, _, kept_cost)) = good {
+            if !quiet || (cost != kept_cost && !loose) || !same_value(l, 5 + i as c_int, result, 0) {
                 ffi::lua_pushstring(
                     l,
                     c"a rule kept while nothing it read changed (when_changed, or g:cached's \"recorded\") ran differently though nothing it read had changed: a write that did not stamp what it changed, or a read left unrecorded"
@@ -280,22 +307,40 @@ pub(super) fn keep_run_fn(lua: &Lua) -> mlua::Result<Function> {
                 ffi::lua_error(l);
             }
             // Checked: answered as the kept run is (the same value, the same table).
-            ffi::lua_pushboolean(l, 1);
+            push_hit(l, pair, i);
             return 1;
         }
+        // Kept in place of the record used least lately (g:cached keeps two: a bot's look
+        // at action after action from one position keeps that position's value beside the
+        // last action's).
         let mut records = slot.records.borrow_mut();
-        if records.len() <= n {
-            records.resize(n + 1, None);
+        if records.len() < n + entries {
+            records.resize(n + entries, None);
         }
-        records[n] = quiet.then_some(super::ctx::Record { set, at: version, cost });
+        let at = (0..entries).min_by_key(|&i| records[n + i].as_ref().map_or(0, |r| r.used.get() + 1)).unwrap_or(0);
+        let tick = slot.tick.get() + 1;
+        slot.tick.set(tick);
+        records[n + at] = quiet.then(|| (*ctx).record(set, cost, tick, loose));
         drop(records);
-        if quiet && ffi::lua_type(l, 6) == ffi::LUA_TTABLE {
+        if quiet && ffi::lua_type(l, result) == ffi::LUA_TTABLE {
             // Frozen as every value g:cached keeps is: it is handed out again.
-            super::freeze::lua_freezeall(l, 6);
+            super::freeze::lua_freezeall(l, result);
         }
         ffi::lua_pushboolean(l, 0);
         ffi::lua_rotate(l, -2, 1);
+        if pair {
+            ffi::lua_pushinteger(l, at as ffi::lua_Integer + 1);
+            return 3;
+        }
         2
+    }
+    /// A kept run's answer: true, or for g:cached's two records the one that was good (1, 2).
+    unsafe fn push_hit(l: *mut ffi::lua_State, pair: bool, i: usize) {
+        if pair {
+            ffi::lua_pushinteger(l, i as ffi::lua_Integer + 1);
+        } else {
+            ffi::lua_pushboolean(l, 1);
+        }
     }
     /// Whether the values at `a` and `b` are the same (tables field by field, raw).
     unsafe fn same_value(l: *mut ffi::lua_State, a: c_int, b: c_int, depth: usize) -> bool {
@@ -400,17 +445,18 @@ unsafe fn cached(l: *mut ffi::lua_State, slot: &FastSlot, c: &Ctx, extra: &mut u
         ffi::lua_pushvalue(l, key);
         ffi::lua_rawget(l, -2);
         let n = usize::try_from(int_arg(l, -1)?).ok()?;
-        let r = slot.records.borrow().get(n).copied().flatten().filter(|r| c.still_good(r))?;
-        if ffi::lua_rawgeti(l, m, 1) != ffi::LUA_TTABLE {
+        let (i, set, cost) = good_record(slot, c, n, 2)?;
+        // The values of the two records: m[1] and m[4].
+        if ffi::lua_rawgeti(l, m, if i == 0 { 1 } else { 4 }) != ffi::LUA_TTABLE {
             return None;
         }
         slot.kept.set(slot.kept.get() + 1);
-        c.read_again(&r.set);
+        c.read_again(&set);
         super::lua_charge(l, ffi::lua_tointegerx(l, ffi::lua_upvalueindex(5), std::ptr::null_mut()));
         ffi::lua_pushvalue(l, key);
         ffi::lua_rawget(l, -2);
         // (`run_fast` charges the call itself: keep_run's.)
-        *extra = r.cost;
+        *extra = cost;
         return Some(());
     };
     note_kept_read(c, code, int_arg(l, 3));

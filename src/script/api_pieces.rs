@@ -21,8 +21,12 @@ methods! {
     /// The piece on a site and its owner (nil, nil on an empty site; a nil owner for a
     /// piece of no player).
     fast get "at" (m, c; site: &str, id: i64) {
-        c.read(part::SITES);
-        let sites = c.state.sites(site_kind(site)?);
+        let sk = site_kind(site)?;
+        match sk {
+            SiteKind::Intersection => c.read_all_intersections(),
+            SiteKind::Path => c.read_all_paths(),
+        }
+        let sites = c.state.sites(sk);
         match sites[index(id, sites.len(), site)?] {
             Some(pc) => {
                 m.str(&c.spec.pieces[pc.kind as usize].name)?;
@@ -37,7 +41,7 @@ methods! {
     fast get "supply" (m, c; p: i64, kind: &str) {
         let s = seat(c, p)?;
         let k = piece_kind(c, kind)?;
-        c.read(part::piece(k));
+        c.read(part::piece(k, Some(s)));
         m.int(c.state.players[s].supply[k] as i64)
     }
     /// `p` nil: a piece of no player (a blocker), taken from no supply.
@@ -56,9 +60,7 @@ methods! {
             return Err(rt(format!("no {kind} left in the supply")));
         }
         m.commit(c)?;
-        c.sites_stamp = c.version;
-        c.wrote(part::SITES);
-        c.wrote(part::piece(k));
+        c.wrote_piece(sk, k, s, true);
         if let Some(s) = s {
             c.state.players[s].supply[k] -= 1;
         }
@@ -80,10 +82,9 @@ methods! {
             return Err(rt(format!("no {kind} left in the supply")));
         }
         m.commit(c)?;
-        c.sites_stamp = c.version;
-        c.wrote(part::SITES);
-        c.wrote(part::piece(k));
-        c.wrote(part::piece(old.kind as usize));
+        // The site stays taken, by the same owner.
+        c.wrote_piece(sk, k, old.seat(), false);
+        c.wrote_piece(c.spec.pieces[old.kind as usize].site, old.kind as usize, old.seat(), false);
         if let Some(s) = old.seat() {
             c.state.players[s].supply[k] -= 1;
             c.state.players[s].supply[old.kind as usize] += 1;
@@ -100,9 +101,7 @@ methods! {
         let i = index(id, c.state.sites(sk).len(), site)?;
         let pc = c.state.sites(sk)[i].ok_or_else(|| rt("there is no piece there"))?;
         m.commit(c)?;
-        c.sites_stamp = c.version;
-        c.wrote(part::SITES);
-        c.wrote(part::piece(pc.kind as usize));
+        c.wrote_piece(sk, pc.kind as usize, pc.seat(), true);
         match sk {
             SiteKind::Intersection => c.state.intersections[i] = None,
             SiteKind::Path => c.state.paths[i] = None,
@@ -115,7 +114,7 @@ methods! {
     fast get "pieces_of" (m, c; p: i64, kind: &str) {
         let s = seat(c, p)?;
         let k = piece_kind(c, kind)?;
-        c.read(part::piece(k));
+        c.read(part::piece(k, Some(s)));
         let sites = c.state.sites(c.spec.pieces[k].site);
         m.charge(sites.len() as u64 / 4)?;
         let mine = |i: usize| sites[i].is_some_and(|pc| pc.owner as usize == s && pc.kind as usize == k);
@@ -127,7 +126,7 @@ methods! {
     fast get "piece_count" (m, c; p: i64, kind: &str) {
         let s = seat(c, p)?;
         let k = piece_kind(c, kind)?;
-        c.read(part::piece(k));
+        c.read(part::piece(k, Some(s)));
         let site = c.spec.pieces[k].site;
         let sites = c.state.sites(site);
         m.charge(sites.len() as u64 / 4)?;
@@ -143,7 +142,7 @@ methods! {
     /// kind, owner (false: no player's), ... One call where production asked `corners` and
     /// then `at` for each corner.
     fast get "corner_pieces" (m, c; h: i64) {
-        c.read(part::SITES);
+        c.read_all_intersections();
         let t = topo(c)?;
         let corners = &t.hexes[index(h, t.hexes.len(), "hex")?].corners;
         m.table(3 * corners.len(), 0)?;
@@ -166,7 +165,7 @@ methods! {
     }
     /// Seats with a piece on a corner of the hex, in seat order.
     slow get "owners_at" (m, c; h: i64) {
-        c.read(part::SITES);
+        c.read_all_intersections();
         let t = topo(c)?;
         let i = index(h, t.hexes.len(), "hex")?;
         let mut seats: Vec<usize> =
@@ -178,12 +177,16 @@ methods! {
     /// Empty intersections with no piece closer than `spacing` paths; with `p`, only those
     /// touching one of p's path pieces.
     fast get "open_intersections" (m, c; spacing: u32, p: Option<i64>) {
-        c.read(part::SITES);
+        c.read(part::OCCUPIED);
         let t = topo(c)?;
         let owner = match p {
             Some(p) => Some(seat(c, p)?),
             None => None,
         };
+        // Only p's path pieces count, whatever stands on the others' paths.
+        if owner.is_some() {
+            c.read(part::paths_of(owner));
+        }
         m.charge(t.intersections.len() as u64)?;
         let st = &c.state;
         let open = |i: usize| {
@@ -199,7 +202,8 @@ methods! {
     /// Empty paths that extend p's network: one end holds p's piece, or one end touches
     /// p's path piece and holds no other player's piece.
     fast get "open_paths" (m, c; p: i64) {
-        c.read(part::SITES);
+        c.read_all_intersections();
+        c.read_all_paths();
         let t = topo(c)?;
         let s = seat(c, p)?;
         m.charge(t.paths.len() as u64 * 2)?;
@@ -216,9 +220,11 @@ methods! {
     /// The longest trail of p's pieces of a kind, broken by other players' intersection
     /// pieces; charged four units a path.
     fast get "longest_trail" (m, c; p: i64, kind: &str) {
-        c.read(part::SITES);
+        // p's pieces on paths, broken by the others' on intersections.
+        c.read_all_intersections();
         let t = topo(c)?;
         let s = seat(c, p)?;
+        c.read(part::paths_of(Some(s)));
         let k = piece_kind(c, kind)?;
         m.charge(t.paths.len() as u64 * 4)?;
         m.int(trail_length(c, t, s, k) as i64)

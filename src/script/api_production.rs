@@ -169,8 +169,20 @@ fn pay<C: Call>(m: &mut C, c: &mut Ctx) -> R<()> {
         }
     }
     m.commit(c)?;
-    c.wrote(part::zone(from));
-    c.wrote(part::zone(to));
+    c.wrote(part::zone(from, None));
+    for k in 0..cards {
+        match paid_kept(c, k, exception, &mut kept) {
+            Paid::All => {
+                for s in 0..seats {
+                    if c.produced[k * seats + s] > 0 {
+                        c.wrote(part::zone(to, Some(s)));
+                    }
+                }
+            }
+            Paid::Left(s, left) if left > 0 => c.wrote(part::zone(to, Some(s))),
+            _ => {}
+        }
+    }
     for k in 0..cards {
         match paid_kept(c, k, exception, &mut kept) {
             Paid::All => {
@@ -275,7 +287,7 @@ methods! {
         let s = seat(c, p)?;
         let blocked = blocked_hex(c, declared(c)?);
         let t = super::api::topo(c)?;
-        c.read(part::SITES);
+        c.read(part::intersections_of(Some(s)));
         c.read(part::MARKERS);
         m.charge(c.state.intersections.len() as u64 / 4)?;
         push_expected(m, c, |f| {
@@ -300,7 +312,7 @@ methods! {
     /// What `produce` counts, for a variant whose `production` filter changes it: each
     /// producing piece as hex, card, piece, owner, yield, flat.
     slow get "__producing" (m, c; number: u8) {
-        c.read(part::SITES);
+        c.read_all_intersections();
         c.read(part::MARKERS);
         m.charge(c.state.hexes.len() as u64)?;
         let mut n = 0;

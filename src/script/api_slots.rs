@@ -232,7 +232,7 @@ methods! {
         let kind = card(c, kind)?;
         m.commit(c)?;
         c.touch_grids(owner, true);
-        c.wrote(part::zone(z));
+        c.wrote(part::zone(z, zo));
         take_from_zone(c, zo, z, kind, fz)?;
         c.state.grids[gi].get_mut(r, k).cards.push(kind as u16);
         Ok(())
@@ -255,7 +255,7 @@ methods! {
         let top = c.state.grids[gi].top(r, k).ok_or_else(|| rt(format!("there is no card on {label}")))?;
         m.commit(c)?;
         c.touch_grids(owner, true);
-        c.wrote(part::zone(z));
+        c.wrote(part::zone(z, zo));
         put_in_zone(c, zo, z, top as usize, 1, bottom.unwrap_or(false))?;
         let grid = &mut c.state.grids[gi];
         let s = grid.get_mut(r, k);
@@ -291,8 +291,8 @@ methods! {
         let n = n.unwrap_or(1) as usize;
         let (fo, fzi) = zone_ref(c, fo, fz)?;
         let (to, tzi) = zone_ref(c, to, tz)?;
-        c.wrote(part::zone(fzi));
-        c.wrote(part::zone(tzi));
+        c.wrote(part::zone(fzi, fo));
+        c.wrote(part::zone(tzi, to));
         let k = card(c, kind)?;
         let have = c.state.zone(fo, fzi).map(|z| z.count(k)).unwrap_or(0);
         if have < n {

@@ -88,15 +88,28 @@ pub(crate) mod part {
     pub const WINNER: u8 = 4;
     pub const MARKERS: u8 = 5;
     pub const GRIDS: u8 = 6;
-    /// What stands where on the board, whatever the piece.
-    pub const SITES: u8 = 7;
-    /// A zone, by its index in the spec (every owner's).
-    pub fn zone(i: usize) -> u8 {
-        8 + (i % 56) as u8
+    /// Which of the board's intersections hold a piece, whoever's and whatever it is
+    /// (what the spacing of settlements reads; `intersections_of` says whose and what).
+    pub const OCCUPIED: u8 = 7;
+    /// A zone, by its index in the spec, of one owner (None: the game's): a bot's look at
+    /// one seat's trade keeps what the others' hands gave.
+    pub fn zone(i: usize, owner: Option<usize>) -> u8 {
+        // Seven owners a zone (the game and six seats): eight zones share no bit.
+        8 + ((i * 7 + owner.map_or(0, |s| s + 1)) % 56) as u8
     }
-    /// A kind of piece, on the board or in a supply.
-    pub fn piece(i: usize) -> u8 {
-        64 + (i % 32) as u8
+    /// A kind of piece of one owner (None: of no player), on the board or in its supply.
+    pub fn piece(i: usize, owner: Option<usize>) -> u8 {
+        64 + ((i * 7 + owner.map_or(0, |s| s + 1)) % 32) as u8
+    }
+    /// The pieces of one owner (None: of no player) on the board's paths: a road another
+    /// seat builds changes nothing of a seat's own open sites and trails.
+    pub fn paths_of(owner: Option<usize>) -> u8 {
+        128 + (owner.map_or(0, |s| s + 1) % 16) as u8
+    }
+    /// The pieces of one owner on the board's intersections: a city another seat builds
+    /// changes nothing of a seat's production.
+    pub fn intersections_of(owner: Option<usize>) -> u8 {
+        144 + (owner.map_or(0, |s| s + 1) % 16) as u8
     }
     /// The cards on the slot grids of an owner (0: the game's, then each seat's).
     pub fn grid_cards(owner: usize) -> u8 {
@@ -111,7 +124,7 @@ pub(crate) mod part {
         use std::hash::{Hash, Hasher};
         let mut h = rustc_hash::FxHasher::default();
         key.hash(&mut h);
-        128 + (h.finish() % 128) as u8
+        160 + (h.finish() % 96) as u8
     }
 }
 
@@ -145,13 +158,27 @@ impl ReadSet {
     }
 }
 
-/// What a rule's run read, kept with the version it was good at and what it cost: the
-/// engine answers from it while none of what it read changed (`Reads::still_good`).
-#[derive(Clone, Copy, Debug)]
+/// What a rule's run read, kept with the stamps of those parts then and what it cost: the
+/// engine answers from it while each part it read holds the stamp it held
+/// (`Ctx::still_good`). Equal stamps, not "none newer": a restored position puts older
+/// stamps back (`Stamps`), and a value kept there is good again.
+#[derive(Clone, Debug)]
 pub(crate) struct Record {
     pub set: ReadSet,
+    /// `version` when it ran: what a record that read `part::ALL` is good at alone.
     pub at: u64,
+    /// `Reads::all` when it ran.
+    all: u64,
+    /// The stamp of each part of `set`, in the order `ReadSet::parts` walks them.
+    stamps: Box<[u64]>,
     pub cost: u64,
+    /// When it was last made or found good (`FastSlot`'s count of uses).
+    pub used: std::cell::Cell<u64>,
+    /// `Reads::installs` when it ran, for a rule's record: good in that state alone, not
+    /// after a restore, since the values a rule keeps within are charged what they cost
+    /// when computed, which the positions a bot's search went through can change. None for
+    /// a bot's evaluation (the prelude's seat terms), kept across restores.
+    installs: Option<u64>,
 }
 
 /// The recording of reads and the stamps of writes, part by part (`part`).
@@ -165,6 +192,9 @@ pub(crate) struct Reads {
     all_before: u64,
     /// Recordings under way, innermost last: what each has read so far.
     open: std::cell::RefCell<Vec<ReadSet>>,
+    /// States installed so far (`touch_all`): a rule's record is good only until the next
+    /// (a bot's evaluation is kept across them: `Record::installs`).
+    installs: u64,
     /// Whether any recording is under way (read by every getter: one load).
     recording: std::cell::Cell<bool>,
     /// Set by a getter that said what it read (`Ctx::read`), so that one that did not is
@@ -181,6 +211,7 @@ impl Reads {
             stamps: Box::new([version; 256]),
             all: version,
             all_before: version,
+            installs: 0,
             open: Default::default(),
             recording: Default::default(),
             noted: Default::default(),
@@ -247,6 +278,7 @@ impl Ctx {
 
     /// Stamps everything changed (a state installed, the engine at work).
     pub(crate) fn touch_all(&mut self) {
+        self.reads.installs += 1;
         self.version = self.version.max(self.grid_version) + 1;
         self.grid_version = self.version;
         self.grid_base = self.version;
@@ -264,6 +296,50 @@ impl Ctx {
                 top.add(part);
             }
         }
+    }
+
+    /// A getter read what stands on every path, whoever's.
+    pub(crate) fn read_all_paths(&self) {
+        if self.reads.recording.get() {
+            self.read(part::paths_of(None));
+            for s in 0..self.state.players.len() {
+                self.read(part::paths_of(Some(s)));
+            }
+        }
+    }
+
+    /// A getter read what stands on every intersection, whoever's.
+    pub(crate) fn read_all_intersections(&self) {
+        if self.reads.recording.get() {
+            self.read(part::OCCUPIED);
+            self.read(part::intersections_of(None));
+            for s in 0..self.state.players.len() {
+                self.read(part::intersections_of(Some(s)));
+            }
+        }
+    }
+
+    /// A write put, took or changed a piece of `kind` owned by `owner` on a site: stamps
+    /// the site's part (the owner's intersections or paths), the kind's, and the board's
+    /// kept counts; `occupied`: the intersection was empty before or is now.
+    pub(crate) fn wrote_piece(
+        &mut self,
+        site: crate::spec::SiteKind,
+        kind: usize,
+        owner: Option<usize>,
+        occupied: bool,
+    ) {
+        self.sites_stamp = self.version;
+        match site {
+            crate::spec::SiteKind::Intersection => {
+                self.wrote(part::intersections_of(owner));
+                if occupied {
+                    self.wrote(part::OCCUPIED);
+                }
+            }
+            crate::spec::SiteKind::Path => self.wrote(part::paths_of(owner)),
+        }
+        self.wrote(part::piece(kind, owner));
     }
 
     /// A getter read the stored value under `key` (its part hashed only while recording).
@@ -335,12 +411,26 @@ impl Ctx {
         }
     }
 
-    /// Whether nothing `r` read changed since it was recorded.
+    /// Whether every part `r` read holds the stamp it held when it was recorded. Sound
+    /// because a stamp is never issued twice in a Lua state and `Reads::all` is fresh after
+    /// every write that names nothing and every state installed: a part's stamp with `all`
+    /// names its content, here or in a position put back with its stamps.
     pub(crate) fn still_good(&self, r: &Record) -> bool {
-        if self.reads.all > r.at || (r.set.has(part::ALL) && self.version != r.at) {
+        if self.reads.all != r.all
+            || (r.set.has(part::ALL) && self.version != r.at)
+            || r.installs.is_some_and(|n| n != self.reads.installs)
+        {
             return false;
         }
-        r.set.parts().all(|p| self.reads.stamps[p as usize] <= r.at)
+        r.set.parts().zip(r.stamps.iter()).all(|(p, &s)| self.reads.stamps[p as usize] == s)
+    }
+
+    /// The record of a run that read `set` and cost `cost`, ending now (it wrote nothing).
+    /// `across_restores`: a bot's evaluation, kept across restores (`Record::installs`).
+    pub(crate) fn record(&self, set: ReadSet, cost: u64, used: u64, across_restores: bool) -> Record {
+        let stamps = set.parts().map(|p| self.reads.stamps[p as usize]).collect();
+        let installs = (!across_restores).then_some(self.reads.installs);
+        Record { set, at: self.version, all: self.reads.all, stamps, cost, used: std::cell::Cell::new(used), installs }
     }
 
     /// The pieces of `kind` that `seat` has on the sites of `site`, from the kept counts
@@ -420,16 +510,55 @@ impl Ctx {
         GridStamps { grids: self.grid_stamps.clone(), cards: self.card_stamps.clone(), base: self.grid_base }
     }
 
+    /// Every stamp as it stands, to put back with the state (`Game::restore`): what rules
+    /// kept of this position (`Record`s, the grids' kept values, the board's piece counts)
+    /// is good again there. `owner` names the Lua state they were issued in.
+    pub(crate) fn stamps_now(&self, owner: u64) -> Stamps {
+        Stamps {
+            owner,
+            grids: self.grid_stamps_now(),
+            parts: self.reads.stamps.clone(),
+            all: self.reads.all,
+            sites: self.sites_stamp,
+        }
+    }
+
+    /// Puts back the stamps taken with the state just put back, after `touch_all`. Sound
+    /// as `put_back_grid_stamps` is: each stamp was issued for what the position holds.
+    pub(crate) fn put_back_stamps(&mut self, s: &Stamps) {
+        self.put_back_grid_stamps(&s.grids);
+        self.reads.stamps.clone_from(&s.parts);
+        self.reads.all = s.all;
+        self.reads.all_before = s.all;
+        self.sites_stamp = s.sites;
+    }
+
     /// Puts back the grid stamps taken with the state just put back (`Game::restore`), after
     /// `touch_all`: what `g:cached` keeps by a seat's grids ("seat_grids", "seat_cards") is
     /// good there again. Sound because a stamp is never issued twice in a Lua state: a
     /// value kept at the stamp a snapshot holds was derived from the grids that snapshot
-    /// holds, and every change since was stamped anew. (The version and the records of
-    /// what rules read stay fresh: they compare stamps by order.)
+    /// holds, and every change since was stamped anew. (The version stays fresh.)
     pub(crate) fn put_back_grid_stamps(&mut self, s: &GridStamps) {
         self.grid_stamps.clone_from(&s.grids);
         self.card_stamps.clone_from(&s.cards);
         self.grid_base = s.base;
+    }
+}
+
+/// Every stamp of a position, taken with a snapshot (`Ctx::stamps_now`) and put back with
+/// it in the Lua state that issued them (`owner`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stamps {
+    pub(crate) owner: u64,
+    grids: GridStamps,
+    parts: Box<[u64; 256]>,
+    all: u64,
+    sites: u64,
+}
+
+impl Stamps {
+    pub(crate) fn grids(&self) -> &GridStamps {
+        &self.grids
     }
 }
 

@@ -29,7 +29,7 @@ mod variants;
 #[doc(hidden)]
 pub use api_fast::set_fast_methods;
 pub(crate) use ctx::{Ctx, Output};
-pub use ctx::{GridStamps, Message};
+pub use ctx::{GridStamps, Message, Stamps};
 #[doc(hidden)]
 pub use declared::set_declared_checks;
 pub use error::{ScriptError, ScriptErrorKind};
@@ -106,6 +106,9 @@ pub struct Script {
     /// Checks drawn actions again all the same (`catan check`, debug builds): a listing
     /// that offers what `when` or `legal` refuses is a bug of the variant's.
     recheck_drawn: Cell<bool>,
+    /// This Lua state's number among every one the process made: the stamps a snapshot
+    /// takes (`Stamps`) are put back only in the state that issued them.
+    stamps_owner: u64,
     /// Messages are measured, not kept (`Game::set_quiet`); copied into every `Ctx`.
     quiet: Cell<bool>,
     /// The actions the rules cannot list (templates): each one taken is noted in the
@@ -273,6 +276,10 @@ impl Script {
             _interned: interned,
             drawn: Default::default(),
             recheck_drawn: Cell::new(cfg!(debug_assertions)),
+            stamps_owner: {
+                static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+                NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            },
             quiet: Cell::new(false),
             unlisted,
             declared: Rc::new(declared),
@@ -364,9 +371,25 @@ impl Script {
         StateRef(std::cell::Ref::map(self.ctx.borrow(), |c| c.as_ref().expect("game state installed")))
     }
 
-    /// The slot grids' stamps as they stand, to put back with the state (`Game::restore`).
-    pub(crate) fn grid_stamps(&self) -> ctx::GridStamps {
-        self.ctx.borrow().as_ref().expect("game state installed").grid_stamps_now()
+    /// Every stamp as it stands, to put back with the state (`Game::restore`).
+    pub(crate) fn stamps(&self) -> ctx::Stamps {
+        self.ctx.borrow().as_ref().expect("game state installed").stamps_now(self.stamps_owner)
+    }
+
+    /// The longest trail over `owned` broken at `blocked`, for seat s's pieces of kind k
+    /// (`api::kept_trail`: kept per seat and kind).
+    pub(crate) fn kept_trail(&self, s: usize, k: usize, owned: Vec<bool>, blocked: Vec<bool>) -> usize {
+        let c = self.ctx.borrow();
+        let c = c.as_ref().expect("game state installed");
+        match c.state.topology.clone() {
+            Some(t) => api::kept_trail(c, &t, s, k, owned, blocked),
+            None => 0,
+        }
+    }
+
+    /// This Lua state's number: whose stamps a snapshot holds.
+    pub(crate) fn stamps_owner(&self) -> u64 {
+        self.stamps_owner
     }
 
     /// The context, the state included: whatever `g:cached` derived from it is dropped.

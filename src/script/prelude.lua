@@ -562,21 +562,23 @@ local function install_cached(g)
     local per = memo[key]
     if not per then per = {}; memo[key] = per end
     local m = per[fn]
-    if not m then m = { {}, {}, {} }; per[fn] = m end
+    if not m then m = { {}, {}, {}, {} }; per[fn] = m end
     local k = arg
     if k == nil then k = NONE end
     if code == 5 then
-      -- What fn reads, recorded by the engine: kept (record number m[2][k]) while none of
-      -- it changes, and charged what computing it cost (keep_run).
+      -- What fn reads, recorded by the engine: kept while none of it changes, and charged
+      -- what computing it cost (keep_run). Two values are kept, records m[2][k] and the
+      -- number after it, values m[1][k] and m[4][k]: a bot trying action after action
+      -- from one position finds that position's value again beside the last action's.
       local n = m[2][k]
-      if not n then n = next_record; next_record = n + 1; m[2][k] = n end
+      if not n then n = next_record; next_record = n + 2; m[2][k] = n end
       local on = self
       if on == LISTING.view then on = LISTING.g end
       -- The same Lua runs whether it was kept or not (keep_run freezes what it keeps).
-      local hit, r = keep_run(on, fn, n, arg, m[1][k])
-      if hit then return m[1][k] end
+      local hit, r, at = keep_run(on, fn, n, arg, m[1][k], m[4][k])
+      if hit == 1 then return m[1][k] elseif hit == 2 then return m[4][k] end
       computations = computations + 1
-      m[1][k] = r
+      if at == 2 then m[4][k] = r else m[1][k] = r end
       return r
     end
     local seat = (code == 2 or code == 3) and arg or nil
@@ -1101,30 +1103,114 @@ end
 
 -- Bots: how good the position is for each seat, in victory points' units. The variant's
 -- `evaluate` filter (g, score, seat, scratch) builds it up from 0; `scratch` is one table
--- shared by the seats of this evaluation, for facts worth computing once (the board).
--- Without the filter, a bot aims at victory points (hidden ones included: a determinized
--- position is the bot's guess).
--- Each seat p's evaluation put at out[k + p] (engine.evaluate, engine.terms); without an
--- evaluate filter its points, read from `known` when the caller has them already.
-local function evaluations(g, out, k, known)
-  local hooks = points().filter["evaluate"]
-  local scratch = {}
-  for p = 1, g:players() do
-    if hooks then
-      local v = g:filter("evaluate", 0, p, scratch)
-      if type(v) ~= "number" then error("the evaluate filter returned " .. type(v) .. ", not a number", 0) end
-      out[k + p] = v + 0.0
-    elseif known then
-      out[k + p] = known[p] + 0.0
-    else
-      out[k + p] = g:filter("victory_points", 0, p, true) + 0.0
+-- shared by the seats of this evaluation, for facts worth computing once (the board): a
+-- memo only, since a seat's value is kept apart (below) and the seats before it may not
+-- have run. Without the filter, a bot aims at victory points (hidden ones included: a
+-- determinized position is the bot's guess).
+--
+-- Each seat's terms (its points, its evaluation, its named features) are one value the
+-- engine keeps while nothing it read changes (g:cached's "recorded"), and a position put
+-- back with its stamps (`Game::restore`) finds them good again: a bot that tries one
+-- seat's actions from one position computes again only what each action changed, most
+-- often that seat's terms alone.
+local term_names, term_at, term_version = {}, {}, 0
+local terms_scratch = {}
+
+-- Checks a seat's named features and adds the names not seen before to `term_names`. The
+-- checks walk a table raw, in no fixed order; a fault found is named as
+-- `engine.features` does (in sorted order), so every run reports the same one.
+local function note_features(g, f)
+  if type(f) ~= "table" then error("the features filter returned " .. type(f) .. ", not a table", 0) end
+  local grew = false
+  for k, v in next, f do
+    if type(k) ~= "string" or type(v) ~= "number" then
+      engine.features(g) -- raises the error of the first such key in sorted order
+      error("the features filter returned a key or a value it may not", 0)
+    end
+    if not term_at[k] then
+      term_names[#term_names + 1] = k
+      term_at[k] = true
+      grew = true
     end
   end
+  if grew then
+    table.sort(term_names)
+    for i, k in ipairs(term_names) do term_at[k] = i end
+    term_version = term_version + 1
+  end
+end
+
+-- Seat p's terms: { points, evaluation or false, named features or false }, for each
+-- choice of what is asked (one function each, so that each is kept apart).
+local seat_terms = {}
+for code = 0, 3 do
+  local with_evaluate, with_features = code >= 2, code % 2 == 1
+  seat_terms[code] = function(g, p)
+    local pts = run_filter(g, "victory_points", true, 0, p, true)
+    local f = false
+    if with_features and points().filter["features"] then
+      f = g:filter("features", {}, p, terms_scratch)
+    end
+    local v = false
+    if with_evaluate then
+      if points().filter["evaluate"] then
+        v = g:filter("evaluate", 0, p, terms_scratch)
+        if type(v) ~= "number" then error("the evaluate filter returned " .. type(v) .. ", not a number", 0) end
+        v = v + 0.0
+      else
+        v = pts + 0.0
+      end
+    end
+    return { pts, v, f }
+  end
+end
+
+-- Seat p's terms, kept as g:cached keeps a "recorded" value (two records each), save
+-- that they are kept across a restore (a rule's kept values and hooks are good in the
+-- state they were kept in alone) and debug builds check a kept row's value and not its
+-- cost: the values a seat's terms keep within (a principality's cards, each seat's points)
+-- are charged what they cost when they were computed, which the positions a bot's search
+-- went through can change. These calls are the bots' alone and read-only; the rules' own
+-- kept values are checked to the unit.
+local term_memo = { [0] = {}, {}, {}, {} }
+local function kept_terms(g, code, p)
+  local per = term_memo[code]
+  local e = per[p]
+  if not e then
+    e = { next_record, false, false }
+    next_record = next_record + 2
+    per[p] = e
+  end
+  local hit, r, at = keep_run(g, seat_terms[code], e[1], p, e[2], e[3], true)
+  if hit == 1 then return e[2] elseif hit == 2 then return e[3] end
+  computations = computations + 1
+  if at == 2 then e[3] = r else e[2] = r end
+  return r
+end
+
+-- Each seat's terms, kept or computed; the named features of a row not seen last time
+-- checked and their names noted (outside the kept run, which must cost the same however
+-- many names were new).
+local last_rows = { [0] = {}, {}, {}, {} }
+local function terms_of(g, with_evaluate, with_features)
+  local code = (with_evaluate and 2 or 0) + (with_features and 1 or 0)
+  local last = last_rows[code]
+  terms_scratch = {}
+  local rows = {}
+  for p = 1, g:players() do
+    local row = kept_terms(g, code, p)
+    if row[3] and last[p] ~= row then
+      note_features(g, row[3])
+      last[p] = row
+    end
+    rows[p] = row
+  end
+  return rows
 end
 
 function engine.evaluate(g)
   local out = {}
-  evaluations(g, out, 0)
+  for p, row in ipairs(terms_of(g, true, false)) do out[p] = row[2] end
   return out
 end
 
@@ -1158,48 +1244,20 @@ end
 -- call and one flat list of numbers (`Script::terms`): each seat's victory points (hidden
 -- ones included), then each seat's `evaluate` when asked, then each seat's named features
 -- when asked, one per name seen so far (0 where a seat's table lacks it). The names are
--- kept sorted here; `terms_names` hands them over when their version moves. The checks
--- walk a table raw, in no fixed order; a fault found is named as `engine.features` does
--- (in sorted order), so every run reports the same one.
-local term_names, term_at, term_version = {}, {}, 0
+-- kept sorted here; `terms_names` hands them over when their version moves.
 function engine.terms(g, with_evaluate, with_features)
-  local n = g:players()
+  local rows = terms_of(g, with_evaluate, with_features)
+  local n = #rows
   local out = {}
-  for p = 1, n do out[p] = run_filter(g, "victory_points", true, 0, p, true) end
-  local rows
-  if with_features and points().filter["features"] then
-    rows = {}
-    local scratch, grew = {}, false
-    for p = 1, n do
-      local f = g:filter("features", {}, p, scratch)
-      if type(f) ~= "table" then error("the features filter returned " .. type(f) .. ", not a table", 0) end
-      for k, v in next, f do
-        if type(k) ~= "string" or type(v) ~= "number" then
-          engine.features(g) -- raises the error of the first such key in sorted order
-          error("the features filter returned a key or a value it may not", 0)
-        end
-        if not term_at[k] then
-          term_names[#term_names + 1] = k
-          term_at[k] = true
-          grew = true
-        end
-      end
-      rows[p] = f
-    end
-    if grew then
-      table.sort(term_names)
-      for i, k in ipairs(term_names) do term_at[k] = i end
-      term_version = term_version + 1
-    end
-  end
+  for p = 1, n do out[p] = rows[p][1] end
   local k = n
   if with_evaluate then
-    evaluations(g, out, k, out)
+    for p = 1, n do out[k + p] = rows[p][2] end
     k = k + n
   end
-  if rows then
+  if with_features and points().filter["features"] then
     for p = 1, n do
-      local f = rows[p]
+      local f = rows[p][3]
       for i = 1, #term_names do
         out[k + i] = (f[term_names[i]] or 0) + 0.0
       end
