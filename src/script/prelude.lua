@@ -1171,7 +1171,9 @@ end
 -- cost: the values a seat's terms keep within (a principality's cards, each seat's points)
 -- are charged what they cost when they were computed, which the positions a bot's search
 -- went through can change. These calls are the bots' alone and read-only; the rules' own
--- kept values are checked to the unit.
+-- kept values are checked to the unit. (Not one function with g:cached's "recorded" path:
+-- the engine's C function answers g:cached's hits charged what that inline path costs,
+-- which a call to a shared helper would change.)
 local term_memo = { [0] = {}, {}, {}, {} }
 local function kept_terms(g, code, p)
   local per = term_memo[code]
