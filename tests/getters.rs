@@ -177,6 +177,12 @@ fn the_fast_getters_answer_what_the_state_holds() {
     // g:holds(owner, zone, cards): at least each count, a count of 0 always held.
     let holds = [true, false, true, true, false].map(Value::Bool);
     assert_eq!(get("holds"), Value::List(holds.to_vec()));
+    // g:lacks(owner, zone, cards): the cards short of each count, and the counts' sum.
+    let ore = hand.count(card("ore")) as i64;
+    assert_eq!(get("lacks"), Value::List(vec![Value::Int(2), Value::Int(ore + 2)]));
+    assert_eq!(get("lacks_none"), Value::List(vec![Value::Int(0), Value::Int(0)]));
+    let short = |name: &str, n: i64| (n - bank.count(card(name)) as i64).max(0);
+    assert_eq!(get("lacks_bank"), Value::List(vec![Value::Int(short("brick", 1) + short("ore", 99)), Value::Int(100)]));
     let Value::List(harbors) = get("harbors") else { panic!("harbors is not a list") };
     let mut seen = 0;
     for (seat, got) in harbors.iter().enumerate() {
@@ -225,6 +231,8 @@ fn a_bad_argument_gets_the_methods_error_at_the_scripts_line() {
         ("bad_holds", "'gold' is not a card"),
         ("bad_holds_count", "the count of 'ore' is number, not an integer"),
         ("bad_holds_zone", "'pocket' is not a zone"),
+        ("bad_lacks", "'gold' is not a card"),
+        ("bad_lacks_count", "g:lacks: the count of 'ore' is number, not an integer"),
     ] {
         refused(action, says, true);
     }

@@ -571,6 +571,25 @@ methods! {
         m.charge(looked)?;
         m.bool(holds)
     }
+    /// How many cards of `cards` the zone lacks, and how many `cards` asks for in all
+    /// (a price: the lacking ones are what a player still needs to pay it). Charged a
+    /// unit per entry.
+    fast get "lacks" (m, c; owner: Option<i64>, zone: &str, cards: CardCounts) {
+        let (o, z) = zone_ref(c, owner, zone)?;
+        c.read(part::zone(z, o));
+        let zn = c.state.zone(o, z).ok_or_else(|| rt("no such zone"))?;
+        let (mut looked, mut lacking, mut asked) = (0u64, 0i64, 0i64);
+        cards.each("g:lacks", |k, n| {
+            looked += 1;
+            let held = zn.count(card(c, k)?) as i64;
+            lacking = lacking.saturating_add(n.saturating_sub(held).max(0));
+            asked = asked.saturating_add(n);
+            Ok(true)
+        })?;
+        m.charge(looked)?;
+        m.int(lacking)?;
+        m.int(asked)
+    }
     fast get "count_category" (m, c; owner: Option<i64>, zone: &str, cat: &str) {
         let (o, z) = zone_ref(c, owner, zone)?;
         c.read(part::zone(z, o));

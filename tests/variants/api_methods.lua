@@ -78,6 +78,10 @@ local CALLS = {
     keep(g, "holds", g:holds(nil, "bank", { ore = 1, grain = 0 }), g:holds(p, "hand", { ore = 99 }),
       g:holds(p, "hand", {}), g:holds(nil, "bank", { ore = 19, wool = 20 }))
   end,
+  lacks = function(g, p)
+    keep(g, "lacks", all(g:lacks(nil, "bank", { ore = 1, grain = 0 })), all(g:lacks(p, "hand", { ore = 99 })),
+      all(g:lacks(p, "hand", {})), all(g:lacks(nil, "bank", { ore = 25, wool = 20 })))
+  end,
   count_category = function(g, p)
     keep(g, "count_category", g:count_category(nil, "bank", "resource"), g:count_category(p, "hand", "resource"),
       g:count_category(nil, "deck", "development"))
@@ -181,6 +185,7 @@ local BAD = {
   remove = function(g) g:insert("q", 1); g:remove("q", 5) end,
   count = function(g, p) g:count(p, "pocket") end,
   holds = function(g, p) g:holds(p, "hand", { ore = 1.5 }) end,
+  lacks = function(g, p) g:lacks(p, "hand", { ore = 1.5 }) end,
   count_category = function(g) g:count_category(nil, "hand", "resource") end,
   cards = function(g) g:cards(nil, "hand") end,
   trades = function(g) g:trades({ { ore = 1.5 } }, { "wool" }, "bank") end,

@@ -49,6 +49,10 @@ act("probe", function(g, p)
     -- g:holds: the bank holds one ore; nobody holds 99; every zone holds nothing at all.
     holds = { g:holds(nil, "bank", { ore = 1, grain = 0 }), g:holds(p, "hand", { ore = 99 }), g:holds(p, "hand", {}),
       g:holds(p, "hand", { ore = g:count(p, "hand", "ore") }), g:holds(p, "hand", { ore = g:count(p, "hand", "ore") + 1 }) },
+    -- g:lacks: what the hand lacks of a price, and what the price asks for in all.
+    lacks = { g:lacks(p, "hand", { ore = g:count(p, "hand", "ore") + 2, grain = 0 }) },
+    lacks_none = { g:lacks(p, "hand", {}) },
+    lacks_bank = { g:lacks(nil, "bank", { brick = 1, ore = 99 }) },
   })
 end)
 
@@ -68,6 +72,8 @@ act("bad_trail_piece", function(g) g:longest_trail(1, "castle") end) -- bad_trai
 act("bad_holds", function(g, p) g:holds(p, "hand", { gold = 1 }) end) -- bad_holds
 act("bad_holds_count", function(g, p) g:holds(p, "hand", { ore = 1.5 }) end) -- bad_holds_count
 act("bad_holds_zone", function(g, p) g:holds(p, "pocket", {}) end) -- bad_holds_zone
+act("bad_lacks", function(g, p) g:lacks(p, "hand", { gold = 1 }) end) -- bad_lacks
+act("bad_lacks_count", function(g, p) g:lacks(p, "hand", { ore = 1.5 }) end) -- bad_lacks_count
 
 -- The writers answered by C functions too: `write` uses each with what its method takes,
 -- values a fast path leaves to the method (a table, a float seat, a number for a string)

@@ -2,7 +2,7 @@
 -- A part of ../base.lua, run in the order it lists: `shared` holds the helpers of the
 -- parts before this one, and this one adds those the parts after it use.
 local shared = ...
-local RESOURCES, next, total, cost = shared.RESOURCES, shared.next, shared.total, shared.cost
+local RESOURCES, cost = shared.RESOURCES, shared.cost
 local opt = shared.opt
 
 -- Evaluation (bots) -------------------------------------------------------------------------
@@ -16,14 +16,10 @@ local opt = shared.opt
 -- around each building (the chances in 36 of rolling them), twice for a city, none under
 -- the robber.
 
--- The share of a price the hand covers (1: p can pay it).
-local function covered(hand, price)
-  local have, need = 0, 0
-  for r, n in next, price do
-    need = need + n
-    have = have + math.min(hand[r] or 0, n)
-  end
-  return need > 0 and have / need or 0
+-- The share of the price of `what` that p's hand covers (1: p can pay it).
+local function covered(g, p, what)
+  local lacking, need = g:lacks(p, "hand", cost(g, what, p))
+  return need > 0 and (need - lacking) / need or 0
 end
 
 -- The sites where p may build a settlement now (none once its settlements are all out).
@@ -48,14 +44,13 @@ local BUILDS = { { "city", 0.6 }, { "settlement", 0.6 }, { "development", 0.3 },
 -- The evaluation and the named features below both read it; `g:cached` computes it once
 -- a position.
 local function nearness(g, p)
-  local hand = g:cards(p, "hand")
-  local n = total(hand)
+  local n = g:count(p, "hand")
   local spots = open_sites(g, p)
   local can = buildable(g, p, spots)
   local near = {}
   for _, b in ipairs(BUILDS) do
     local what = b[1]
-    near[what] = (n > 0 and can[what]) and covered(hand, cost(g, what, p)) ^ 2 or 0
+    near[what] = (n > 0 and can[what]) and covered(g, p, what) ^ 2 or 0
   end
   return { n = n, spots = spots, near = near }
 end

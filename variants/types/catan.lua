@@ -183,6 +183,14 @@ function G:count(owner, zone, kind) end
 ---@return boolean
 function G:holds(owner, zone, cards) end
 
+---how many cards of cards (a price) the zone lacks, and how many cards asks for in all: what a player still needs to pay a price, in one call (base's evaluation weighs how near a hand is to each build with it)
+---Returns: integer, integer
+---@param owner integer?
+---@param zone string
+---@param cards string
+---@return integer
+function G:lacks(owner, zone, cards) end
+
 ---cards whose kind is in category
 ---Returns: integer
 ---@param owner integer?
