@@ -300,20 +300,22 @@ impl FeatureSpace {
             // intersections with no piece beside them at the end of one of the seat's paths.
             for (k, _) in spec.pieces.iter().enumerate().filter(|(_, p)| p.site == SiteKind::Path) {
                 let Some(i) = self.trail.get(k).copied().flatten() else { continue };
+                let (mut owned, mut others) = (vec![false; st.paths.len()], vec![false; st.intersections.len()]);
                 for (s, row) in out.iter_mut().enumerate() {
-                    let owned: Vec<bool> = st
-                        .paths
-                        .iter()
-                        .map(|p| p.is_some_and(|p| p.kind as usize == k && p.seat() == Some(s)))
-                        .collect();
-                    if !owned.contains(&true) {
+                    let mut any = false;
+                    for (o, p) in owned.iter_mut().zip(&st.paths) {
+                        *o = p.is_some_and(|p| p.kind as usize == k && p.seat() == Some(s));
+                        any |= *o;
+                    }
+                    if !any {
                         continue;
                     }
-                    let others: Vec<bool> =
-                        st.intersections.iter().map(|p| p.is_some_and(|p| p.seat().is_some_and(|o| o != s))).collect();
+                    for (o, p) in others.iter_mut().zip(&st.intersections) {
+                        *o = p.is_some_and(|p| p.seat().is_some_and(|o| o != s));
+                    }
                     // Kept by the engine per seat and kind: most positions a bot weighs
                     // changed no one's roads.
-                    row[i] = game.kept_trail(s, k, owned, others) as f64;
+                    row[i] = game.kept_trail(s, k, &owned, &others) as f64;
                 }
             }
             let free = |n: usize| {

@@ -759,7 +759,7 @@ impl Game {
 
     /// The longest trail over the paths `owned` (seat s's pieces of kind k), broken at the
     /// intersections `blocked`, kept per seat and kind while they stay the same.
-    pub(crate) fn kept_trail(&self, s: usize, k: usize, owned: Vec<bool>, blocked: Vec<bool>) -> usize {
+    pub(crate) fn kept_trail(&self, s: usize, k: usize, owned: &[bool], blocked: &[bool]) -> usize {
         self.script().kept_trail(s, k, owned, blocked)
     }
 

@@ -136,15 +136,15 @@ pub(super) fn trail_length(c: &Ctx, t: &Topology, s: usize, k: usize) -> usize {
         c.state.paths.iter().map(|pc| pc.is_some_and(|pc| pc.owner as usize == s && pc.kind as usize == k)).collect();
     let blocked: Vec<bool> =
         c.state.intersections.iter().map(|pc| pc.is_some_and(|pc| pc.owner as usize != s)).collect();
-    kept_trail(c, t, s, k, owned, blocked)
+    kept_trail(c, t, s, k, &owned, &blocked)
 }
 
 /// The longest trail over the paths `owned` (seat s's pieces of kind k), broken at the
 /// intersections `blocked`: the one kept per seat and kind when they are the same (a bot's
 /// features ask it at every position it weighs, most often of unchanged roads).
-pub(crate) fn kept_trail(c: &Ctx, t: &Topology, s: usize, k: usize, owned: Vec<bool>, blocked: Vec<bool>) -> usize {
+pub(crate) fn kept_trail(c: &Ctx, t: &Topology, s: usize, k: usize, owned: &[bool], blocked: &[bool]) -> usize {
     let Some(topology) = c.state.topology.as_ref().filter(|b| std::ptr::eq(b.as_ref(), t)) else {
-        return board::longest_trail(t, &owned, &blocked);
+        return board::longest_trail(t, owned, blocked);
     };
     let mut kept = c.trails.borrow_mut();
     let at = kept.iter().position(|m| m.seat == s && m.kind == k);
@@ -153,8 +153,16 @@ pub(crate) fn kept_trail(c: &Ctx, t: &Topology, s: usize, k: usize, owned: Vec<b
             return m.len;
         }
     }
-    let len = board::longest_trail(t, &owned, &blocked);
-    let memo = TrailMemo { topology: topology.clone(), seat: s, kind: k, owned, blocked, len };
+    // Copied only here: a bot's features ask with buffers they reuse for every seat.
+    let len = board::longest_trail(t, owned, blocked);
+    let memo = TrailMemo {
+        topology: topology.clone(),
+        seat: s,
+        kind: k,
+        owned: owned.to_vec(),
+        blocked: blocked.to_vec(),
+        len,
+    };
     match at {
         Some(i) => kept[i] = memo,
         None => kept.push(memo),

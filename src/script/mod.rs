@@ -378,11 +378,11 @@ impl Script {
 
     /// The longest trail over `owned` broken at `blocked`, for seat s's pieces of kind k
     /// (`api::kept_trail`: kept per seat and kind).
-    pub(crate) fn kept_trail(&self, s: usize, k: usize, owned: Vec<bool>, blocked: Vec<bool>) -> usize {
+    pub(crate) fn kept_trail(&self, s: usize, k: usize, owned: &[bool], blocked: &[bool]) -> usize {
         let c = self.ctx.borrow();
         let c = c.as_ref().expect("game state installed");
-        match c.state.topology.clone() {
-            Some(t) => api::kept_trail(c, &t, s, k, owned, blocked),
+        match c.state.topology.as_deref() {
+            Some(t) => api::kept_trail(c, t, s, k, owned, blocked),
             None => 0,
         }
     }
