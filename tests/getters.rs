@@ -319,6 +319,36 @@ fn g_listens_says_whether_a_hook_listens_to_an_event() {
     assert_eq!(heard, Some(Value::List(vec![Value::Bool(true), Value::Bool(false), Value::Bool(false)])));
 }
 
+/// `g:price(what, seat)` (docs/api.md): the "cost" filter's price from `{}`, read-only. Base
+/// alone: the declared table itself; with a module's cost hook (`price_hook.lua`: a road
+/// costs the first seat a wool more) the filter's answer, frozen as well.
+#[test]
+fn g_price_is_the_cost_filters_price_read_only() {
+    let text = |v: &[&str]| v.iter().map(|s| Value::Str(s.to_string())).collect::<Vec<_>>();
+    for (stack, road, same_table) in [
+        (vec![GETTERS], "brick1 lumber1", true),
+        (vec![GETTERS, "tests/variants/price_hook.lua"], "brick1 lumber1 wool1", false),
+    ] {
+        let header = Header {
+            variants: stack.iter().map(|s| s.to_string()).collect(),
+            players: 4,
+            seed: 3,
+            options: vec![],
+            sandbox: false,
+        };
+        let mut g = Game::new(header).expect("the fixture loads");
+        g.act(0, "roll").expect("red rolls");
+        g.act(0, "prices").expect("the fixture's action runs");
+        let mut want = text(&[road, "brick1 lumber1 wool1 grain1", "grain2 ore3", "wool1 grain1 ore1", ""]);
+        want.push(Value::Bool(same_table));
+        assert_eq!(g.state().vars.get("prices"), Some(&Value::List(want)), "{stack:?}");
+        let before = g.state().clone();
+        let e = g.act(0, "bad_price_write").expect_err("a price is read-only");
+        assert!(e.to_string().contains("attempt to change a frozen table"), "{stack:?}: {e}");
+        assert!(*g.state() == before, "{stack:?}: the refused action changed the state");
+    }
+}
+
 /// The piece counts `g:piece_count` keeps (`Ctx::pieces_on`) belong to the state they were
 /// counted on: a copy of the game on fresh scripts (`Game::try_clone`, Python's
 /// `Game.clone()`), a restored snapshot and a loaded save count their own pieces.

@@ -719,6 +719,25 @@ function engine.install(g)
     g.produce = produce
   end
   g.debug = debug_line
+  -- g:price(what, seat): g:filter("cost", {}, what, seat), read-only. While the "cost"
+  -- filter is the declared prices alone (base, family, classic), the declared price
+  -- itself, frozen, without the two tables and the filter a price costs: the bots'
+  -- evaluation asks four prices a seat (src/README.md, "where a planner game's
+  -- instructions go"). A variant's own cost hook is run as the filter runs it, and what it
+  -- answers frozen too, so a rule reads a price the same way whichever path answered.
+  local cost_hooks = filters.cost
+  if cost_hooks == nil or (#cost_hooks == 1 and cost_hooks[1].fn == declared_price) then
+    local none = {}
+    for _, price in next, PRICES do freeze_kept(price) end
+    freeze_kept(none)
+    function g:price(what) return PRICES[what] or none end
+  else
+    function g:price(what, seat)
+      local price = self:filter("cost", {}, what, seat)
+      freeze_kept(price)
+      return price
+    end
+  end
   make_view(g)
   -- What the engine freezes with the rules (script/freeze.rs): `g`, its view while
   -- listing, the string metatable (which the sandbox hides next), every hook's function

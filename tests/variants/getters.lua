@@ -114,6 +114,24 @@ act("listening", function(g, p)
   g:set("listening", { g:listens("knights_changed"), g:listens("built"), g:listens("no such event") })
 end)
 
+-- g:price (a method of the prelude): the "cost" filter's price, the same table each call
+-- while only declared prices make it (read-only either way; bad_price_write).
+act("prices", function(g, p)
+  local out = {}
+  for _, what in ipairs({ "road", "settlement", "city", "development", "castle" }) do
+    local price, filtered = g:price(what, p), g:filter("cost", {}, what, p)
+    local words = {}
+    for _, k in ipairs({ "brick", "lumber", "wool", "grain", "ore" }) do
+      if price[k] ~= filtered[k] then words[#words + 1] = "differs" end
+      if price[k] then words[#words + 1] = k .. price[k] end
+    end
+    out[#out + 1] = table.concat(words, " ")
+  end
+  out[#out + 1] = g:price("road", p) == g:price("road", p)
+  g:set("prices", out)
+end)
+act("bad_price_write", function(g, p) g:price("road", p).brick = 5 end) -- bad_price_write
+
 -- g:selections and g:selection (src/script/api_cards.rs): the list, each way drawn from it
 -- by its place, and the edges (nothing to pick, no way to pick).
 local KINDS = { "brick", "lumber", "wool", "grain", "ore" }

@@ -53,9 +53,10 @@ end
 
 local function hand_size(g, p) return g:count_category(p, "hand", "resource") end
 
--- Any price with every variant's changes: the "cost" filter starts from the prices of
--- components.lua (its first hook, base.cost; replace_hook("base.cost") reprices everything).
-local function cost(g, what, p) return g:filter("cost", {}, what, p) end
+-- Any price with every variant's changes, read-only: g:price asks the "cost" filter, which
+-- starts from the prices of components.lua (its first hook, base.cost;
+-- replace_hook("base.cost") reprices everything).
+local function cost(g, what, p) return g:price(what, p) end
 
 -- A price in a refusal ("you cannot pay brick lumber"): the engine asks it of the actions
 -- that declare their `cost`.

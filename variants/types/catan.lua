@@ -23,7 +23,7 @@
 -- filter `tallies`: a list, fresh (starts empty), of { title, { { label, count }, ... } }; —; the REPL, at the game's end: what the variant counted over the game, each drawn as a histogram (read-only). base.dice_rolled: the sums the dice rolled, 2 to 12 (base counts each sum in var rolls, a list of 11 counts for the sums 2 to 12)
 -- filter `card_text`: nil; kind; the engine, for the REPL's help <card> / show card <card>: the rules text of a kind of card (rivals.lua gives every card's cost, points, effect and card index clarification)
 -- filter `price_text`: nil; cards (a price); the engine, for the refusal of an action whose declared cost the actor cannot pay: "you cannot pay " and this text (base: brick lumber, in the rulebook's order; without a hook, each kind with its count)
--- filter `cost`: cards table, a fresh one: { brick = 1, lumber = 1 }; what, seat (what: road, settlement, city, development); base, when listing and paying. The prices declared with prices { ... } are the first hook, base.cost (priority -1000), which adds them to the value it gets: any script asks a price, with every variant's changes, by g:filter("cost", {}, what, seat). A hook here makes the engine leave the check of a declared cost to the prelude, which asks this filter
+-- filter `cost`: cards table, a fresh one: { brick = 1, lumber = 1 }; what, seat (what: road, settlement, city, development); base, when listing and paying. The prices declared with prices { ... } are the first hook, base.cost (priority -1000), which adds them to the value it gets: any script asks a price, with every variant's changes, by g:filter("cost", {}, what, seat), or read-only and cheaper by g:price(what, seat). A hook here makes the engine leave the check of a declared cost to the prelude, which asks this filter
 -- filter `production`: cards one piece yields: its declared yields (base: 1 for a settlement, 2 for a city); seat, piece, hex; g:produce, for each piece on a producing hex, when a variant hooks it (without a hook the engine counts alone)
 -- filter `discard_count`: cards to discard on a 7 (half, rounded down, over the limit; else 0); seat, hand_size; base
 -- filter `trade_ratio`: the best maritime ratio (4, or 3 or 2 from harbors); seat, resource; base, for the resource given
@@ -700,6 +700,13 @@ function G:listens(event) end
 ---@param ... any
 ---@return any
 function G:filter(point, value, ...) end
+
+---the price of what (road, settlement, ...) for seat with every variant's changes: g:filter("cost", {}, what, seat), frozen, so a rule reads it and never changes it (to change a price, copy it). While the cost filter is the prices declared with prices { ... } alone, the engine answers the declared table itself, without running the filter or building a table (the bots' evaluation asks several prices a position)
+---Returns: cards table, read-only
+---@param what string
+---@param seat integer
+---@return any
+function G:price(what, seat) end
 
 ---runs every sequence(point, ...) hook as fn(g, ...)
 ---Returns: —
