@@ -96,6 +96,28 @@ fn base_evaluation_scores_production_and_points() {
     assert_eq!(after[1], before[1]);
 }
 
+/// docs/api.md, the `evaluate` filter: after `seat` and `scratch` it is handed the seat's
+/// victory points, hidden ones included, counted once by the engine; a wrapper of base's
+/// evaluation that does not pass them on still gets base's evaluation.
+#[test]
+fn the_evaluation_is_handed_the_seats_points() {
+    let mut g = game_of(&["tests/variants/evaluate_points.lua"], 1, &[]);
+    // A victory point card in red's hand of development cards: a hidden point.
+    let spec = g.spec().clone();
+    let (dev, vp) = (spec.zone("dev").unwrap(), spec.card("victory_point").unwrap());
+    let mut st = g.state().clone();
+    st.players[0].zones[dev].add(vp, 1).unwrap();
+    let snap = g.snapshot().with_state(st);
+    g.restore(&snap);
+    let v = g.evaluate().unwrap();
+    let points: Vec<f64> = (0..4).map(|s| g.points(s, true).unwrap() as f64).collect();
+    assert_eq!(v, points);
+    assert!(points[0] > g.points(0, false).unwrap() as f64, "red's hidden point counts: {points:?}");
+    let plain = game_of(&["base"], 1, &[]).evaluate().unwrap();
+    let wrapped = game_of(&["tests/variants/evaluate_old_wrapper.lua"], 1, &[]).evaluate().unwrap();
+    assert_eq!(wrapped, plain);
+}
+
 #[test]
 fn without_an_evaluation_bots_aim_at_victory_points() {
     let g = game_of(&["tests/variants/no_evaluation.lua"], 1, &[]);

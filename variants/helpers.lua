@@ -918,7 +918,7 @@ end)
 -- Base's evaluation (docs/bots.md), plus a helper in front of a player: its power, worth a
 -- little more than a development card in hand.
 wrap_hook("base.evaluate", function(original)
-  return function(g, v, p, scratch)
-    return original(g, v, p, scratch) + 0.35 * g:count(p, "helper")
+  return function(g, v, p, ...)
+    return original(g, v, p, ...) + 0.35 * g:count(p, "helper")
   end
 end)

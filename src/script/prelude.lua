@@ -1173,7 +1173,7 @@ for code = 0, 3 do
     local v = false
     if with_evaluate then
       if points().filter["evaluate"] then
-        v = g:filter("evaluate", 0, p, terms_scratch)
+        v = g:filter("evaluate", 0, p, terms_scratch, pts)
         if type(v) ~= "number" then error("the evaluate filter returned " .. type(v) .. ", not a number", 0) end
         v = v + 0.0
       else

@@ -57,10 +57,12 @@ end
 
 local function outlook(g, p) return g:cached(nearness, p, "recorded") end
 
-filter("evaluate", "base.evaluate", function(g, v, p)
+filter("evaluate", "base.evaluate", function(g, v, p, _, points)
   local winner = g:winner()
   if winner then return v + (winner == p and 100 or 0) end
-  v = v + g:filter("victory_points", 0, p, true)
+  -- The points, hidden ones included, as the engine counted them for this position (a
+  -- wrapper written before the engine passed them may not forward them: counted here then).
+  v = v + (points or g:filter("victory_points", 0, p, true))
   local sum, prod = g:expected_production(p)
   local kinds = 0
   for _, r in ipairs(RESOURCES) do
