@@ -843,6 +843,79 @@ fn a_drawn_action_plays_the_same_without_its_checks() {
     }
 }
 
+/// An action a listing offered is performed without asking `when` and `legal` again, on
+/// the content the listing was made on, also after a bot put that position back
+/// (`Game::restore`): a bot lists a position, then tries its actions from it one by one.
+/// Typed, stale, by another seat or with the checks asked again (`Game::recheck_drawn`),
+/// it is checked as any typed action is.
+#[test]
+fn a_listed_action_skips_its_checks_on_the_content_it_was_listed_on() {
+    let mut g = game(&["tests/variants/listed_checks.lua"], &[]);
+    g.recheck_drawn(false);
+    let seat = g.to_act().unwrap();
+    let ping = Action { name: "ping".into(), args: vec![] };
+    let asked = |g: &mut Game| g.take_debug().unwrap().iter().any(|l| l.contains("legal asked of ping"));
+    let start = g.snapshot();
+    let start_state = g.state().clone();
+    g.perform(seat, &ping).unwrap();
+    assert!(asked(&mut g), "typed: checked");
+    g.restore(&start);
+    assert!(g.legal_actions(seat).unwrap().contains(&ping));
+    g.perform(seat, &ping).unwrap();
+    assert!(!asked(&mut g), "listed on this content: not checked");
+    g.perform(seat, &ping).unwrap();
+    assert!(asked(&mut g), "the content changed: checked");
+    g.restore(&start);
+    g.perform(seat, &ping).unwrap();
+    assert!(!asked(&mut g), "put back to the content listed: not checked");
+    // Another seat, on the same content: checked, and refused by `when`.
+    g.restore(&start);
+    let e = script_error("ping by another seat", g.perform((seat + 1) % 4, &ping));
+    assert_eq!(e.kind, ScriptErrorKind::Rejected, "{e:?}");
+    // A position installed anew (a state of the same content, not put back): checked.
+    let same = start.with_state(start_state);
+    g.restore(&same);
+    g.perform(seat, &ping).unwrap();
+    assert!(asked(&mut g), "a state installed: checked");
+    // Listed, with the checks asked again: checked.
+    g.restore(&start);
+    g.recheck_drawn(true);
+    assert!(g.legal_actions(seat).unwrap().contains(&ping));
+    g.perform(seat, &ping).unwrap();
+    assert!(asked(&mut g), "recheck_drawn: checked");
+}
+
+/// Bots that list, try each action from the position put back, and then play one: the
+/// same games whether `perform` asks the listed action's checks again or not.
+#[test]
+fn a_listed_action_plays_the_same_without_its_checks() {
+    for (variants, players) in [(&["base"][..], 4), (&["rivals"][..], 2)] {
+        let mut games: Vec<Game> =
+            [true, false].iter().map(|_| Game::new(Header { players, ..header_of(variants, &[]) }).unwrap()).collect();
+        games[0].recheck_drawn(true);
+        games[1].recheck_drawn(false);
+        for step in 0..150 {
+            if games[0].winner().is_some() {
+                break;
+            }
+            for g in games.iter_mut() {
+                let seat = g.to_act().unwrap();
+                let listed = g.legal_actions(seat).unwrap();
+                assert!(!listed.is_empty(), "{variants:?} step {step}: nothing listed");
+                let at = g.snapshot();
+                for a in listed.iter().take(3) {
+                    g.perform(seat, a).unwrap_or_else(|e| panic!("{variants:?} step {step} {a:?}: {e}"));
+                    g.restore(&at);
+                }
+                let a = &listed[(step * 7 + 3) % listed.len()];
+                g.perform(seat, a).unwrap_or_else(|e| panic!("{variants:?} step {step} {a:?}: {e}"));
+            }
+            assert_same_state(&format!("{variants:?} step {step}"), &games[0].state(), &games[1].state());
+            assert_eq!(games[0].log().last(), games[1].log().last(), "{variants:?} step {step}");
+        }
+    }
+}
+
 /// Only the very action drawn, on the very state it was drawn on, skips its checks: once
 /// performed, or once the state changed, it is checked as any typed action is.
 #[test]

@@ -33,6 +33,11 @@ pub(crate) struct Ctx {
     /// a number seen before in this Lua state: what `g:cached` keys on. Never shown to
     /// scripts, whose games must not depend on how often a bot forked.
     pub version: u64,
+    /// Names what the state holds: `version` as the last write or install left it, and
+    /// the number a snapshot took when its stamps come back with it (`put_back_stamps`).
+    /// Equal numbers in one Lua state are one content, so a listing of legal actions made
+    /// at that number is good while it holds (`Script::perform`).
+    pub content: u64,
     /// The same, for writes to the slot grids only (`g:cached(fn, arg, "grids")`).
     pub grid_version: u64,
     /// The same per owner of grids (0: the game's, then each seat's), for `g:cached(fn, seat,
@@ -257,6 +262,7 @@ impl Ctx {
     /// unless the write then names the parts it changed (`wrote`, `wrote_nothing`).
     pub(crate) fn touch(&mut self) {
         self.version += 1;
+        self.content = self.version;
         self.reads.all_before = self.reads.all;
         self.reads.all = self.version;
     }
@@ -283,6 +289,7 @@ impl Ctx {
         self.grid_version = self.version;
         self.grid_base = self.version;
         self.sites_stamp = self.version;
+        self.content = self.version;
         self.reads.all = self.version;
         self.reads.all_before = self.version;
     }
@@ -464,6 +471,7 @@ impl Ctx {
     pub(crate) fn touch_grids(&mut self, owner: Option<i64>, cards: bool) {
         self.version = self.version.max(self.grid_version) + 1;
         self.grid_version = self.version;
+        self.content = self.version;
         let i = owner.unwrap_or(0).clamp(0, 64) as usize;
         let stamp = |stamps: &mut Vec<u64>, v: u64| {
             if stamps.len() <= i {
@@ -520,6 +528,7 @@ impl Ctx {
             parts: self.reads.stamps.clone(),
             all: self.reads.all,
             sites: self.sites_stamp,
+            content: self.content,
         }
     }
 
@@ -531,6 +540,7 @@ impl Ctx {
         self.reads.all = s.all;
         self.reads.all_before = s.all;
         self.sites_stamp = s.sites;
+        self.content = s.content;
     }
 
     /// Puts back the grid stamps taken with the state just put back (`Game::restore`), after
@@ -554,6 +564,7 @@ pub struct Stamps {
     parts: Box<[u64; 256]>,
     all: u64,
     sites: u64,
+    content: u64,
 }
 
 impl Stamps {

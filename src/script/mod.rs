@@ -103,8 +103,13 @@ pub struct Script {
     /// The action `sample` last drew, for which seat, and the state's version then:
     /// `perform` of that very action on that very state skips the checks the draw made.
     drawn: std::cell::RefCell<Option<(u64, usize, Action)>>,
-    /// Checks drawn actions again all the same (`catan check`, debug builds): a listing
-    /// that offers what `when` or `legal` refuses is a bug of the variant's.
+    /// The actions `legal_actions` last listed, for which seat, and the content of the
+    /// state then (`Ctx::content`): `perform` of one of them on that content skips the
+    /// checks the listing made, as for a drawn action. A bot lists a position, then puts
+    /// it back before each action it tries (`Game::restore` puts its content back).
+    listed: std::cell::RefCell<(u64, usize, Vec<Action>)>,
+    /// Checks drawn and listed actions again all the same (`catan check`, debug builds): a
+    /// listing that offers what `when` or `legal` refuses is a bug of the variant's.
     recheck_drawn: Cell<bool>,
     /// This Lua state's number among every one the process made: the stamps a snapshot
     /// takes (`Stamps`) are put back only in the state that issued them.
@@ -275,6 +280,7 @@ impl Script {
             name_index,
             _interned: interned,
             drawn: Default::default(),
+            listed: std::cell::RefCell::new((0, usize::MAX, vec![])),
             recheck_drawn: Cell::new(cfg!(debug_assertions)),
             stamps_owner: {
                 static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
@@ -339,6 +345,7 @@ impl Script {
         let version = self.ctx.borrow().as_ref().map_or(0, |c| c.version.max(c.grid_version) + 1);
         *self.ctx.borrow_mut() = Some(Ctx {
             version,
+            content: version,
             grid_version: version,
             grid_stamps: vec![],
             card_stamps: vec![],
@@ -484,6 +491,9 @@ impl Script {
             .borrow_mut()
             .take()
             .is_some_and(|(v, s, a)| !self.recheck_drawn.get() && s == seat && a == *action && Some(v) == version);
+        // Or listed for this seat on this very content: `when` said yes to it, and its
+        // option came from the rules' own `options`.
+        let drawn = drawn || (!self.recheck_drawn.get() && self.was_listed(seat, action));
         type Answer = (bool, Option<String>, Option<String>, Option<String>, Option<i64>);
         // `over`: the game is won (the prelude refuses), told rather than asked back.
         let answer = self.call::<Answer>("perform", (self.g.clone(), seat + 1, name, drawn, over, args));
@@ -507,6 +517,14 @@ impl Script {
             variant,
             rule: None,
         })
+    }
+
+    /// Whether `action` was in the last listing for `seat`, made on the content the state
+    /// holds now.
+    fn was_listed(&self, seat: usize, action: &Action) -> bool {
+        let content = self.ctx.borrow().as_ref().map(|c| c.content);
+        let listed = self.listed.borrow();
+        Some(listed.0) == content && listed.1 == seat && listed.2.contains(action)
     }
 
     /// An action's name as a Lua string, made once.
@@ -553,6 +571,15 @@ impl Script {
             let name: String = entry.raw_get(1).map_err(lua_err)?;
             let args: mlua::Value = entry.raw_get(2).map_err(lua_err)?;
             out.push(self.action_from_lua(name, args).map_err(|e| self.in_options(e, false))?);
+        }
+        if !self.recheck_drawn.get() {
+            if let Some(content) = self.ctx.borrow().as_ref().map(|c| c.content) {
+                // `clone_from` reuses the last listing's buffers: no allocation for most.
+                let mut listed = self.listed.borrow_mut();
+                listed.0 = content;
+                listed.1 = seat;
+                listed.2.clone_from(&out);
+            }
         }
         let mut tpl = vec![];
         for name in templates.sequence_values::<String>() {
