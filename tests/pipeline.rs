@@ -817,16 +817,26 @@ fn a_draw_is_the_same_whatever_the_count_of_numbers_handed_over() {
     assert_eq!(g.sample_action(0, &[0.0, 0.42]).unwrap().unwrap(), short);
 }
 
+/// Two new games of `variants`: the first asks drawn and listed actions' checks again, the
+/// second trusts them (`Game::recheck_drawn`).
+fn checking_and_trusting(variants: &[&str], players: usize) -> Vec<Game> {
+    [true, false]
+        .iter()
+        .map(|&recheck| {
+            let g = Game::new(Header { players, ..header_of(variants, &[]) }).unwrap();
+            g.recheck_drawn(recheck);
+            g
+        })
+        .collect()
+}
+
 /// An action the engine's bot drew from the rules' own options is performed without
 /// asking `when` and `legal` again (`Game::recheck_drawn`): the games are the same,
 /// action for action and state for state, whether it asks them or not.
 #[test]
 fn a_drawn_action_plays_the_same_without_its_checks() {
     for (variants, players) in [(&["base"][..], 4), (&["rivals"][..], 2)] {
-        let mut games: Vec<Game> =
-            [true, false].iter().map(|_| Game::new(Header { players, ..header_of(variants, &[]) }).unwrap()).collect();
-        games[0].recheck_drawn(true);
-        games[1].recheck_drawn(false);
+        let mut games = checking_and_trusting(variants, players);
         let mut bots = [RandomBot::new(5), RandomBot::new(5)];
         for step in 0..300 {
             if games[0].winner().is_some() {
@@ -890,10 +900,7 @@ fn a_listed_action_skips_its_checks_on_the_content_it_was_listed_on() {
 #[test]
 fn a_listed_action_plays_the_same_without_its_checks() {
     for (variants, players) in [(&["base"][..], 4), (&["rivals"][..], 2)] {
-        let mut games: Vec<Game> =
-            [true, false].iter().map(|_| Game::new(Header { players, ..header_of(variants, &[]) }).unwrap()).collect();
-        games[0].recheck_drawn(true);
-        games[1].recheck_drawn(false);
+        let mut games = checking_and_trusting(variants, players);
         for step in 0..150 {
             if games[0].winner().is_some() {
                 break;
