@@ -1213,11 +1213,14 @@ end
 -- checked and their names noted (outside the kept run, which must cost the same however
 -- many names were new).
 local last_rows = { [0] = {}, {}, {}, {} }
+-- The rows of the last call, and the flat list `engine.terms` hands over: reused by every
+-- call (the engine reads them before the next), as a table grown entry by entry costs
+-- a reallocation at each power of two.
+local rows, flat, flat_n = {}, {}, 0
 local function terms_of(g, with_evaluate, with_features)
   local code = (with_evaluate and 2 or 0) + (with_features and 1 or 0)
   local last = last_rows[code]
   terms_scratch = {}
-  local rows = {}
   for p = 1, g:players() do
     local row = kept_terms(g, code, p)
     if row[3] and last[p] ~= row then
@@ -1268,8 +1271,8 @@ end
 -- kept sorted here; `terms_names` hands them over when their version moves.
 function engine.terms(g, with_evaluate, with_features)
   local rows = terms_of(g, with_evaluate, with_features)
-  local n = #rows
-  local out = {}
+  local n = g:players()
+  local out = flat
   for p = 1, n do out[p] = rows[p][1] end
   local k = n
   if with_evaluate then
@@ -1285,6 +1288,8 @@ function engine.terms(g, with_evaluate, with_features)
       k = k + #term_names
     end
   end
+  for i = k + 1, flat_n do out[i] = nil end
+  flat_n = k
   return out, term_version
 end
 
