@@ -857,7 +857,8 @@ fn a_drawn_action_plays_the_same_without_its_checks() {
 /// the content the listing was made on, also after a bot put that position back
 /// (`Game::restore`): a bot lists a position, then tries its actions from it one by one.
 /// Typed, stale, by another seat or with the checks asked again (`Game::recheck_drawn`),
-/// it is checked as any typed action is.
+/// it is checked as any typed action is. A listing asked again on that content is the
+/// last one, not made again.
 #[test]
 fn a_listed_action_skips_its_checks_on_the_content_it_was_listed_on() {
     let mut g = game(&["tests/variants/listed_checks.lua"], &[]);
@@ -870,7 +871,13 @@ fn a_listed_action_skips_its_checks_on_the_content_it_was_listed_on() {
     g.perform(seat, &ping).unwrap();
     assert!(asked(&mut g), "typed: checked");
     g.restore(&start);
-    assert!(g.legal_actions(seat).unwrap().contains(&ping));
+    let listed = g.legal_actions(seat).unwrap();
+    assert!(listed.contains(&ping));
+    let when_asked = |g: &mut Game| g.take_debug().unwrap().iter().any(|l| l.contains("when asked of ping"));
+    assert!(when_asked(&mut g), "the first listing asks `when`");
+    g.restore(&start);
+    assert_eq!(g.legal_actions(seat).unwrap(), listed);
+    assert!(!when_asked(&mut g), "listed again on the same content: answered from the last listing");
     g.perform(seat, &ping).unwrap();
     assert!(!asked(&mut g), "listed on this content: not checked");
     g.perform(seat, &ping).unwrap();
@@ -878,8 +885,11 @@ fn a_listed_action_skips_its_checks_on_the_content_it_was_listed_on() {
     g.restore(&start);
     g.perform(seat, &ping).unwrap();
     assert!(!asked(&mut g), "put back to the content listed: not checked");
-    // Another seat, on the same content: checked, and refused by `when`.
+    assert!(g.legal_actions(seat).unwrap().contains(&ping));
+    assert!(when_asked(&mut g), "the content changed: listed anew");
+    // Another seat, on the content listed: checked, and refused by `when`.
     g.restore(&start);
+    assert!(g.legal_actions(seat).unwrap().contains(&ping));
     let e = script_error("ping by another seat", g.perform((seat + 1) % 4, &ping));
     assert_eq!(e.kind, ScriptErrorKind::Rejected, "{e:?}");
     // A position installed anew (a state of the same content, not put back): checked.

@@ -613,7 +613,8 @@ impl Game {
     /// Whether `perform` asks `when` and `legal` again of an action `sample_action` just
     /// drew on the same state, or that the last `legal_actions` for that seat listed on
     /// the content the state holds (put back by `restore` included): off by default in
-    /// release builds, the draw and the listing asked them. `catan check` turns it on, so
+    /// release builds, the draw and the listing asked them; with it off, a listing asked
+    /// again for the seat on that content is the last one. `catan check` turns it on, so
     /// that a listing offering what the rules refuse is found.
     pub fn recheck_drawn(&self, on: bool) {
         self.script().set_recheck_drawn(on);

@@ -107,7 +107,9 @@ pub struct Script {
     /// state then (`Ctx::content`): `perform` of one of them on that content skips the
     /// checks the listing made, as for a drawn action. A bot lists a position, then puts
     /// it back before each action it tries (`Game::restore` puts its content back).
-    listed: std::cell::RefCell<(u64, usize, Vec<Action>)>,
+    /// With the templates it gave: the same listing asked again on that content (a bot
+    /// that lists a position it put back) is answered from it.
+    listed: std::cell::RefCell<(u64, usize, Vec<Action>, Vec<String>)>,
     /// Checks drawn and listed actions again all the same (`catan check`, debug builds): a
     /// listing that offers what `when` or `legal` refuses is a bug of the variant's.
     recheck_drawn: Cell<bool>,
@@ -280,7 +282,7 @@ impl Script {
             name_index,
             _interned: interned,
             drawn: Default::default(),
-            listed: std::cell::RefCell::new((0, usize::MAX, vec![])),
+            listed: std::cell::RefCell::new((0, usize::MAX, vec![], vec![])),
             recheck_drawn: Cell::new(cfg!(debug_assertions)),
             stamps_owner: {
                 static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
@@ -563,6 +565,13 @@ impl Script {
     /// Every action `seat` may take now, and the templates of those that cannot be
     /// listed (such as trade offers).
     pub fn legal_actions(&self, seat: usize) -> Result<(Vec<Action>, Vec<String>), ScriptError> {
+        let content = self.ctx.borrow().as_ref().map(|c| c.content);
+        if !self.recheck_drawn.get() {
+            let listed = self.listed.borrow();
+            if Some(listed.0) == content && listed.1 == seat {
+                return Ok((listed.2.clone(), listed.3.clone()));
+            }
+        }
         let result = self.ask::<(Table, Table)>(true, "legal_actions", (self.g.clone(), seat + 1));
         let (list, templates) = result?;
         let mut out = Vec::with_capacity(list.raw_len());
@@ -572,21 +581,21 @@ impl Script {
             let args: mlua::Value = entry.raw_get(2).map_err(lua_err)?;
             out.push(self.action_from_lua(name, args).map_err(|e| self.in_options(e, false))?);
         }
-        if !self.recheck_drawn.get() {
-            if let Some(content) = self.ctx.borrow().as_ref().map(|c| c.content) {
-                // `clone_from` reuses the last listing's buffers: no allocation for most.
-                let mut listed = self.listed.borrow_mut();
-                listed.0 = content;
-                listed.1 = seat;
-                listed.2.clone_from(&out);
-            }
-        }
         let mut tpl = vec![];
         for name in templates.sequence_values::<String>() {
             let name = name.map_err(lua_err)?;
             if let Some(a) = self.spec.action(&name) {
                 tpl.push(a.template());
             }
+        }
+        // Listing changes nothing: the content is the one it was asked on.
+        if let (false, Some(content)) = (self.recheck_drawn.get(), content) {
+            // `clone_from` reuses the last listing's buffers: no allocation for most.
+            let mut listed = self.listed.borrow_mut();
+            listed.0 = content;
+            listed.1 = seat;
+            listed.2.clone_from(&out);
+            listed.3.clone_from(&tpl);
         }
         Ok((out, tpl))
     }
