@@ -77,6 +77,10 @@ impl std::ops::Deref for StateRef<'_> {
     }
 }
 
+/// A listing kept (`Script::listed`): the state's content, the seat, the actions, the
+/// templates.
+type Listing = (u64, usize, Vec<Action>, Vec<String>);
+
 pub struct Script {
     lua: Lua,
     /// The game's context (`CtxCell`), `None` until a state is installed. Dropped after
@@ -109,7 +113,7 @@ pub struct Script {
     /// it back before each action it tries (`Game::restore` puts its content back).
     /// With the templates it gave: the same listing asked again on that content (a bot
     /// that lists a position it put back) is answered from it.
-    listed: std::cell::RefCell<(u64, usize, Vec<Action>, Vec<String>)>,
+    listed: std::cell::RefCell<Listing>,
     /// Checks drawn and listed actions again all the same (`catan check`, debug builds): a
     /// listing that offers what `when` or `legal` refuses is a bug of the variant's.
     recheck_drawn: Cell<bool>,
@@ -521,12 +525,17 @@ impl Script {
         })
     }
 
+    /// The last listing, if it was made for `seat` on the content the state holds now.
+    fn listed_now(&self, seat: usize) -> Option<std::cell::Ref<'_, Listing>> {
+        let content = self.ctx.borrow().as_ref().map(|c| c.content);
+        let listed = self.listed.borrow();
+        (Some(listed.0) == content && listed.1 == seat).then_some(listed)
+    }
+
     /// Whether `action` was in the last listing for `seat`, made on the content the state
     /// holds now.
     fn was_listed(&self, seat: usize, action: &Action) -> bool {
-        let content = self.ctx.borrow().as_ref().map(|c| c.content);
-        let listed = self.listed.borrow();
-        Some(listed.0) == content && listed.1 == seat && listed.2.contains(action)
+        self.listed_now(seat).is_some_and(|l| l.2.contains(action))
     }
 
     /// An action's name as a Lua string, made once.
@@ -565,13 +574,12 @@ impl Script {
     /// Every action `seat` may take now, and the templates of those that cannot be
     /// listed (such as trade offers).
     pub fn legal_actions(&self, seat: usize) -> Result<(Vec<Action>, Vec<String>), ScriptError> {
-        let content = self.ctx.borrow().as_ref().map(|c| c.content);
         if !self.recheck_drawn.get() {
-            let listed = self.listed.borrow();
-            if Some(listed.0) == content && listed.1 == seat {
+            if let Some(listed) = self.listed_now(seat) {
                 return Ok((listed.2.clone(), listed.3.clone()));
             }
         }
+        let content = self.ctx.borrow().as_ref().map(|c| c.content);
         let result = self.ask::<(Table, Table)>(true, "legal_actions", (self.g.clone(), seat + 1));
         let (list, templates) = result?;
         let mut out = Vec::with_capacity(list.raw_len());

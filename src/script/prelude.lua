@@ -332,6 +332,13 @@ local function declared_price(g, cards, what)
   return cards
 end
 
+-- Whether the "cost" filter is the declared prices alone (no variant's cost hook): the
+-- engine then checks declared costs itself, and g:price hands over the declared tables.
+local function prices_alone()
+  local list = FILTER.cost
+  return list == nil or (#list == 1 and list[1].fn == declared_price)
+end
+
 function prices(list)
   open_for("prices")
   if type(list) ~= "table" then error("prices{...} takes a table of prices, such as { road = { brick = 1, lumber = 1 } }", 2) end
@@ -725,8 +732,7 @@ function engine.install(g)
   -- evaluation asks four prices a seat (src/README.md, "where a planner game's
   -- instructions go"). A variant's own cost hook is run as the filter runs it, and what it
   -- answers frozen too, so a rule reads a price the same way whichever path answered.
-  local cost_hooks = filters.cost
-  if cost_hooks == nil or (#cost_hooks == 1 and cost_hooks[1].fn == declared_price) then
+  if prices_alone() then
     local none = {}
     for _, price in next, PRICES do freeze_kept(price) end
     freeze_kept(none)
@@ -813,8 +819,7 @@ end
 -- "cost" filter is the declared prices alone; a variant's own cost hook may change any
 -- price, so an action with a `cost` is then checked here, in Lua, calling the filter.
 function engine.declared_needs()
-  local list = FILTER.cost
-  local plain = list == nil or (#list == 1 and list[1].fn == declared_price)
+  local plain = prices_alone()
   local out = {}
   for _, name in ipairs(R.order) do
     local s = R.actions[name].shape
@@ -1271,7 +1276,7 @@ end
 -- kept sorted here; `terms_names` hands them over when their version moves.
 function engine.terms(g, with_evaluate, with_features)
   local rows = terms_of(g, with_evaluate, with_features)
-  local n = g:players()
+  local n = #rows
   local out = flat
   for p = 1, n do out[p] = rows[p][1] end
   local k = n
