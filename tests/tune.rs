@@ -3,6 +3,7 @@
 
 use crate::common;
 
+use catan_engine::bot::determinize::determinize;
 use catan_engine::bot::features::FeatureSpace;
 use catan_engine::bot::weights::{stack_hash, Evaluator, Tuned, WeightsFile};
 use catan_engine::bot::{Bot, BotKind, BotSpec, Budget};
@@ -105,6 +106,65 @@ fn a_tuned_evaluation_is_the_weighted_sum_of_the_features() {
     // None: the variant's hand-written evaluation again.
     g.set_tuned(None);
     assert_eq!(g.bot_scores().unwrap(), g.evaluate().unwrap());
+}
+
+#[test]
+fn generic_features_kept_through_a_search_are_a_fresh_games() {
+    // The engine keeps each seat's row of generic features while nothing it reads changes
+    // (a bot's search changes a seat or two at each position it weighs, and puts positions
+    // back): at every position a search reaches, after each action tried from it and on a
+    // deal of the hidden cards, the rows are the ones a game that kept nothing computes.
+    // Base on the random board (set-up, robber, harbors), 6 players, and Rivals' grids.
+    let headers = [
+        (vec!["base"], 4, vec![("board", "random"), ("starting_pieces", "false")]),
+        (vec!["base"], 6, vec![]),
+        (vec!["rivals_gold"], 2, vec![]),
+    ];
+    for (variants, players, options) in headers {
+        let header = Header {
+            variants: variants.iter().map(|s| s.to_string()).collect(),
+            players,
+            seed: 4,
+            options: options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            sandbox: false,
+        };
+        let mut g = Game::new(header.clone()).unwrap();
+        let mut fresh = Game::new(header).unwrap();
+        let space = FeatureSpace::of(&g);
+        let mut same = |g: &Game, what: &str| {
+            let kept = space.generic(g, None).unwrap();
+            fresh.restore(&g.snapshot());
+            assert_eq!(kept, space.generic(&fresh, None).unwrap(), "{what}, at action {}", g.log().len());
+        };
+        let mut bots: Vec<Bot> = (0..players).map(|s| Bot::new(BotKind::Random, s as u64, Budget::default())).collect();
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(1);
+        let mut checked = 0;
+        for step in 0..300 {
+            if g.winner().is_some() {
+                break;
+            }
+            let seat = g.to_act().unwrap();
+            let here = g.snapshot();
+            same(&g, "the position");
+            if step % 3 == 0 {
+                for a in g.legal_actions(seat).unwrap().into_iter().take(6) {
+                    g.restore(&here);
+                    if g.perform(seat, &a).is_ok() {
+                        same(&g, "an action tried");
+                        checked += 1;
+                    }
+                }
+                let deal = determinize(g.spec(), here.state(), seat, &mut rng);
+                g.restore(&here.with_state(deal));
+                same(&g, "a deal of the hidden cards");
+                g.restore(&here);
+                same(&g, "the position put back");
+            }
+            let Some(a) = bots[seat].choose(&mut g, seat).unwrap() else { break };
+            g.perform(seat, &a).unwrap();
+        }
+        assert!(checked > 100, "{checked} actions tried");
+    }
 }
 
 /// Plays `g` on with random bots for `actions` actions, asking `at` of every position.

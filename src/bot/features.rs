@@ -150,14 +150,19 @@ impl FeatureSpace {
 
     /// The generic features of every seat, the referee's, with each seat's victory points
     /// (hidden ones included) given: what a tuned evaluation reads beside `Script::terms`.
+    /// Each seat's row is kept by the engine while nothing it reads changes
+    /// (`Ctx::kept_features`): a bot's search changes a seat or two at each position.
     pub fn with_points(&self, game: &Game, points: &[f64]) -> Vec<Vec<f64>> {
-        let mut generic = vec![vec![0.0; self.names.len()]; game.header().players];
-        for (row, &p) in generic.iter_mut().zip(points) {
-            row[0] = p;
-        }
         let st = game.state();
-        self.fill(game, &st, &mut generic);
-        generic
+        (0..game.header().players)
+            .map(|s| {
+                let mut row = game.kept_features(s, self.names.len(), |row| self.fill_seat(game, &st, s, row));
+                if let Some(&p) = points.get(s) {
+                    row[0] = p;
+                }
+                row
+            })
+            .collect()
     }
 
     /// The generic features of every seat as `seat` may know them (None: the referee, who
@@ -187,11 +192,11 @@ impl FeatureSpace {
         Ok(generic)
     }
 
-    fn fill(&self, game: &Game, st: &GameState, out: &mut [Vec<f64>]) {
+    /// Seat `s`'s generic features but its points, into `row` (zeros).
+    fn fill_seat(&self, game: &Game, st: &GameState, s: usize, row: &mut [f64]) {
         let spec = game.spec();
-        let [kinds_at, least_at, harbors_at, matched_at, open_at, best_at, ..] = self.singles;
-        for (s, row) in out.iter_mut().enumerate() {
-            let Some(player) = st.players.get(s) else { continue };
+        let [kinds_at, least_at, harbors_at, matched_at, open_at, best_at, slots_cards, slots_stored] = self.singles;
+        if let Some(player) = st.players.get(s) {
             for (z, _) in spec.zones.iter().enumerate().filter(|(_, z)| z.per_player) {
                 let Some(zone) = player.zones.get(z) else { continue };
                 if let Some(i) = self.zone_total[z] {
@@ -222,25 +227,16 @@ impl FeatureSpace {
         }
         // Pieces, production and harbors from the board.
         if let Some(topo) = st.topology.as_deref() {
-            let blocked: Vec<bool> = {
-                let mut b = vec![false; st.hexes.len()];
-                for &h in st.markers.values() {
-                    if let Some(x) = b.get_mut(h) {
-                        *x = true;
-                    }
-                }
-                b
-            };
+            let markers: Vec<usize> = st.markers.values().copied().collect();
+            let blocked = |h: usize| markers.contains(&h);
             let hex_yield = |h: usize| -> Option<(usize, f64)> {
                 let hs = st.hexes.get(h)?;
                 let r = spec.terrains.get(hs.terrain as usize)?.produces?;
                 Some((r, f64::from(crate::board::chances(hs.number))))
             };
-            let mut by_resource = vec![vec![0.0; spec.cards.len()]; out.len()];
+            let mut by_resource = vec![0.0; spec.cards.len()];
             for (n, piece) in st.intersections.iter().enumerate() {
-                let Some(piece) = piece else { continue };
-                let Some(s) = piece.seat() else { continue };
-                let Some(row) = out.get_mut(s) else { continue };
+                let Some(piece) = piece.filter(|p| p.seat() == Some(s)) else { continue };
                 let kind = piece.kind as usize;
                 if let Some(Some(i)) = self.piece.get(kind) {
                     row[*i] += 1.0;
@@ -248,11 +244,11 @@ impl FeatureSpace {
                 let mut total = 0.0;
                 for &h in &topo.intersections[n].hexes {
                     let Some((r, p)) = hex_yield(h) else { continue };
-                    if blocked.get(h).copied().unwrap_or(false) {
+                    if blocked(h) {
                         continue;
                     }
                     total += p;
-                    by_resource[s][r] += p;
+                    by_resource[r] += p;
                     if let Some(Some(i)) = self.production_of.get(kind).and_then(|v| v.get(r)) {
                         row[*i] += p;
                     }
@@ -263,27 +259,20 @@ impl FeatureSpace {
             }
             let resources = &self.resources;
             if !resources.is_empty() {
-                for (s, row) in out.iter_mut().enumerate() {
-                    let got = resources.iter().map(|&r| by_resource[s][r]);
-                    if let Some(i) = kinds_at {
-                        row[i] = got.clone().filter(|&x| x > 0.0).count() as f64;
-                    }
-                    if let Some(i) = least_at {
-                        row[i] = got.fold(f64::INFINITY, f64::min);
-                    }
+                let got = resources.iter().map(|&r| by_resource[r]);
+                if let Some(i) = kinds_at {
+                    row[i] = got.clone().filter(|&x| x > 0.0).count() as f64;
                 }
-            }
-            for piece in st.paths.iter().flatten() {
-                let Some(s) = piece.seat() else { continue };
-                if let (Some(Some(i)), Some(row)) = (self.piece.get(piece.kind as usize), out.get_mut(s)) {
-                    row[*i] += 1.0;
+                if let Some(i) = least_at {
+                    row[i] = got.fold(f64::INFINITY, f64::min);
                 }
             }
             for h in st.harbors.iter() {
                 let [a, b] = topo.paths[h.path].ends;
                 let owner = [a, b].iter().find_map(|&n| st.intersections[n].and_then(|p| p.seat()));
-                let Some(s) = owner else { continue };
-                let Some(row) = out.get_mut(s) else { continue };
+                if owner != Some(s) {
+                    continue;
+                }
                 if let Some(i) = harbors_at {
                     row[i] += 1.0;
                 }
@@ -291,7 +280,7 @@ impl FeatureSpace {
                     .resource
                     .as_deref()
                     .and_then(|r| spec.cards.iter().position(|c| c.name == r))
-                    .map_or(0.0, |r| by_resource[s][r]);
+                    .map_or(0.0, |r| by_resource[r]);
                 if let Some(i) = matched_at {
                     row[i] += matched;
                 }
@@ -300,62 +289,51 @@ impl FeatureSpace {
             // intersections with no piece beside them at the end of one of the seat's paths.
             for (k, _) in spec.pieces.iter().enumerate().filter(|(_, p)| p.site == SiteKind::Path) {
                 let Some(i) = self.trail.get(k).copied().flatten() else { continue };
-                let (mut owned, mut others) = (vec![false; st.paths.len()], vec![false; st.intersections.len()]);
-                for (s, row) in out.iter_mut().enumerate() {
-                    let mut any = false;
-                    for (o, p) in owned.iter_mut().zip(&st.paths) {
-                        *o = p.is_some_and(|p| p.kind as usize == k && p.seat() == Some(s));
-                        any |= *o;
-                    }
-                    if !any {
-                        continue;
-                    }
-                    for (o, p) in others.iter_mut().zip(&st.intersections) {
-                        *o = p.is_some_and(|p| p.seat().is_some_and(|o| o != s));
-                    }
-                    // Kept by the engine per seat and kind: most positions a bot weighs
-                    // changed no one's roads.
-                    row[i] = game.kept_trail(s, k, &owned, &others) as f64;
+                let owned: Vec<bool> =
+                    st.paths.iter().map(|p| p.is_some_and(|p| p.kind as usize == k && p.seat() == Some(s))).collect();
+                if !owned.contains(&true) {
+                    continue;
                 }
+                let others: Vec<bool> =
+                    st.intersections.iter().map(|p| p.is_some_and(|p| p.seat().is_some_and(|o| o != s))).collect();
+                // Kept by the engine per seat and kind: most positions a bot weighs
+                // changed no one's roads.
+                row[i] = game.kept_trail(s, k, &owned, &others) as f64;
             }
             let free = |n: usize| {
                 st.intersections[n].is_none()
                     && topo.intersections[n].neighbors.iter().all(|&m| st.intersections[m].is_none())
             };
-            let (open, best) = (open_at, best_at);
-            if open.is_some() || best.is_some() {
-                for (s, row) in out.iter_mut().enumerate() {
-                    let mut seen = vec![false; topo.intersections.len()];
-                    let (mut count, mut top) = (0.0, 0.0f64);
-                    for (p, piece) in st.paths.iter().enumerate() {
-                        if !piece.is_some_and(|x| x.seat() == Some(s)) {
+            // The seat's path pieces, and the open sites at their ends.
+            let mut seen = vec![false; topo.intersections.len()];
+            let (mut count, mut top) = (0.0, 0.0f64);
+            for (p, piece) in st.paths.iter().enumerate() {
+                let Some(piece) = piece.filter(|x| x.seat() == Some(s)) else { continue };
+                if let Some(Some(i)) = self.piece.get(piece.kind as usize) {
+                    row[*i] += 1.0;
+                }
+                if open_at.is_some() || best_at.is_some() {
+                    for &n in &topo.paths[p].ends {
+                        if seen[n] || !free(n) {
                             continue;
                         }
-                        for &n in &topo.paths[p].ends {
-                            if seen[n] || !free(n) {
-                                continue;
-                            }
-                            seen[n] = true;
-                            count += 1.0;
-                            let sum: f64 =
-                                topo.intersections[n].hexes.iter().filter_map(|&h| hex_yield(h)).map(|(_, p)| p).sum();
-                            top = top.max(sum);
-                        }
-                    }
-                    if let Some(i) = open {
-                        row[i] = count;
-                    }
-                    if let Some(i) = best {
-                        row[i] = top;
+                        seen[n] = true;
+                        count += 1.0;
+                        let sum: f64 =
+                            topo.intersections[n].hexes.iter().filter_map(|&h| hex_yield(h)).map(|(_, p)| p).sum();
+                        top = top.max(sum);
                     }
                 }
             }
+            if let Some(i) = open_at {
+                row[i] = count;
+            }
+            if let Some(i) = best_at {
+                row[i] = top;
+            }
         }
-        // Slot grids: the cards on top of a seat's slots by kind, and what their stores hold.
-        let (slots_cards, slots_stored) = (self.singles[6], self.singles[7]);
-        for grid in &st.grids {
-            let Some(s) = grid.owner else { continue };
-            let Some(row) = out.get_mut(s) else { continue };
+        // Slot grids: the cards on top of the seat's slots by kind, and what their stores hold.
+        for grid in st.grids.iter().filter(|g| g.owner == Some(s)) {
             for slot in &grid.slots {
                 let Some(&top) = slot.cards.last() else { continue };
                 let stored = slot.store as f64;

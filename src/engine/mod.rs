@@ -765,6 +765,12 @@ impl Game {
         self.script().kept_trail(s, k, owned, blocked)
     }
 
+    /// Seat `s`'s row of `len` generic features for the bots, kept while nothing it reads
+    /// changes; `fill` computes it into zeros (`bot::features`).
+    pub(crate) fn kept_features(&self, s: usize, len: usize, fill: impl FnOnce(&mut [f64])) -> Vec<f64> {
+        self.script().kept_features(s, len, fill)
+    }
+
     /// Puts back a position taken by `snapshot` of this game (or one made from it by
     /// `Snapshot::with_state`): the state, and the log and messages cut to their length
     /// then. The loaded scripts are reused, and the state put in place shares its parts

@@ -61,6 +61,10 @@ pub(crate) struct Ctx {
     /// from (the seat's paths of that kind, the intersections others hold): Longest Road
     /// asks every seat after each road, and most seats' roads did not change.
     pub trails: std::cell::RefCell<Vec<TrailMemo>>,
+    /// The bots' generic features of each seat (`bot::features`), kept with what they read
+    /// as a bot's evaluation keeps a seat's terms: an action changes one seat's row or
+    /// two, and a position put back finds the others' again.
+    pub feature_rows: std::cell::RefCell<FeatureRows>,
     /// The value of each option of the spec (by `NameKind::Option` index) in the options
     /// table it was read from, which it holds: `g:option` finds a name by its address
     /// instead of comparing it with the table's keys (half a dozen string comparisons).
@@ -149,6 +153,10 @@ impl ReadSet {
     pub(crate) fn has(&self, part: u8) -> bool {
         self.0[(part >> 6) as usize] & (1 << (part & 63)) != 0
     }
+    /// How many parts it holds.
+    fn len(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
     fn parts(&self) -> impl Iterator<Item = u8> + '_ {
         (0..4u8).flat_map(move |w| {
             let mut bits = self.0[w as usize];
@@ -228,6 +236,14 @@ impl Reads {
 /// The options table `Ctx::option_values` was read from, and its values in spec order.
 pub type OptionValues =
     Option<(Arc<std::collections::BTreeMap<String, crate::value::Value>>, Vec<Option<crate::value::Value>>)>;
+
+/// The rows `Ctx::feature_rows` keeps: two a seat (`2 * seat` and the one after), each
+/// with its record, used least lately replaced first.
+#[derive(Default)]
+pub struct FeatureRows {
+    tick: u64,
+    rows: Vec<Option<(Record, Vec<f64>)>>,
+}
 
 /// One longest trail `Ctx::trails` keeps: a function of `owned` and `blocked` alone.
 pub struct TrailMemo {
@@ -435,9 +451,78 @@ impl Ctx {
     /// The record of a run that read `set` and cost `cost`, ending now (it wrote nothing).
     /// `across_restores`: a bot's evaluation, kept across restores (`Record::installs`).
     pub(crate) fn record(&self, set: ReadSet, cost: u64, used: u64, across_restores: bool) -> Record {
-        let stamps = set.parts().map(|p| self.reads.stamps[p as usize]).collect();
+        let mut stamps = Vec::with_capacity(set.len());
+        stamps.extend(set.parts().map(|p| self.reads.stamps[p as usize]));
+        let stamps = stamps.into_boxed_slice();
         let installs = (!across_restores).then_some(self.reads.installs);
         Record { set, at: self.version, all: self.reads.all, stamps, cost, used: std::cell::Cell::new(used), installs }
+    }
+
+    /// What a seat's row of the bots' generic features reads (`bot::features`): the
+    /// seat's zones, paths and grids, the markers, and every piece on the intersections
+    /// (its own production and harbors, the open sites beside its paths, the others'
+    /// pieces that cut its trails). The board's hexes and harbors change only by writes
+    /// that stamp everything.
+    fn feature_reads(&self, seat: usize) -> ReadSet {
+        let mut set = ReadSet::default();
+        for (z, _) in self.spec.zones.iter().enumerate().filter(|(_, z)| z.per_player) {
+            set.add(part::zone(z, Some(seat)));
+        }
+        set.add(part::MARKERS);
+        set.add(part::OCCUPIED);
+        set.add(part::intersections_of(None));
+        for s in 0..self.state.players.len() {
+            set.add(part::intersections_of(Some(s)));
+        }
+        set.add(part::paths_of(Some(seat)));
+        // The grids' owners count from 1 (0: the game's).
+        set.add(part::grids_of(seat + 1));
+        set
+    }
+
+    /// Seat `seat`'s row of `len` generic features for the bots, as `fill` computes it
+    /// into zeros: kept while nothing it reads changes (`feature_reads`), across restores
+    /// as a seat's terms are. Debug builds compute a kept row again and panic if it
+    /// differs: a write that did not stamp what it changed.
+    pub(crate) fn kept_features(&self, seat: usize, len: usize, fill: impl FnOnce(&mut [f64])) -> Vec<f64> {
+        let at = 2 * seat;
+        let found = {
+            let mut kept = self.feature_rows.borrow_mut();
+            kept.tick += 1;
+            let tick = kept.tick;
+            let hit = kept
+                .rows
+                .get(at..at + 2)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .find(|(r, row)| row.len() == len && self.still_good(r));
+            hit.map(|(r, row)| {
+                r.used.set(tick);
+                row.clone()
+            })
+        };
+        let found = match found {
+            Some(row) if !cfg!(debug_assertions) => return row,
+            other => other,
+        };
+        let mut row = vec![0.0; len];
+        fill(&mut row);
+        if let Some(kept) = found {
+            assert!(
+                kept == row,
+                "a bot's generic features kept while nothing they read changed differ from the position's: a write that did not stamp what it changed"
+            );
+            return row;
+        }
+        let mut kept = self.feature_rows.borrow_mut();
+        if kept.rows.len() < at + 2 {
+            kept.rows.resize(at + 2, None);
+        }
+        let tick = kept.tick;
+        let i = (0..2).min_by_key(|&i| kept.rows[at + i].as_ref().map_or(0, |(r, _)| r.used.get() + 1)).unwrap_or(0);
+        kept.rows[at + i] = Some((self.record(self.feature_reads(seat), 0, tick, true), row.clone()));
+        row
     }
 
     /// The pieces of `kind` that `seat` has on the sites of `site`, from the kept counts

@@ -369,6 +369,7 @@ impl Script {
             // Stamped with no version a state can have: counted at the first question.
             piece_counts: std::cell::RefCell::new((u64::MAX, vec![])),
             trails: Default::default(),
+            feature_rows: Default::default(),
             option_values: Default::default(),
             quiet: self.quiet.get(),
             quiet_bytes: 0,
@@ -398,6 +399,14 @@ impl Script {
             Some(t) => api::kept_trail(c, t, s, k, owned, blocked),
             None => 0,
         }
+    }
+
+    /// Seat `seat`'s row of the bots' generic features, kept while nothing it reads
+    /// changes (`Ctx::kept_features`); `fill` computes it into zeros.
+    pub(crate) fn kept_features(&self, seat: usize, len: usize, fill: impl FnOnce(&mut [f64])) -> Vec<f64> {
+        let c = self.ctx.borrow();
+        let c = c.as_ref().expect("game state installed");
+        c.kept_features(seat, len, fill)
     }
 
     /// This Lua state's number: whose stamps a snapshot holds.
