@@ -72,6 +72,32 @@ fn a_value_kept_with_recorded_follows_what_it_read() {
 }
 
 #[test]
+fn a_value_kept_with_recorded_that_asked_whether_a_zone_is_empty_follows_only_that() {
+    // `g:empty` reads whether the zone holds cards, not which: cards coming and going keep
+    // the value while the pile stays as it was (docs/api.md, `g:empty`), where a value that
+    // counted them is computed again.
+    let mut g = kept_game();
+    act(&mut g, "add 3");
+    act(&mut g, "gauge");
+    assert_eq!((var(&g, "pile_open"), var(&g, "pile_size")), (Some(1), Some(3)));
+    let computed = g.cached_computations().expect("a count");
+    act(&mut g, "take 1");
+    act(&mut g, "add 4");
+    act(&mut g, "gauge");
+    assert_eq!((var(&g, "pile_open"), var(&g, "pile_size")), (Some(1), Some(6)));
+    assert_eq!(g.cached_computations().expect("a count"), computed + 1, "the count alone computed again");
+    act(&mut g, "take 6");
+    act(&mut g, "gauge");
+    assert_eq!((var(&g, "pile_open"), var(&g, "pile_size")), (Some(0), Some(0)));
+    assert_eq!(g.cached_computations().expect("a count"), computed + 3, "the pile emptied: both computed again");
+    act(&mut g, "add 2");
+    act(&mut g, "gauge");
+    assert_eq!((var(&g, "pile_open"), var(&g, "pile_size")), (Some(1), Some(2)));
+    // Two values are kept a key: the one found while the pile held cards is good again.
+    assert_eq!(g.cached_computations().expect("a count"), computed + 4, "the count alone computed again");
+}
+
+#[test]
 fn when_changed_is_for_sequence_hooks_only() {
     let dir = std::env::temp_dir().join(format!("catan-when-changed-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary folder");

@@ -555,6 +555,16 @@ methods! {
         };
         m.int(n as i64)
     }
+    /// Whether a zone holds no card ("the development card deck is empty"). It reads
+    /// that alone: a value kept with it (`g:cached`'s "recorded", a hook declared
+    /// `when_changed`) stays good while cards come and go and the zone stays as empty,
+    /// or as not empty, as it was.
+    fast get "empty" (m, c; owner: Option<i64>, zone: &str) {
+        let (o, z) = zone_ref(c, owner, zone)?;
+        let empty = c.state.zone(o, z).ok_or_else(|| rt("no such zone"))?.total() == 0;
+        c.read_empty(z, o, empty);
+        m.bool(empty)
+    }
     /// Holds the zone at least the cards of `cards` ({ ore = 2, brick = 1 })? Charged a
     /// unit per entry looked at; it stops at the first kind short.
     fast get "holds" (m, c; owner: Option<i64>, zone: &str, cards: CardCounts) {

@@ -137,9 +137,10 @@ pub(crate) mod part {
     }
 }
 
-/// A set of `part`s.
+/// A set of `part`s, and the zones whose emptiness alone was read (`g:empty`): `empty`
+/// and `full` hold a bit per zone (`ReadSet::zone_bit`) read empty or holding cards.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
-pub(crate) struct ReadSet([u64; 4]);
+pub(crate) struct ReadSet([u64; 4], u64, u64);
 
 impl ReadSet {
     pub(crate) fn add(&mut self, part: u8) {
@@ -149,6 +150,29 @@ impl ReadSet {
         for (a, b) in self.0.iter_mut().zip(other.0) {
             *a |= b;
         }
+        self.1 |= other.1;
+        self.2 |= other.2;
+    }
+    /// The bit of zone `z` of `owner` (None: the game's) in `empty` and `full`, if it has
+    /// one (seven owners a zone, as `part::zone` counts them; a spec with more zones reads
+    /// the zone's part instead).
+    fn zone_bit(z: usize, owner: Option<usize>) -> Option<u32> {
+        let owner = owner.map_or(0, |s| s + 1);
+        (owner < 7).then(|| z * 7 + owner).filter(|&b| b < 64).map(|b| b as u32)
+    }
+    /// Whether each zone whose emptiness was read is still as it was read in `state`.
+    fn emptiness_holds(&self, state: &GameState) -> bool {
+        [(self.1, true), (self.2, false)].into_iter().all(|(mut bits, empty)| {
+            while bits != 0 {
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let owner = (b % 7).checked_sub(1);
+                if state.zone(owner, b / 7).is_none_or(|zn| (zn.total() == 0) != empty) {
+                    return false;
+                }
+            }
+            true
+        })
     }
     pub(crate) fn has(&self, part: u8) -> bool {
         self.0[(part >> 6) as usize] & (1 << (part & 63)) != 0
@@ -321,6 +345,24 @@ impl Ctx {
         }
     }
 
+    /// A getter read whether zone `z` of `owner` holds any card (`empty`: it holds none)
+    /// and nothing else of it: a value kept with it stays good while cards come and go
+    /// and the zone stays empty, or stays not empty (`Ctx::still_good` looks again).
+    pub(crate) fn read_empty(&self, z: usize, owner: Option<usize>, empty: bool) {
+        if !self.reads.recording.get() {
+            return;
+        }
+        let Some(b) = ReadSet::zone_bit(z, owner) else { return self.read(part::zone(z, owner)) };
+        self.reads.noted.set(true);
+        if let Some(top) = self.reads.open.borrow_mut().last_mut() {
+            if empty {
+                top.1 |= 1 << b;
+            } else {
+                top.2 |= 1 << b;
+            }
+        }
+    }
+
     /// A getter read what stands on every path, whoever's.
     pub(crate) fn read_all_paths(&self) {
         if self.reads.recording.get() {
@@ -446,6 +488,7 @@ impl Ctx {
             return false;
         }
         r.set.parts().zip(r.stamps.iter()).all(|(p, &s)| self.reads.stamps[p as usize] == s)
+            && r.set.emptiness_holds(&self.state)
     }
 
     /// The record of a run that read `set` and cost `cost`, ending now (it wrote nothing).

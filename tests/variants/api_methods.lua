@@ -74,6 +74,9 @@ local CALLS = {
     keep(g, "count", g:count(p, "hand"), g:count(p, "hand", "ore"), g:count(nil, "bank"), g:count(nil, "bank", "wool"),
       g:count(2.0, "hand", "brick"))
   end,
+  empty = function(g, p)
+    keep(g, "empty", g:empty(p, "hand"), g:empty(nil, "bank"), g:empty(nil, "deck"), g:empty(2.0, "dev"))
+  end,
   holds = function(g, p)
     keep(g, "holds", g:holds(nil, "bank", { ore = 1, grain = 0 }), g:holds(p, "hand", { ore = 99 }),
       g:holds(p, "hand", {}), g:holds(nil, "bank", { ore = 19, wool = 20 }))
@@ -186,6 +189,7 @@ local BAD = {
   count = function(g, p) g:count(p, "pocket") end,
   holds = function(g, p) g:holds(p, "hand", { ore = 1.5 }) end,
   lacks = function(g, p) g:lacks(p, "hand", { ore = 1.5 }) end,
+  empty = function(g, p) g:empty(p, "pocket") end,
   count_category = function(g) g:count_category(nil, "hand", "resource") end,
   cards = function(g) g:cards(nil, "hand") end,
   trades = function(g) g:trades({ { ore = 1.5 } }, { "wool" }, "bank") end,

@@ -4,6 +4,11 @@ variant {
   description = "stored values, for testing what the engine keeps",
   players = { min = 2, max = 2, default = 2 },
   colors = { "red", "blue" },
+  cards = { stone = { "stone" } },
+  zones = {
+    { name = "pile", owner = "game", visibility = "public" },
+    { name = "spare", owner = "game", visibility = "public" },
+  },
 }
 
 sequence("setup", "kept.setup", function(g) g:set_phase("play") end)
@@ -45,3 +50,18 @@ action { name = "peek", when = function(g) return g:cached(playing, nil, "record
 -- pause, resume: leave phase "play" and come back.
 action { name = "pause", apply = function(g) g:set_phase("paused") end }
 action { name = "resume", apply = function(g) g:set_phase("play") end }
+
+-- add <number>, take <number>: stones into the pile, and from it to the spare zone.
+action { name = "add", syntax = "add <number>", apply = function(g, p, n) g:create(nil, "pile", "stone", n) end }
+action { name = "take", syntax = "take <number>", apply = function(g, p, n) g:move(nil, "pile", nil, "spare", "stone", n) end }
+-- gauge: whether the pile holds stones, kept with "recorded" (read with g:empty), and how
+-- many (read with g:count), stored in "pile_open" and "pile_size".
+local function pile_open(g) return g:empty(nil, "pile") and 0 or 1 end
+local function pile_size(g) return g:count(nil, "pile") end
+action {
+  name = "gauge",
+  apply = function(g)
+    g:set("pile_open", g:cached(pile_open, nil, "recorded"))
+    g:set("pile_size", g:cached(pile_size, nil, "recorded"))
+  end,
+}

@@ -175,6 +175,13 @@ function G:pset(p, key, value) end
 ---@return integer
 function G:count(owner, zone, kind) end
 
+---whether the zone holds no card ("the development card deck is empty"). It reads that alone: a value kept with g:cached's "recorded" (or a hook declared when_changed) that asked it stays good while cards come and go, as long as the zone stays empty, or not empty, as it was (base's evaluation asks it of the deck, so another seat's purchase does not make every seat's evaluation computed again)
+---Returns: boolean
+---@param owner integer?
+---@param zone string
+---@return boolean
+function G:empty(owner, zone) end
+
 ---whether the zone holds at least cards ({ ore = 3, grain = 2 }, a price): one call instead of reading g:cards and comparing in Lua
 ---Returns: boolean
 ---@param owner integer?
