@@ -333,7 +333,7 @@ action {
 -- Candamir: a development card with one resource substituted; draw 3, keep 1 --------------
 
 local function candamir_ok(g, p, cards)
-  if g:count(nil, "deck") == 0 then return deny("the development card deck is empty") end
+  if g:empty(nil, "deck") then return deny("the development card deck is empty") end
   if not has(g, p, cards) then return deny("you cannot pay " .. cards_text(cards)) end
   return true
 end
@@ -360,7 +360,7 @@ action {
   when = function(g, p) return own(g, p, "candamir") end,
   options = function(g, p)
     local out, base, hand = {}, cost(g, "development", p), g:cards(p, "hand")
-    if g:count(nil, "deck") == 0 then return out end
+    if g:empty(nil, "deck") then return out end
     for _, instead in ipairs(RESOURCES) do
       for _, r in ipairs(RESOURCES) do
         local c = substitute(base, r, instead)

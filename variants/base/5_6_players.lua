@@ -45,7 +45,7 @@ local function can_special_build(g, p)
   if g:supply(p, "city") > 0 and has(g, p, cost(g, "city", p)) and g:piece_count(p, "settlement") > 0 then
     return true
   end
-  return g:count(nil, "deck") > 0 and has(g, p, cost(g, "development", p))
+  return not g:empty(nil, "deck") and has(g, p, cost(g, "development", p))
 end
 
 -- The next builder clockwise after seat `after` who can build, up to the player `from` whose

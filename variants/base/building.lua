@@ -265,7 +265,7 @@ action {
   cost = { "development", from = "hand" },
   legal = function(g, p)
     -- Development cards: none can be bought once the deck is empty.
-    if g:count(nil, "deck") == 0 then return deny("the development card deck is empty") end
+    if g:empty(nil, "deck") then return deny("the development card deck is empty") end
     return true
   end,
   apply = function(g, p)

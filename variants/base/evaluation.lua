@@ -32,7 +32,7 @@ local function buildable(g, p, spots)
   return {
     city = g:supply(p, "city") > 0 and g:piece_count(p, "settlement") > 0,
     settlement = #spots > 0,
-    development = g:count(nil, "deck") > 0,
+    development = not g:empty(nil, "deck"),
     road = g:supply(p, "road") > 0,
   }
 end

@@ -246,9 +246,9 @@ filter("to_act", "base.to_act", function(g, seat)
       if (owed[p] or 0) > 0 then return p end
     end
   elseif ph == "offer" then
-    local offer = g:get("offer")
-    for _, p in ipairs(other_seats(g, offer.from)) do
-      if not offer.responses[p] then return p end
+    local responses = g:get("offer", "responses")
+    for _, p in ipairs(other_seats(g, g:get("offer", "from"))) do
+      if not responses[p] then return p end
     end
   end
   return seat

@@ -134,8 +134,7 @@ action {
 
 local function responding(g, p)
   if g:phase() ~= "offer" then return false end
-  local offer = g:get("offer")
-  return p ~= offer.from and not offer.responses[p]
+  return p ~= g:get("offer", "from") and not g:get("offer", "responses")[p]
 end
 
 local function respond(g, p, answer, counter)
@@ -193,9 +192,9 @@ action {
 
 local function all_answered(g)
   if g:phase() ~= "offer" then return false end
-  local offer = g:get("offer")
-  for _, q in ipairs(other_seats(g, offer.from)) do
-    if not offer.responses[q] then return false end
+  local responses = g:get("offer", "responses")
+  for _, q in ipairs(other_seats(g, g:get("offer", "from"))) do
+    if not responses[q] then return false end
   end
   return true
 end
