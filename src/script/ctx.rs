@@ -181,17 +181,31 @@ impl ReadSet {
     fn len(&self) -> usize {
         self.0.iter().map(|w| w.count_ones() as usize).sum()
     }
-    fn parts(&self) -> impl Iterator<Item = u8> + '_ {
-        (0..4u8).flat_map(move |w| {
-            let mut bits = self.0[w as usize];
-            std::iter::from_fn(move || {
-                (bits != 0).then(|| {
-                    let b = bits.trailing_zeros() as u8;
-                    bits &= bits - 1;
-                    w * 64 + b
-                })
-            })
-        })
+    /// Its parts, in ascending order (the order a `Record`'s stamps follow).
+    fn parts(&self) -> Parts {
+        Parts { words: self.0, w: 0 }
+    }
+}
+
+/// The parts of a `ReadSet`, lowest first: a plain loop over its words, as every kept
+/// value's check walks it.
+struct Parts {
+    words: [u64; 4],
+    w: usize,
+}
+
+impl Iterator for Parts {
+    type Item = u8;
+    #[inline]
+    fn next(&mut self) -> Option<u8> {
+        while let Some(bits) = self.words.get(self.w).copied() {
+            if bits != 0 {
+                self.words[self.w] = bits & (bits - 1);
+                return Some((self.w * 64 + bits.trailing_zeros() as usize) as u8);
+            }
+            self.w += 1;
+        }
+        None
     }
 }
 
@@ -495,7 +509,9 @@ impl Ctx {
     /// `across_restores`: a bot's evaluation, kept across restores (`Record::installs`).
     pub(crate) fn record(&self, set: ReadSet, cost: u64, used: u64, across_restores: bool) -> Record {
         let mut stamps = Vec::with_capacity(set.len());
-        stamps.extend(set.parts().map(|p| self.reads.stamps[p as usize]));
+        for p in set.parts() {
+            stamps.push(self.reads.stamps[p as usize]);
+        }
         let stamps = stamps.into_boxed_slice();
         let installs = (!across_restores).then_some(self.reads.installs);
         Record { set, at: self.version, all: self.reads.all, stamps, cost, used: std::cell::Cell::new(used), installs }
