@@ -317,7 +317,7 @@ pub(super) fn keep_run_fn(lua: &Lua) -> mlua::Result<Function> {
         if records.len() < n + entries {
             records.resize(n + entries, None);
         }
-        let at = (0..entries).min_by_key(|&i| records[n + i].as_ref().map_or(0, |r| r.used.get() + 1)).unwrap_or(0);
+        let at = super::ctx::Record::to_replace(records[n..n + entries].iter().map(Option::as_ref));
         let tick = slot.tick.get() + 1;
         slot.tick.set(tick);
         records[n + at] = quiet.then(|| (*ctx).record(set, cost, tick, loose));

@@ -232,6 +232,15 @@ pub(crate) struct Record {
     installs: Option<u64>,
 }
 
+impl Record {
+    /// Which of a key's kept records to replace with a new one: an empty place first,
+    /// else the one used least lately (a bot's look at action after action from one
+    /// position keeps that position's beside the last action's).
+    pub(crate) fn to_replace<'a>(kept: impl IntoIterator<Item = Option<&'a Record>>) -> usize {
+        kept.into_iter().enumerate().min_by_key(|(_, r)| r.map_or(0, |r| r.used.get() + 1)).map_or(0, |(i, _)| i)
+    }
+}
+
 /// The recording of reads and the stamps of writes, part by part (`part`).
 pub(crate) struct Reads {
     /// `version` when each part last changed.
@@ -579,7 +588,7 @@ impl Ctx {
             kept.rows.resize(at + 2, None);
         }
         let tick = kept.tick;
-        let i = (0..2).min_by_key(|&i| kept.rows[at + i].as_ref().map_or(0, |(r, _)| r.used.get() + 1)).unwrap_or(0);
+        let i = Record::to_replace(kept.rows[at..at + 2].iter().map(|e| e.as_ref().map(|(r, _)| r)));
         kept.rows[at + i] = Some((self.record(self.feature_reads(seat), 0, tick, true), row.clone()));
         row
     }
