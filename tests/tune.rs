@@ -235,7 +235,7 @@ end)
     assert!(rich > 0, "some seat held more than 4 cards");
 
     // A stack without an `evaluate` filter whose weights weigh `evaluate`: the term is the
-    // points the same call read (engine.terms hands them over, not asked twice), as
+    // points the same call read (`Game::terms` hands them over, not asked twice), as
     // `Game::evaluate` gives them.
     let plain = "tests/variants/no_evaluation.lua";
     let mut g = game(&[plain], 4);

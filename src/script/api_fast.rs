@@ -167,6 +167,20 @@ pub(super) fn read_only_fn(lua: &Lua) -> mlua::Result<Function> {
     c_closure(lua, slot, read_only, None)
 }
 
+/// `new_table(nrec)`: a fresh table with room for `nrec` fields, for the prelude alone
+/// (as `read_only_fn` is): the table a bot's `features` filter fills is made with room for
+/// the names seen so far, where one grown field by field is rebuilt at each power of two.
+/// The room comes from the engine (`Script::terms`), never from a script.
+pub(super) fn new_table_fn(lua: &Lua) -> mlua::Result<Function> {
+    let slot = slot_of(lua).ok_or_else(|| mlua::Error::runtime("the engine's fast functions are not set up"))?;
+    unsafe extern "C-unwind" fn new_table(l: *mut ffi::lua_State) -> c_int {
+        let nrec = int_arg(l, 1).unwrap_or(0).clamp(0, 1 << 16) as c_int;
+        ffi::lua_createtable(l, 0, nrec);
+        1
+    }
+    c_closure(lua, slot, new_table, None)
+}
+
 /// The function the prelude's perform calls between its checks and the action: a fresh
 /// instruction budget, as a new call has (`Script::call`), so that the action may spend
 /// the same whether its checks ran (typed, replayed) or not (drawn by the engine).
@@ -250,15 +264,10 @@ pub(super) fn keep_run_fn(lua: &Lua) -> mlua::Result<Function> {
         super::lua_charge(l, CALL_COST as ffi::lua_Integer);
         let n = int_arg(l, 3).and_then(|n| usize::try_from(n).ok());
         // g, fn, n, arg, kept (g:cached: two records, n and n + 1, and their values kept1,
-        // kept2, then whether its cost goes unchecked): fn, g (and arg, when given: a hook
-        // gets g alone) pushed for the call
+        // kept2): fn, g (and arg, when given: a hook gets g alone) pushed for the call
         let top = ffi::lua_gettop(l);
         let args = if top >= 4 { 2 } else { 1 };
         let pair = top >= 6;
-        // A bot's evaluation (the prelude's seat terms): kept across restores, and checked
-        // for its value alone, not its cost, which the values it keeps within may change
-        // (see `kept_terms` in prelude.lua, `Record::installs`).
-        let loose = top >= 7 && ffi::lua_toboolean(l, 7) != 0;
         let base = if pair { 6 } else { 5 };
         ffi::lua_settop(l, base);
         ffi::lua_pushvalue(l, 2);
@@ -298,7 +307,7 @@ pub(super) fn keep_run_fn(lua: &Lua) -> mlua::Result<Function> {
         let result = base + 1;
         // Stack: g, fn, n, arg, kept (kept1, kept2), result.
         if let Some((i, _, kept_cost)) = good {
-            if !quiet || (cost != kept_cost && !loose) || !same_value(l, 5 + i as c_int, result, 0) {
+            if !quiet || cost != kept_cost || !same_value(l, 5 + i as c_int, result, 0) {
                 ffi::lua_pushstring(
                     l,
                     c"a rule kept while nothing it read changed (when_changed, or g:cached's \"recorded\") ran differently though nothing it read had changed: a write that did not stamp what it changed, or a read left unrecorded"
@@ -320,7 +329,7 @@ pub(super) fn keep_run_fn(lua: &Lua) -> mlua::Result<Function> {
         let at = super::ctx::Record::to_replace(records[n..n + entries].iter().map(Option::as_ref));
         let tick = slot.tick.get() + 1;
         slot.tick.set(tick);
-        records[n + at] = quiet.then(|| (*ctx).record(set, cost, tick, loose));
+        records[n + at] = quiet.then(|| (*ctx).record(set, cost, tick, false));
         drop(records);
         if quiet && ffi::lua_type(l, result) == ffi::LUA_TTABLE {
             // Frozen as every value g:cached keeps is: it is handed out again.

@@ -64,7 +64,12 @@ pub(crate) struct Ctx {
     /// The bots' generic features of each seat (`bot::features`), kept with what they read
     /// as a bot's evaluation keeps a seat's terms: an action changes one seat's row or
     /// two, and a position put back finds the others' again.
-    pub feature_rows: std::cell::RefCell<FeatureRows>,
+    pub feature_rows: std::cell::RefCell<KeptRows<Vec<f64>>>,
+    /// Each seat's terms for the bots (`Script::terms`: its points, evaluation and named
+    /// features), by seat and what was asked, kept with the record of what computing them
+    /// read, across restores: a bot that tries one seat's actions from one position
+    /// computes again only what each action changed, most often that seat's terms alone.
+    pub term_rows: std::cell::RefCell<KeptRows<std::rc::Rc<super::SeatTerms>>>,
     /// The value of each option of the spec (by `NameKind::Option` index) in the options
     /// table it was read from, which it holds: `g:option` finds a name by its address
     /// instead of comparing it with the table's keys (half a dozen string comparisons).
@@ -284,12 +289,44 @@ impl Reads {
 pub type OptionValues =
     Option<(Arc<std::collections::BTreeMap<String, crate::value::Value>>, Vec<Option<crate::value::Value>>)>;
 
-/// The rows `Ctx::feature_rows` keeps: two a seat (`2 * seat` and the one after), each
-/// with its record, used least lately replaced first.
-#[derive(Default)]
-pub struct FeatureRows {
+/// What the engine keeps of a bot's evaluation, by key (a seat, a seat and what was
+/// asked): two values a key (places `2 * key` and the one after), each with the record of
+/// what it read, used least lately replaced first. Kept across restores, as a position
+/// put back holds its stamps (`Ctx::feature_rows`, `Ctx::term_rows`).
+pub struct KeptRows<T> {
     tick: u64,
-    rows: Vec<Option<(Record, Vec<f64>)>>,
+    rows: Vec<Option<(Record, T)>>,
+}
+
+impl<T> Default for KeptRows<T> {
+    fn default() -> Self {
+        KeptRows { tick: 0, rows: Vec::new() }
+    }
+}
+
+impl<T: Clone> KeptRows<T> {
+    /// Key `key`'s value that `fits` and is still good in `c` (nothing it read changed),
+    /// marked used now.
+    pub(crate) fn good(&mut self, c: &Ctx, key: usize, fits: impl Fn(&T) -> bool) -> Option<T> {
+        self.tick += 1;
+        let tick = self.tick;
+        let at = 2 * key;
+        let (r, value) =
+            self.rows.get(at..at + 2).into_iter().flatten().flatten().find(|(r, v)| fits(v) && c.still_good(r))?;
+        r.used.set(tick);
+        Some(value.clone())
+    }
+
+    /// Keeps `value` for `key`, with the record of what it read, in place of the one
+    /// used least lately.
+    pub(crate) fn keep(&mut self, c: &Ctx, key: usize, reads: ReadSet, value: T) {
+        let at = 2 * key;
+        if self.rows.len() < at + 2 {
+            self.rows.resize_with(at + 2, || None);
+        }
+        let i = Record::to_replace(self.rows[at..at + 2].iter().map(|e| e.as_ref().map(|(r, _)| r)));
+        self.rows[at + i] = Some((c.record(reads, 0, self.tick, true), value));
+    }
 }
 
 /// One longest trail `Ctx::trails` keeps: a function of `owned` and `blocked` alone.
@@ -553,23 +590,7 @@ impl Ctx {
     /// as a seat's terms are. Debug builds compute a kept row again and panic if it
     /// differs: a write that did not stamp what it changed.
     pub(crate) fn kept_features(&self, seat: usize, len: usize, fill: impl FnOnce(&mut [f64])) -> Vec<f64> {
-        let at = 2 * seat;
-        let found = {
-            let mut kept = self.feature_rows.borrow_mut();
-            kept.tick += 1;
-            let tick = kept.tick;
-            let hit = kept
-                .rows
-                .get(at..at + 2)
-                .into_iter()
-                .flatten()
-                .flatten()
-                .find(|(r, row)| row.len() == len && self.still_good(r));
-            hit.map(|(r, row)| {
-                r.used.set(tick);
-                row.clone()
-            })
-        };
+        let found = self.feature_rows.borrow_mut().good(self, seat, |row| row.len() == len);
         let found = match found {
             Some(row) if !cfg!(debug_assertions) => return row,
             other => other,
@@ -583,13 +604,7 @@ impl Ctx {
             );
             return row;
         }
-        let mut kept = self.feature_rows.borrow_mut();
-        if kept.rows.len() < at + 2 {
-            kept.rows.resize(at + 2, None);
-        }
-        let tick = kept.tick;
-        let i = Record::to_replace(kept.rows[at..at + 2].iter().map(|e| e.as_ref().map(|(r, _)| r)));
-        kept.rows[at + i] = Some((self.record(self.feature_reads(seat), 0, tick, true), row.clone()));
+        self.feature_rows.borrow_mut().keep(self, seat, self.feature_reads(seat), row.clone());
         row
     }
 

@@ -52,7 +52,7 @@ use crate::action::{Action, Arg};
 use crate::spec::{ArgType, Spec};
 use crate::state::GameState;
 use crate::value::Value;
-use mlua::{Function, Lua, LuaOptions, StdLib, Table};
+use mlua::{ffi, Function, Lua, LuaOptions, StdLib, Table};
 use std::cell::Cell;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -128,9 +128,50 @@ pub struct Script {
     /// The declared needs of actions the engine checks itself (`declared.rs`); copied
     /// into every `Ctx`.
     declared: Rc<declared::Declared>,
-    /// The names of the named features as `terms` last handed them over, and their
-    /// version in the prelude (`engine.terms`): asked again only when it moves.
-    term_names: std::cell::RefCell<(u64, Rc<[String]>)>,
+    /// The names of the named features seen so far (`terms`).
+    term_names: std::cell::RefCell<TermNames>,
+    /// The positions `terms` was asked of so far.
+    term_positions: Cell<u64>,
+}
+
+/// One seat's terms as the rules computed them (`Script::terms`), kept by the engine while
+/// nothing they read changes (`Ctx::term_rows`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SeatTerms {
+    points: f64,
+    evaluate: Option<f64>,
+    /// The named features, by their number in `TermNames`; None when not asked or not
+    /// declared.
+    named: Option<Vec<(u32, f64)>>,
+}
+
+/// The names of the named features seen so far, numbered as first seen, and sorted.
+#[derive(Default)]
+struct TermNames {
+    ids: rustc_hash::FxHashMap<Box<[u8]>, u32>,
+    sorted: Rc<[String]>,
+    /// Each number's place in `sorted`.
+    place: Vec<usize>,
+}
+
+impl TermNames {
+    /// The number of the name `name` (a Lua string's bytes), given one if it is new.
+    fn id(&mut self, name: &[u8]) -> u32 {
+        if let Some(&id) = self.ids.get(name) {
+            return id;
+        }
+        let id = self.ids.len() as u32;
+        self.ids.insert(name.into(), id);
+        let mut names: Vec<(&[u8], u32)> = self.ids.iter().map(|(k, &v)| (&**k, v)).collect();
+        // In the order of their bytes, as Lua compares names.
+        names.sort();
+        self.place = vec![0; names.len()];
+        for (i, (_, id)) in names.iter().enumerate() {
+            self.place[*id as usize] = i;
+        }
+        self.sorted = names.into_iter().map(|(k, _)| String::from_utf8_lossy(k).into_owned()).collect();
+        id
+    }
 }
 
 /// What a tuned evaluation reads of the rules at one position (`Script::terms`), in one
@@ -164,10 +205,8 @@ const DISPATCH: &[&str] = &[
     "points_by_source",
     "tallies",
     "player_text",
-    "evaluate",
     "features",
-    "terms",
-    "terms_names",
+    "seat_terms",
     "has_filter",
     "metrics",
     "cached_computations",
@@ -224,6 +263,7 @@ impl Script {
                 trace::card_stamp_fn(&lua).map_err(lua_err)?,
                 declared::lacking_fn(&lua).map_err(lua_err)?,
                 api_fast::keep_run_fn(&lua).map_err(lua_err)?,
+                api_fast::new_table_fn(&lua).map_err(lua_err)?,
             ))
             .map_err(lua_err)?;
         // Out of the scripts' reach (no global names it): the engine's entry points are
@@ -295,7 +335,8 @@ impl Script {
             quiet: Cell::new(false),
             unlisted,
             declared: Rc::new(declared),
-            term_names: std::cell::RefCell::new((0, Rc::from(Vec::new()))),
+            term_names: Default::default(),
+            term_positions: Cell::new(0),
         })
     }
 
@@ -370,6 +411,7 @@ impl Script {
             piece_counts: std::cell::RefCell::new((u64::MAX, vec![])),
             trails: Default::default(),
             feature_rows: Default::default(),
+            term_rows: Default::default(),
             option_values: Default::default(),
             quiet: self.quiet.get(),
             quiet_bytes: 0,
@@ -440,6 +482,17 @@ impl Script {
     }
 
     fn call<R: mlua::FromLuaMulti>(&self, func: &str, args: impl mlua::IntoLuaMulti) -> Result<R, ScriptError> {
+        self.call_recording::<R>(func, args, false).map(|(r, _)| r)
+    }
+
+    /// `call`, and with `record` what the call read (`Ctx::start_recording`): None when it
+    /// wrote or noted anything, which a value kept by what it read must not.
+    fn call_recording<R: mlua::FromLuaMulti>(
+        &self,
+        func: &str,
+        args: impl mlua::IntoLuaMulti,
+        record: bool,
+    ) -> Result<(R, Option<ctx::ReadSet>), ScriptError> {
         // Every call starts with the whole budget: none of it carried over from calls a
         // replay does not make (listings, a bot's thinking), so a game and its replay
         // refuse the same actions.
@@ -453,14 +506,26 @@ impl Script {
         if let Some(m) = self.lua.app_data_ref::<Meter>() {
             m.bytes.set(0);
         }
-        if let Some(c) = self.ctx.borrow().as_ref() {
+        let before = self.ctx.borrow().as_ref().map(|c| {
             c.clear_recordings();
-        }
+            if record {
+                c.start_recording();
+            }
+            (c.version, c.reads.notes)
+        });
         let f = self
             .calls
             .get(func)
             .ok_or_else(|| ScriptError::new(ScriptErrorKind::Runtime, format!("no dispatch function {func}")))?;
-        f.call::<R>(args).map_err(|e| {
+        let result = f.call::<R>(args);
+        let read = match (record, before, self.ctx.borrow().as_ref()) {
+            (true, Some(before), Some(c)) => {
+                let set = c.stop_recording();
+                (before == (c.version, c.reads.notes)).then_some(set)
+            }
+            _ => None,
+        };
+        result.map(|r| (r, read)).map_err(|e| {
             let mut se = lua_err(e);
             // The rule (hook or action) that was running when the error was raised.
             if let Some(rule) = &self.failed_rule {
@@ -568,11 +633,22 @@ impl Script {
         func: &str,
         args: impl mlua::IntoLuaMulti,
     ) -> Result<R, ScriptError> {
+        self.ask_recording(listing, func, args, false).map(|(r, _)| r)
+    }
+
+    /// `ask`, recording what the call read as `call_recording` does.
+    fn ask_recording<R: mlua::FromLuaMulti>(
+        &self,
+        listing: bool,
+        func: &str,
+        args: impl mlua::IntoLuaMulti,
+        record: bool,
+    ) -> Result<(R, Option<ctx::ReadSet>), ScriptError> {
         self.with_output(|c| {
             *c.read_only = true;
             *c.listing = listing;
         });
-        let r = self.call::<R>(func, args);
+        let r = self.call_recording::<R>(func, args, record);
         self.with_output(|c| {
             *c.read_only = false;
             *c.listing = false;
@@ -724,15 +800,7 @@ impl Script {
 
     /// The `evaluate` filter for every seat (victory points without one), for bots.
     pub fn evaluate(&self) -> Result<Vec<f64>, ScriptError> {
-        let v = self.ask::<Vec<f64>>(false, "evaluate", self.g.clone())?;
-        let n = self.state().players.len();
-        if v.len() != n || v.iter().any(|x| !x.is_finite()) {
-            return Err(ScriptError::new(
-                ScriptErrorKind::Runtime,
-                "the evaluate filter must return a finite number for every seat".to_string(),
-            ));
-        }
-        Ok(v)
+        Ok(self.terms(true, false)?.evaluate.unwrap_or_default())
     }
 
     /// The actions whose declared needs the engine checks itself, without calling into
@@ -764,33 +832,140 @@ impl Script {
     /// one call: what a tuned evaluation reads at every position it scores, without the
     /// tables of names `features` builds.
     pub fn terms(&self, with_evaluate: bool, with_features: bool) -> Result<Terms, ScriptError> {
-        let (flat, version) =
-            self.ask::<(Vec<f64>, u64)>(false, "terms", (self.g.clone(), with_evaluate, with_features))?;
-        if self.term_names.borrow().0 != version {
-            let names = self.ask::<Vec<String>>(false, "terms_names", ())?;
-            *self.term_names.borrow_mut() = (version, Rc::from(names));
-        }
-        let names = self.term_names.borrow().1.clone();
         let n = self.state().players.len();
-        let bad = |what: &str| Err(ScriptError::new(ScriptErrorKind::Runtime, what.to_string()));
-        let fixed = n * (1 + usize::from(with_evaluate));
-        let named_len = flat.len().saturating_sub(fixed);
-        if flat.len() < fixed || (named_len != 0 && named_len != n * names.len()) {
-            return bad("the rules gave the wrong number of terms for a position");
+        // Each seat's terms are kept apart, by what was asked.
+        let key = |s: usize| 4 * s + 2 * usize::from(with_evaluate) + usize::from(with_features);
+        let mut rows = Vec::with_capacity(n);
+        // The number of this position, which shares one scratch table among its seats.
+        let position = self.term_positions.get() + 1;
+        self.term_positions.set(position);
+        for s in 0..n {
+            let kept = self.ctx.borrow().as_ref().and_then(|c| c.term_rows.borrow_mut().good(c, key(s), |_| true));
+            if kept.is_some() {
+                if let Some(slot) = self.lua.app_data_ref::<api_fast::FastSlot>() {
+                    slot.kept.set(slot.kept.get() + 1);
+                }
+            }
+            let row = match kept {
+                Some(row) if !cfg!(debug_assertions) => row,
+                kept => {
+                    let (row, read) = self.seat_terms(s, with_evaluate, with_features, position)?;
+                    match (kept, read) {
+                        // Debug builds compute a kept row again: a write that did not
+                        // stamp what it changed, or a read left unrecorded, shows here.
+                        (Some(kept), _) if kept != row => {
+                            return Err(ScriptError::new(
+                                ScriptErrorKind::Runtime,
+                                "a seat's terms kept while nothing they read changed differ from the position's: a write that did not stamp what it changed, or a read left unrecorded".to_string(),
+                            ))
+                        }
+                        (Some(kept), _) => kept,
+                        (None, Some(read)) => {
+                            if let Some(c) = self.ctx.borrow().as_ref() {
+                                c.term_rows.borrow_mut().keep(c, key(s), read, row.clone());
+                            }
+                            row
+                        }
+                        (None, None) => row,
+                    }
+                }
+            };
+            rows.push(row);
         }
-        let (points, rest) = flat.split_at(n);
-        let (evaluate, named) = if with_evaluate { rest.split_at(n) } else { rest.split_at(0) };
-        if evaluate.iter().any(|x| !x.is_finite()) {
-            return bad("the evaluate filter must return a finite number for every seat");
-        }
-        if named.iter().any(|x| !x.is_finite()) {
-            return bad("the features filter must give finite numbers");
+        let names = self.term_names.borrow();
+        let len = names.sorted.len();
+        let mut named = Vec::new();
+        if rows.iter().all(|r| r.named.is_some()) {
+            named = vec![0.0; n * len];
+            for (s, row) in rows.iter().enumerate() {
+                for &(id, x) in row.named.iter().flatten() {
+                    named[s * len + names.place[id as usize]] = x;
+                }
+            }
         }
         Ok(Terms {
-            points: points.to_vec(),
-            evaluate: with_evaluate.then(|| evaluate.to_vec()),
-            names,
-            named: named.to_vec(),
+            points: rows.iter().map(|r| r.points).collect(),
+            evaluate: with_evaluate.then(|| rows.iter().map(|r| r.evaluate.unwrap_or(0.0)).collect()),
+            names: names.sorted.clone(),
+            named,
+        })
+    }
+
+    /// Seat `s`'s terms computed by the rules (the prelude's `seat_terms`), and what
+    /// computing them read (None: they wrote). `scratch` is the table the seats of one
+    /// position share, made at the first seat computed.
+    fn seat_terms(
+        &self,
+        s: usize,
+        with_evaluate: bool,
+        with_features: bool,
+        position: u64,
+    ) -> Result<(Rc<SeatTerms>, Option<ctx::ReadSet>), ScriptError> {
+        let bad = |what: &str| ScriptError::new(ScriptErrorKind::Runtime, what.to_string());
+        // The features filter's table is made with room for the names seen so far.
+        let room = with_features.then(|| self.term_names.borrow().sorted.len());
+        let args = (self.g.clone(), s + 1, with_evaluate, room, position);
+        let ((points, evaluate, features), read) =
+            self.ask_recording::<(f64, Option<f64>, Option<Table>)>(false, "seat_terms", args, true)?;
+        if !points.is_finite() || evaluate.is_some_and(|x| !x.is_finite()) {
+            return Err(bad("the evaluate filter must return a finite number for every seat"));
+        }
+        let named = match features {
+            None => None,
+            Some(f) => match self.named_of(&f) {
+                Some(named) if named.iter().all(|(_, x)| x.is_finite()) => Some(named),
+                Some(_) => return Err(bad("the features filter must give finite numbers")),
+                // Refused with the words `features` refuses it with (the first such key
+                // in sorted order).
+                None => {
+                    return Err(self
+                        .features()
+                        .err()
+                        .unwrap_or_else(|| bad("the features filter returned a key or a value it may not")))
+                }
+            },
+        };
+        Ok((Rc::new(SeatTerms { points, evaluate, named }), read))
+    }
+
+    /// A seat's named features (the table its `features` filter filled): each field's
+    /// number among the names seen (`TermNames`) and its value; None at a field that is
+    /// not a name with a number. Read off the Lua stack: mlua's walk of a table makes a
+    /// value of each key and each field, several times the cost of the rest of a seat's
+    /// terms around them.
+    fn named_of(&self, f: &Table) -> Option<Vec<(u32, f64)>> {
+        let mut names = self.term_names.borrow_mut();
+        // SAFETY: pushes `f` and walks it with lua_next from nil, which raises on no key it
+        // gave itself; reads strings and numbers in place (nothing converted, nothing
+        // allocated by Lua); the stack is put back as it was.
+        self.lua.exec_raw_lua(|raw| unsafe {
+            let l = raw.state();
+            if ffi::lua_checkstack(l, 4) == 0 {
+                return None;
+            }
+            let top = ffi::lua_gettop(l);
+            if raw.push(f).is_err() {
+                ffi::lua_settop(l, top);
+                return None;
+            }
+            let mut out = Vec::new();
+            let mut fits = true;
+            ffi::lua_pushnil(l);
+            while ffi::lua_next(l, -2) != 0 {
+                if ffi::lua_type(l, -2) != ffi::LUA_TSTRING || ffi::lua_type(l, -1) != ffi::LUA_TNUMBER {
+                    fits = false;
+                    break;
+                }
+                let mut len = 0;
+                let name = ffi::lua_tolstring(l, -2, &mut len);
+                let x = ffi::lua_tonumberx(l, -1, std::ptr::null_mut());
+                out.push((names.id(std::slice::from_raw_parts(name.cast::<u8>(), len)), x));
+                ffi::lua_settop(l, -2);
+            }
+            ffi::lua_settop(l, top);
+            // By number: a table's walk follows how it was built, not what it holds.
+            out.sort_by_key(|&(id, _)| id);
+            fits.then_some(out)
         })
     }
 

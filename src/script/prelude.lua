@@ -9,8 +9,9 @@
 -- keeps, as the rules are frozen once loaded (script/freeze.rs). `declared_lacking(seat,
 -- want)` answers, for the actions whose declared needs the engine checks itself (bits of
 -- `want`, see engine.declared_needs), those that `seat` lacks now, as a bit mask.
+-- `new_table(n)` makes a table with room for n fields (engine.seat_terms).
 local set_read_only, fresh_budget, keep_cached, check_samples, freeze_kept, card_stamp, declared_lacking,
-  keep_run = ...
+  keep_run, new_table = ...
 
 local R = { hooks = {}, by_point = nil, actions = {}, order = {}, seq = 0 }
 local engine = {}
@@ -1125,122 +1126,36 @@ function engine.player_text(g, point, seat, name)
   return text
 end
 
--- Bots: how good the position is for each seat, in victory points' units. The variant's
--- `evaluate` filter (g, score, seat, scratch) builds it up from 0; `scratch` is one table
--- shared by the seats of this evaluation, for facts worth computing once (the board): a
--- memo only, since a seat's value is kept apart (below) and the seats before it may not
--- have run. Without the filter, a bot aims at victory points (hidden ones included: a
--- determinized position is the bot's guess).
---
--- Each seat's terms (its points, its evaluation, its named features) are one value the
--- engine keeps while nothing it read changes (g:cached's "recorded"), and a position put
--- back with its stamps (`Game::restore`) finds them good again: a bot that tries one
--- seat's actions from one position computes again only what each action changed, most
--- often that seat's terms alone.
-local term_names, term_at, term_version = {}, {}, 0
-local terms_scratch = {}
-
--- Checks a seat's named features and adds the names not seen before to `term_names`. The
--- checks walk a table raw, in no fixed order; a fault found is named as
--- `engine.features` does (in sorted order), so every run reports the same one.
-local function note_features(g, f)
-  if type(f) ~= "table" then error("the features filter returned " .. type(f) .. ", not a table", 0) end
-  local grew = false
-  for k, v in next, f do
-    if type(k) ~= "string" or type(v) ~= "number" then
-      engine.features(g) -- raises the error of the first such key in sorted order
-      error("the features filter returned a key or a value it may not", 0)
-    end
-    if not term_at[k] then
-      term_names[#term_names + 1] = k
-      term_at[k] = true
-      grew = true
+-- Bots: seat p's terms, what a bot's evaluation reads of the rules (`Script::terms`):
+-- its victory points (hidden ones included: a determinized position is the bot's guess),
+-- its evaluation when asked, and its named features when asked (`room`: the names seen so
+-- far; nil otherwise). The variant's `evaluate` filter (g, score, seat, scratch, points)
+-- builds the evaluation up from 0; without it, a bot aims at victory points. Its
+-- `features` filter (g, features, seat, scratch) fills a fresh table. `scratch` is one
+-- table shared by the seats of one position (the engine's number `position`), for facts
+-- worth computing once (the board): a memo only, since the engine keeps each seat's terms
+-- apart while nothing they read changes (as g:cached's "recorded" keeps a value, and
+-- across restores), and the seats before may not have run.
+local scratch, scratch_at = {}, nil
+function engine.seat_terms(g, p, with_evaluate, room, position)
+  if position ~= scratch_at then scratch, scratch_at = {}, position end
+  local pts = run_filter(g, "victory_points", true, 0, p, true)
+  local f = nil
+  if room and points().filter["features"] then
+    f = g:filter("features", new_table(room), p, scratch)
+    if type(f) ~= "table" then error("the features filter returned " .. type(f) .. ", not a table", 0) end
+  end
+  local v = nil
+  if with_evaluate then
+    if points().filter["evaluate"] then
+      v = g:filter("evaluate", 0, p, scratch, pts)
+      if type(v) ~= "number" then error("the evaluate filter returned " .. type(v) .. ", not a number", 0) end
+      v = v + 0.0
+    else
+      v = pts + 0.0
     end
   end
-  if grew then
-    table.sort(term_names)
-    for i, k in ipairs(term_names) do term_at[k] = i end
-    term_version = term_version + 1
-  end
-end
-
--- Seat p's terms: { points, evaluation or false, named features or false }, for each
--- choice of what is asked (one function each, so that each is kept apart).
-local seat_terms = {}
-for code = 0, 3 do
-  local with_evaluate, with_features = code >= 2, code % 2 == 1
-  seat_terms[code] = function(g, p)
-    local pts = run_filter(g, "victory_points", true, 0, p, true)
-    local f = false
-    if with_features and points().filter["features"] then
-      f = g:filter("features", {}, p, terms_scratch)
-    end
-    local v = false
-    if with_evaluate then
-      if points().filter["evaluate"] then
-        v = g:filter("evaluate", 0, p, terms_scratch, pts)
-        if type(v) ~= "number" then error("the evaluate filter returned " .. type(v) .. ", not a number", 0) end
-        v = v + 0.0
-      else
-        v = pts + 0.0
-      end
-    end
-    return { pts, v, f }
-  end
-end
-
--- Seat p's terms, kept as g:cached keeps a "recorded" value (two records each), save
--- that they are kept across a restore (a rule's kept values and hooks are good in the
--- state they were kept in alone) and debug builds check a kept row's value and not its
--- cost: the values a seat's terms keep within (a principality's cards, each seat's points)
--- are charged what they cost when they were computed, which the positions a bot's search
--- went through can change. These calls are the bots' alone and read-only; the rules' own
--- kept values are checked to the unit. (Not one function with g:cached's "recorded" path:
--- the engine's C function answers g:cached's hits charged what that inline path costs,
--- which a call to a shared helper would change.)
-local term_memo = { [0] = {}, {}, {}, {} }
-local function kept_terms(g, code, p)
-  local per = term_memo[code]
-  local e = per[p]
-  if not e then
-    e = { next_record, false, false }
-    next_record = next_record + 2
-    per[p] = e
-  end
-  local hit, r, at = keep_run(g, seat_terms[code], e[1], p, e[2], e[3], true)
-  if hit == 1 then return e[2] elseif hit == 2 then return e[3] end
-  computations = computations + 1
-  if at == 2 then e[3] = r else e[2] = r end
-  return r
-end
-
--- Each seat's terms, kept or computed; the named features of a row not seen last time
--- checked and their names noted (outside the kept run, which must cost the same however
--- many names were new).
-local last_rows = { [0] = {}, {}, {}, {} }
--- The rows of the last call, and the flat list `engine.terms` hands over: reused by every
--- call (the engine reads them before the next), as a table grown entry by entry costs
--- a reallocation at each power of two.
-local rows, flat, flat_n = {}, {}, 0
-local function terms_of(g, with_evaluate, with_features)
-  local code = (with_evaluate and 2 or 0) + (with_features and 1 or 0)
-  local last = last_rows[code]
-  terms_scratch = {}
-  for p = 1, g:players() do
-    local row = kept_terms(g, code, p)
-    if row[3] and last[p] ~= row then
-      note_features(g, row[3])
-      last[p] = row
-    end
-    rows[p] = row
-  end
-  return rows
-end
-
-function engine.evaluate(g)
-  local out = {}
-  for p, row in ipairs(terms_of(g, true, false)) do out[p] = row[2] end
-  return out
+  return pts, v, f
 end
 
 -- Whether any hook fills the filter point `point` (`catan tune` asks for "evaluate").
@@ -1269,36 +1184,6 @@ function engine.features(g)
   return out
 end
 
--- Bots: what a tuned evaluation reads of the rules at each position it scores, in one
--- call and one flat list of numbers (`Script::terms`): each seat's victory points (hidden
--- ones included), then each seat's `evaluate` when asked, then each seat's named features
--- when asked, one per name seen so far (0 where a seat's table lacks it). The names are
--- kept sorted here; `terms_names` hands them over when their version moves.
-function engine.terms(g, with_evaluate, with_features)
-  local rows = terms_of(g, with_evaluate, with_features)
-  local n = #rows
-  local out = flat
-  for p = 1, n do out[p] = rows[p][1] end
-  local k = n
-  if with_evaluate then
-    for p = 1, n do out[k + p] = rows[p][2] end
-    k = k + n
-  end
-  if with_features and points().filter["features"] then
-    for p = 1, n do
-      local f = rows[p][3]
-      for i = 1, #term_names do
-        out[k + i] = (f[term_names[i]] or 0) + 0.0
-      end
-      k = k + #term_names
-    end
-  end
-  for i = k + 1, flat_n do out[i] = nil end
-  flat_n = k
-  return out, term_version
-end
-
-function engine.terms_names() return term_names end
 
 -- Simulations: what a variant measures of a finished game (`catan sim`'s metrics). Each
 -- `metrics` filter (g, m) adds names and numbers to one table, read-only. A hook that
