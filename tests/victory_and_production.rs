@@ -406,3 +406,30 @@ fn values_kept_by_a_seats_grids_survive_a_restore_and_stay_true() {
         assert!(grids_changed > 10, "{variant}: the branches changed the grids ({grids_changed})");
     }
 }
+
+#[test]
+fn a_seats_terms_stay_kept_while_the_robber_moves_between_hexes_around_none_of_its_buildings() {
+    // Expected production (`g:expected_production`, the generic features' production)
+    // reads whether the robber stands on a hex around the seat's buildings, not where it
+    // stands: a robber moved between two hexes around nobody's buildings (H1 and H4 of the
+    // standard position) leaves every seat's terms but the mover's kept.
+    use common::{act_as, buy_until, main_phase_of, pass_turn, robber, roll, roll_phase_of, standard};
+    let mut g = standard();
+    main_phase_of(&mut g, "red");
+    buy_until(&mut g, "red", "knight", 1);
+    pass_turn(&mut g);
+    roll_phase_of(&mut g, "red");
+    roll(&mut g, 3, 4);
+    act_as(&mut g, "red", "robber H1");
+    assert_eq!((robber(&g).as_str(), g.state().phase.as_str()), ("H1", "main"));
+    let before = g.evaluate().expect("an evaluation");
+    let computed = g.terms_computed();
+    act_as(&mut g, "red", "play knight");
+    act_as(&mut g, "red", "robber H4");
+    assert_eq!(robber(&g), "H4");
+    let after = g.evaluate().expect("an evaluation");
+    let (fresh, _) = Game::load_json(&g.save_json()).expect("the save loads");
+    assert_eq!(after, fresh.evaluate().expect("an evaluation"), "kept values served stale");
+    assert_ne!(before[0], after[0], "red played a knight");
+    assert_eq!(g.terms_computed() - computed, 1, "the other seats' terms were computed again");
+}

@@ -900,6 +900,14 @@ impl Game {
     pub fn kept_runs(&self) -> u64 {
         self.script().kept_runs()
     }
+
+    /// How many seats' terms for the bots (`Game::terms`, `Game::evaluate`) were computed
+    /// on this game's loaded rules, the rest found kept: what tests of what the engine
+    /// keeps count.
+    #[doc(hidden)]
+    pub fn terms_computed(&self) -> u64 {
+        self.script().terms_computed()
+    }
 }
 
 /// A stack's tuned evaluation, if it has one, and the warning about it, if any.

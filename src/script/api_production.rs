@@ -23,6 +23,23 @@ fn blocked_hex(c: &Ctx, prod: &crate::spec::Production) -> Option<usize> {
     prod.blocked_by.as_ref().and_then(|m| c.state.markers.get(m)).copied()
 }
 
+/// What production at `intersections` reads of the markers: whether the blocking marker
+/// stands on a hex around them, not where it stands (nothing, with no blocking marker).
+fn read_blocking(
+    c: &Ctx,
+    t: &crate::board::Topology,
+    prod: &crate::spec::Production,
+    intersections: impl IntoIterator<Item = usize>,
+) {
+    if prod.blocked_by.is_some() && c.recording() {
+        c.read_markers_on(
+            intersections
+                .into_iter()
+                .flat_map(|n| t.intersections.get(n).into_iter().flat_map(|i| i.hexes.iter().copied())),
+        );
+    }
+}
+
 /// Each (hex, card, piece) that produces on `number`, in hex order and then clockwise
 /// around each hex: hexes of that number, not under the blocking marker, whose terrain
 /// produces a card; pieces of a player that yield something.
@@ -285,16 +302,20 @@ methods! {
     /// Answers the total and a table by card (`{ ore = 5, ... }`, cards expected only).
     fast get "expected_production" (m, c; p: i64) {
         let s = seat(c, p)?;
-        let blocked = blocked_hex(c, declared(c)?);
+        let prod = declared(c)?;
+        let blocked = blocked_hex(c, prod);
         let t = super::api::topo(c)?;
         c.read(part::intersections_of(Some(s)));
-        c.read(part::MARKERS);
         m.charge(c.state.intersections.len() as u64 / 4)?;
+        let yields = |n: usize| {
+            let pc = c.state.intersections.get(n).copied().flatten()?;
+            let y = c.spec.pieces.get(pc.kind as usize).map_or(0, |k| u32::from(k.yields));
+            (pc.seat() == Some(s) && y > 0).then_some(y)
+        };
+        read_blocking(c, t, prod, (0..c.state.intersections.len()).filter(|&n| yields(n).is_some()));
         push_expected(m, c, |f| {
-            for (n, pc) in c.state.intersections.iter().enumerate() {
-                let Some(pc) = pc else { continue };
-                let y = c.spec.pieces.get(pc.kind as usize).map_or(0, |k| u32::from(k.yields));
-                if pc.seat() == Some(s) && y > 0 {
+            for n in 0..c.state.intersections.len() {
+                if let Some(y) = yields(n) {
                     expected_at(c, t, blocked, n, |card, x| f(card, y * x));
                 }
             }
@@ -306,7 +327,7 @@ methods! {
         let blocked = blocked_hex(c, declared(c)?);
         let t = super::api::topo(c)?;
         let n = index(n, t.intersections.len(), "intersection")?;
-        c.read(part::MARKERS);
+        read_blocking(c, t, declared(c)?, [n]);
         push_expected(m, c, |f| expected_at(c, t, blocked, n, &mut *f))
     }
     /// What `produce` counts, for a variant whose `production` filter changes it: each

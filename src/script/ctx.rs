@@ -143,9 +143,17 @@ pub(crate) mod part {
 }
 
 /// A set of `part`s, and the zones whose emptiness alone was read (`g:empty`): `empty`
-/// and `full` hold a bit per zone (`ReadSet::zone_bit`) read empty or holding cards.
+/// and `full` hold a bit per zone (`ReadSet::zone_bit`) read empty or holding cards; and
+/// the hexes whose markers alone were read (a seat's production reads whether the robber
+/// stands on a hex around its buildings, not where it stands): `watched` holds a bit per
+/// hex, `marked` those of them a marker stood on.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
-pub(crate) struct ReadSet([u64; 4], u64, u64);
+pub(crate) struct ReadSet([u64; 4], u64, u64, u64, u64);
+
+/// The hexes among the first 64 that a marker stands on, as bits.
+fn marked_hexes(state: &GameState) -> u64 {
+    state.markers.values().filter(|&&h| h < 64).fold(0, |m, &h| m | 1 << h)
+}
 
 impl ReadSet {
     pub(crate) fn add(&mut self, part: u8) {
@@ -157,6 +165,8 @@ impl ReadSet {
         }
         self.1 |= other.1;
         self.2 |= other.2;
+        self.3 |= other.3;
+        self.4 |= other.4;
     }
     /// The bit of zone `z` of `owner` (None: the game's) in `empty` and `full`, if it has
     /// one (seven owners a zone, as `part::zone` counts them; a spec with more zones reads
@@ -178,6 +188,23 @@ impl ReadSet {
             }
             true
         })
+    }
+    /// Adds that whether a marker stands on each of `hexes` was read (the markers whole,
+    /// for a hex past the 64th).
+    fn watch_markers(&mut self, state: &GameState, hexes: impl IntoIterator<Item = usize>) {
+        let mut watched = 0u64;
+        for h in hexes {
+            if h >= 64 {
+                return self.add(part::MARKERS);
+            }
+            watched |= 1 << h;
+        }
+        self.3 |= watched;
+        self.4 |= watched & marked_hexes(state);
+    }
+    /// Whether the markers stand on the hexes watched as they stood when read.
+    fn markers_hold(&self, state: &GameState) -> bool {
+        self.3 == 0 || marked_hexes(state) & self.3 == self.4
     }
     pub(crate) fn has(&self, part: u8) -> bool {
         self.0[(part >> 6) as usize] & (1 << (part & 63)) != 0
@@ -423,6 +450,19 @@ impl Ctx {
         }
     }
 
+    /// A getter read whether a marker stands on each of `hexes` and nothing else of the
+    /// markers: a value kept with it stays good while the markers move elsewhere
+    /// (`Ctx::still_good` looks again). A hex past the 64th reads the markers whole.
+    pub(crate) fn read_markers_on(&self, hexes: impl IntoIterator<Item = usize>) {
+        if !self.reads.recording.get() {
+            return;
+        }
+        self.reads.noted.set(true);
+        if let Some(top) = self.reads.open.borrow_mut().last_mut() {
+            top.watch_markers(&self.state, hexes);
+        }
+    }
+
     /// A getter read what stands on every path, whoever's.
     pub(crate) fn read_all_paths(&self) {
         if self.reads.recording.get() {
@@ -549,6 +589,7 @@ impl Ctx {
         }
         r.set.parts().zip(r.stamps.iter()).all(|(p, &s)| self.reads.stamps[p as usize] == s)
             && r.set.emptiness_holds(&self.state)
+            && r.set.markers_hold(&self.state)
     }
 
     /// The record of a run that read `set` and cost `cost`, ending now (it wrote nothing).
@@ -564,16 +605,25 @@ impl Ctx {
     }
 
     /// What a seat's row of the bots' generic features reads (`bot::features`): the
-    /// seat's zones, paths and grids, the markers, and every piece on the intersections
-    /// (its own production and harbors, the open sites beside its paths, the others'
-    /// pieces that cut its trails). The board's hexes and harbors change only by writes
-    /// that stamp everything.
+    /// seat's zones, paths and grids, whether a marker stands around its pieces (its
+    /// production), and every piece on the intersections (its own production and harbors,
+    /// the open sites beside its paths, the others' pieces that cut its trails). The
+    /// board's hexes and harbors change only by writes that stamp everything.
     fn feature_reads(&self, seat: usize) -> ReadSet {
         let mut set = ReadSet::default();
         for (z, _) in self.spec.zones.iter().enumerate().filter(|(_, z)| z.per_player) {
             set.add(part::zone(z, Some(seat)));
         }
-        set.add(part::MARKERS);
+        if let Some(t) = self.state.topology.as_deref() {
+            let own = self
+                .state
+                .intersections
+                .iter()
+                .enumerate()
+                .filter(|(_, pc)| pc.is_some_and(|pc| pc.seat() == Some(seat)));
+            let hexes = own.flat_map(|(n, _)| t.intersections.get(n).into_iter().flat_map(|i| i.hexes.iter().copied()));
+            set.watch_markers(&self.state, hexes);
+        }
         set.add(part::OCCUPIED);
         set.add(part::intersections_of(None));
         for s in 0..self.state.players.len() {

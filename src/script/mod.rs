@@ -130,8 +130,10 @@ pub struct Script {
     declared: Rc<declared::Declared>,
     /// The names of the named features seen so far (`terms`).
     term_names: std::cell::RefCell<TermNames>,
-    /// The positions `terms` was asked of so far.
+    /// The positions `terms` was asked of so far, and the seats' terms it computed (the
+    /// rest were kept).
     term_positions: Cell<u64>,
+    term_computations: Cell<u64>,
 }
 
 /// One seat's terms as the rules computed them (`Script::terms`), kept by the engine while
@@ -337,6 +339,7 @@ impl Script {
             declared: Rc::new(declared),
             term_names: Default::default(),
             term_positions: Cell::new(0),
+            term_computations: Cell::new(0),
         })
     }
 
@@ -385,6 +388,11 @@ impl Script {
     /// Lua state's life: skipped (debug builds run it again, to check it).
     pub(crate) fn kept_runs(&self) -> u64 {
         self.lua.app_data_ref::<api_fast::FastSlot>().map_or(0, |s| s.kept.get())
+    }
+
+    /// How many seats' terms `terms` computed (not kept) in this Lua state.
+    pub(crate) fn terms_computed(&self) -> u64 {
+        self.term_computations.get()
     }
 
     /// Installs a fresh state (before setup).
@@ -849,6 +857,9 @@ impl Script {
             let row = match kept {
                 Some(row) if !cfg!(debug_assertions) => row,
                 kept => {
+                    if kept.is_none() {
+                        self.term_computations.set(self.term_computations.get() + 1);
+                    }
                     let (row, read) = self.seat_terms(s, with_evaluate, with_features, position)?;
                     match (kept, read) {
                         // Debug builds compute a kept row again: a write that did not
