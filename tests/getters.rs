@@ -210,6 +210,35 @@ fn the_fast_getters_answer_what_the_state_holds() {
         assert_eq!(got, Value::List(want), "seat {}", seat + 1);
     }
     assert!(seen > 0, "no seat builds on a harbor: the check above compares nothing");
+    // g:open_intersections(spacing, seat): empty, with no piece beside it at spacing 2,
+    // and with a seat, at the end of one of its path pieces; in the board's order.
+    let open = |spacing: usize, seat: Option<usize>| {
+        let v: Vec<usize> = (0..topo.intersections.len())
+            .filter(|&n| {
+                let at = &topo.intersections[n];
+                st.intersections[n].is_none()
+                    && (spacing < 2 || at.neighbors.iter().all(|&m| st.intersections[m].is_none()))
+                    && seat.is_none_or(|s| {
+                        at.paths.iter().any(|&pp| st.paths[pp].is_some_and(|pc| pc.owner as usize == s))
+                    })
+            })
+            .collect();
+        ids(&v)
+    };
+    let want =
+        [(2, Some(0)), (2, Some(1)), (2, Some(2)), (2, Some(3)), (1, Some(0)), (1, Some(2)), (2, None), (1, None)];
+    let Value::List(got) = get("open") else { panic!("open is not a list") };
+    assert_eq!(got.len(), want.len());
+    for (got, &(spacing, seat)) in got.iter().zip(&want) {
+        // An empty list is stored as an empty map.
+        let got = match got {
+            Value::Map(m) if m.is_empty() => Value::List(vec![]),
+            v => v.clone(),
+        };
+        assert_eq!(got, open(spacing, seat), "spacing {spacing}, seat {seat:?}");
+    }
+    let some = |v: Value| matches!(v, Value::List(l) if !l.is_empty());
+    assert!(some(open(1, Some(0))) && some(open(2, None)), "no open site: nothing compared");
 }
 
 #[test]

@@ -189,11 +189,31 @@ methods! {
         }
         m.charge(t.intersections.len() as u64)?;
         let st = &c.state;
-        let open = |i: usize| {
-            let info = &t.intersections[i];
+        let free = |i: usize| {
             st.intersections[i].is_none()
-                && !(spacing >= 2 && info.neighbors.iter().any(|&n| st.intersections[n].is_some()))
-                && owner.is_none_or(|s| info.paths.iter().any(|&pp| st.paths[pp].is_some_and(|pc| pc.owner as usize == s)))
+                && !(spacing >= 2 && t.intersections[i].neighbors.iter().any(|&n| st.intersections[n].is_some()))
+        };
+        if let (Some(s), true) = (owner, t.intersections.len() <= 256) {
+            // Only the ends of p's path pieces can be open to p: found from them, in the
+            // order of the intersections (a bit each), instead of a walk of every one.
+            let mut ends = [0u64; 4];
+            for (pp, pc) in st.paths.iter().enumerate() {
+                if pc.is_some_and(|pc| pc.owner as usize == s) {
+                    for &n in &t.paths[pp].ends {
+                        ends[n / 64] |= 1 << (n % 64);
+                    }
+                }
+            }
+            let open = |i: usize| ends[i / 64] & (1 << (i % 64)) != 0 && free(i);
+            let count = ends.iter().enumerate().map(|(w, &b)| bit_ids(w, b).filter(|&i| free(i)).count()).sum::<usize>();
+            m.charge(count as u64 * 16)?;
+            return m.ids_where(t.intersections.len(), count, open);
+        }
+        let open = |i: usize| {
+            free(i)
+                && owner.is_none_or(|s| {
+                    t.intersections[i].paths.iter().any(|&pp| st.paths[pp].is_some_and(|pc| pc.owner as usize == s))
+                })
         };
         let count = (0..t.intersections.len()).filter(|&i| open(i)).count();
         m.charge(count as u64 * 16)?;
@@ -229,4 +249,15 @@ methods! {
         m.charge(t.paths.len() as u64 * 4)?;
         m.int(trail_length(c, t, s, k) as i64)
     }
+}
+
+/// The places of the set bits of word `w` of a bit set, in order.
+fn bit_ids(w: usize, mut bits: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let b = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            w * 64 + b
+        })
+    })
 }

@@ -675,13 +675,19 @@ impl Script {
         let content = self.ctx.borrow().as_ref().map(|c| c.content);
         let result = self.ask::<(Table, Table)>(true, "legal_actions", (self.g.clone(), seat + 1));
         let (list, templates) = result?;
-        let mut out = Vec::with_capacity(list.raw_len());
-        for entry in list.sequence_values::<Table>() {
-            let entry = entry.map_err(lua_err)?;
-            let name: String = entry.raw_get(1).map_err(lua_err)?;
-            let args: mlua::Value = entry.raw_get(2).map_err(lua_err)?;
-            out.push(self.action_from_lua(name, args).map_err(|e| self.in_options(e, false))?);
-        }
+        let out = match self.listing_raw(&list) {
+            Some(out) => out,
+            None => {
+                let mut out = Vec::with_capacity(list.raw_len());
+                for entry in list.sequence_values::<Table>() {
+                    let entry = entry.map_err(lua_err)?;
+                    let name: String = entry.raw_get(1).map_err(lua_err)?;
+                    let args: mlua::Value = entry.raw_get(2).map_err(lua_err)?;
+                    out.push(self.action_from_lua(name, args).map_err(|e| self.in_options(e, false))?);
+                }
+                out
+            }
+        };
         let mut tpl = vec![];
         for name in templates.sequence_values::<String>() {
             let name = name.map_err(lua_err)?;
@@ -946,37 +952,42 @@ impl Script {
     /// terms around them.
     fn named_of(&self, f: &Table) -> Option<Vec<(u32, f64)>> {
         let mut names = self.term_names.borrow_mut();
-        // SAFETY: pushes `f` and walks it with lua_next from nil, which raises on no key it
-        // gave itself; reads strings and numbers in place (nothing converted, nothing
-        // allocated by Lua); the stack is put back as it was.
+        // SAFETY: walks `f` with lua_next from nil, which raises on no key it gave itself;
+        // reads strings and numbers in place (nothing converted, nothing allocated by Lua).
+        self.on_stack(f, |l, t| unsafe {
+            let mut out = Vec::new();
+            ffi::lua_pushnil(l);
+            while ffi::lua_next(l, t) != 0 {
+                if ffi::lua_type(l, -2) != ffi::LUA_TSTRING || ffi::lua_type(l, -1) != ffi::LUA_TNUMBER {
+                    return None;
+                }
+                let x = ffi::lua_tonumberx(l, -1, std::ptr::null_mut());
+                out.push((names.id(lua_str(l, -2)), x));
+                ffi::lua_settop(l, -2);
+            }
+            // By number: a table's walk follows how it was built, not what it holds.
+            out.sort_by_key(|&(id, _)| id);
+            Some(out)
+        })
+    }
+
+    /// `f(l, i)` with table `t` pushed at index `i` of the main Lua stack, put back as it
+    /// was afterwards (`f` may push up to four values).
+    fn on_stack<T>(&self, t: &Table, f: impl FnOnce(*mut ffi::lua_State, std::ffi::c_int) -> Option<T>) -> Option<T> {
+        // SAFETY: checks for room, pushes `t` (a reference mlua holds), and cuts the stack
+        // back to where it was whatever `f` left.
         self.lua.exec_raw_lua(|raw| unsafe {
             let l = raw.state();
-            if ffi::lua_checkstack(l, 4) == 0 {
+            if ffi::lua_checkstack(l, 6) == 0 {
                 return None;
             }
             let top = ffi::lua_gettop(l);
-            if raw.push(f).is_err() {
-                ffi::lua_settop(l, top);
-                return None;
-            }
-            let mut out = Vec::new();
-            let mut fits = true;
-            ffi::lua_pushnil(l);
-            while ffi::lua_next(l, -2) != 0 {
-                if ffi::lua_type(l, -2) != ffi::LUA_TSTRING || ffi::lua_type(l, -1) != ffi::LUA_TNUMBER {
-                    fits = false;
-                    break;
-                }
-                let mut len = 0;
-                let name = ffi::lua_tolstring(l, -2, &mut len);
-                let x = ffi::lua_tonumberx(l, -1, std::ptr::null_mut());
-                out.push((names.id(std::slice::from_raw_parts(name.cast::<u8>(), len)), x));
-                ffi::lua_settop(l, -2);
-            }
+            let out = match raw.push(t) {
+                Ok(()) => f(l, top + 1),
+                Err(_) => None,
+            };
             ffi::lua_settop(l, top);
-            // By number: a table's walk follows how it was built, not what it holds.
-            out.sort_by_key(|&(id, _)| id);
-            fits.then_some(out)
+            out
         })
     }
 
@@ -1089,6 +1100,52 @@ impl Script {
         e
     }
 
+    /// The actions of a listing (`{ name, args }` entries), read off the Lua stack: mlua's
+    /// reads made a value of every entry, name and argument, about a third of a listing's
+    /// cost. None for anything but the usual entries (an action of this game with no
+    /// argument, or ids, integers and names in its arguments' places, bare or in a list):
+    /// `action_from_lua` then reads it all, and names what is wrong.
+    fn listing_raw(&self, list: &Table) -> Option<Vec<Action>> {
+        // SAFETY: reads with raw gets (which never raise) from `list` and the tables in it,
+        // strings and numbers in place (nothing converted, nothing allocated by Lua).
+        self.on_stack(list, |l, listed| unsafe {
+            let n = ffi::lua_rawlen(l, listed);
+            let mut out = Vec::with_capacity(n);
+            for i in 1..=n {
+                ffi::lua_settop(l, listed);
+                if ffi::lua_rawgeti(l, listed, i as ffi::lua_Integer) != ffi::LUA_TTABLE {
+                    return None;
+                }
+                let entry = listed + 1;
+                if ffi::lua_rawgeti(l, entry, 1) != ffi::LUA_TSTRING {
+                    return None;
+                }
+                let spec = self.spec.action(std::str::from_utf8(lua_str(l, -1)).ok()?)?;
+                let types = spec.arg_types().count();
+                let args_at = entry + 2;
+                let kind = ffi::lua_rawgeti(l, entry, 2);
+                let mut args = Vec::with_capacity(types);
+                for (k, t) in spec.arg_types().enumerate() {
+                    // One argument may be given bare; several come as a list.
+                    let at = match (kind, types) {
+                        (ffi::LUA_TTABLE, _) => {
+                            ffi::lua_rawgeti(l, args_at, k as ffi::lua_Integer + 1);
+                            -1
+                        }
+                        (_, 1) => args_at,
+                        _ => return None,
+                    };
+                    args.push(raw_arg(l, t, at)?);
+                    if at == -1 {
+                        ffi::lua_settop(l, -2);
+                    }
+                }
+                out.push(Action { name: spec.name.clone(), args });
+            }
+            Some(out)
+        })
+    }
+
     fn action_from_lua(&self, name: String, args: mlua::Value) -> Result<Action, ScriptError> {
         let spec = self.spec.action(&name).ok_or_else(|| {
             ScriptError::new(ScriptErrorKind::Runtime, format!("legal actions listed unknown action '{name}'"))
@@ -1125,4 +1182,43 @@ impl Script {
         }
         Ok(Action { name, args: out })
     }
+}
+
+/// The bytes of the string at `i` of the stack (it stays there while they are read).
+///
+/// # Safety
+/// The value at `i` is a string.
+unsafe fn lua_str<'a>(l: *mut ffi::lua_State, i: std::ffi::c_int) -> &'a [u8] {
+    let mut len = 0;
+    let p = ffi::lua_tolstring(l, i, &mut len);
+    std::slice::from_raw_parts(p.cast::<u8>(), len)
+}
+
+/// An argument of a listed action at `i` of the stack, read as `api::arg_from_lua` reads
+/// it; None for anything else (cards, a value of the wrong type), which it then judges.
+///
+/// # Safety
+/// `i` is an index of the stack.
+unsafe fn raw_arg(l: *mut ffi::lua_State, t: ArgType, i: std::ffi::c_int) -> Option<Arg> {
+    let id = || -> Option<usize> {
+        let mut ok = 0;
+        let n = ffi::lua_tointegerx(l, i, &mut ok);
+        (ffi::lua_type(l, i) == ffi::LUA_TNUMBER && ok != 0 && n >= 1).then(|| n as usize - 1)
+    };
+    let text = || -> Option<String> {
+        (ffi::lua_type(l, i) == ffi::LUA_TSTRING).then(|| std::str::from_utf8(lua_str(l, i)).ok().map(String::from))?
+    };
+    Some(match t {
+        ArgType::Intersection => Arg::Intersection(id()?),
+        ArgType::Path => Arg::Path(id()?),
+        ArgType::Hex => Arg::Hex(id()?),
+        ArgType::Player => Arg::Player(id()?),
+        ArgType::Int => {
+            Arg::Int((ffi::lua_isinteger(l, i) != 0).then(|| ffi::lua_tointegerx(l, i, std::ptr::null_mut()))?)
+        }
+        ArgType::Resource => Arg::Resource(text()?),
+        ArgType::Word => Arg::Word(text()?),
+        ArgType::Slot => Arg::Slot(text()?.to_ascii_uppercase()),
+        ArgType::Cards => return None,
+    })
 }

@@ -53,6 +53,9 @@ act("probe", function(g, p)
     lacks = { g:lacks(p, "hand", { ore = g:count(p, "hand", "ore") + 2, grain = 0 }) },
     lacks_none = { g:lacks(p, "hand", {}) },
     lacks_bank = { g:lacks(nil, "bank", { brick = 1, ore = 99 }) },
+    -- g:open_intersections(spacing, seat): for every seat and none, spacing 2 and 1.
+    open = { g:open_intersections(2, 1), g:open_intersections(2, 2), g:open_intersections(2, 3), g:open_intersections(2, 4),
+      g:open_intersections(1, 1), g:open_intersections(1, 3), g:open_intersections(2), g:open_intersections(1) },
   })
 end)
 
