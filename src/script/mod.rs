@@ -139,7 +139,7 @@ pub struct Script {
 /// One seat's terms as the rules computed them (`Script::terms`), kept by the engine while
 /// nothing they read changes (`Ctx::term_rows`).
 #[derive(Debug, Clone, PartialEq)]
-pub struct SeatTerms {
+pub(crate) struct SeatTerms {
     points: f64,
     evaluate: Option<f64>,
     /// The named features, by their number in `TermNames`; None when not asked or not
