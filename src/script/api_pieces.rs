@@ -204,10 +204,12 @@ methods! {
                     }
                 }
             }
-            let open = |i: usize| ends[i / 64] & (1 << (i % 64)) != 0 && free(i);
-            let count = ends.iter().enumerate().map(|(w, &b)| bit_ids(w, b).filter(|&i| free(i)).count()).sum::<usize>();
+            for i in super::ctx::Ones::of(ends).filter(|&i| !free(i)) {
+                ends[i / 64] &= !(1 << (i % 64));
+            }
+            let count = ends.iter().map(|b| b.count_ones() as usize).sum::<usize>();
             m.charge(count as u64 * 16)?;
-            return m.ids_where(t.intersections.len(), count, open);
+            return m.ids_where(t.intersections.len(), count, |i| ends[i / 64] & (1 << (i % 64)) != 0);
         }
         let open = |i: usize| {
             free(i)
@@ -249,15 +251,4 @@ methods! {
         m.charge(t.paths.len() as u64 * 4)?;
         m.int(trail_length(c, t, s, k) as i64)
     }
-}
-
-/// The places of the set bits of word `w` of a bit set, in order.
-fn bit_ids(w: usize, mut bits: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (bits != 0).then(|| {
-            let b = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            w * 64 + b
-        })
-    })
 }

@@ -31,7 +31,7 @@ fn read_blocking(
     prod: &crate::spec::Production,
     intersections: impl IntoIterator<Item = usize>,
 ) {
-    if prod.blocked_by.is_some() && c.recording() {
+    if prod.blocked_by.is_some() {
         c.read_markers_on(
             intersections
                 .into_iter()
@@ -324,10 +324,11 @@ methods! {
     /// The same for intersection n, as a piece yielding one would expect there (what a
     /// settlement built there would bring).
     fast get "expected_production_at" (m, c; n: i64) {
-        let blocked = blocked_hex(c, declared(c)?);
+        let prod = declared(c)?;
+        let blocked = blocked_hex(c, prod);
         let t = super::api::topo(c)?;
         let n = index(n, t.intersections.len(), "intersection")?;
-        read_blocking(c, t, declared(c)?, [n]);
+        read_blocking(c, t, prod, [n]);
         push_expected(m, c, |f| expected_at(c, t, blocked, n, &mut *f))
     }
     /// What `produce` counts, for a variant whose `production` filter changes it: each

@@ -214,26 +214,32 @@ impl ReadSet {
         self.0.iter().map(|w| w.count_ones() as usize).sum()
     }
     /// Its parts, in ascending order (the order a `Record`'s stamps follow).
-    fn parts(&self) -> Parts {
-        Parts { words: self.0, w: 0 }
+    fn parts(&self) -> impl Iterator<Item = u8> {
+        Ones::of(self.0).map(|p| p as u8)
     }
 }
 
-/// The parts of a `ReadSet`, lowest first: a plain loop over its words, as every kept
-/// value's check walks it.
-struct Parts {
+/// The places of the set bits of a set of 256 bits, lowest first: a plain loop over its
+/// words, as every kept value's check walks a `ReadSet`'s parts.
+pub(crate) struct Ones {
     words: [u64; 4],
     w: usize,
 }
 
-impl Iterator for Parts {
-    type Item = u8;
+impl Ones {
+    pub(crate) fn of(words: [u64; 4]) -> Ones {
+        Ones { words, w: 0 }
+    }
+}
+
+impl Iterator for Ones {
+    type Item = usize;
     #[inline]
-    fn next(&mut self) -> Option<u8> {
+    fn next(&mut self) -> Option<usize> {
         while let Some(bits) = self.words.get(self.w).copied() {
             if bits != 0 {
                 self.words[self.w] = bits & (bits - 1);
-                return Some((self.w * 64 + bits.trailing_zeros() as usize) as u8);
+                return Some(self.w * 64 + bits.trailing_zeros() as usize);
             }
             self.w += 1;
         }
