@@ -18,11 +18,13 @@ mod ctx;
 mod declared;
 pub mod error;
 mod freeze;
+mod listing;
 mod log_format;
 mod methods;
 mod names;
 mod sandbox;
 mod spec_load;
+mod terms;
 mod trace;
 mod variants;
 
@@ -41,6 +43,9 @@ pub(crate) use sandbox::{
 };
 pub use sandbox::{GAME_MESSAGES_CAP, HOST_MEMORY_CAP, INSTRUCTION_BUDGET, MEMORY_CAP, VARS_CAP};
 pub use spec_load::resolve_options;
+pub(crate) use terms::SeatTerms;
+use terms::TermNames;
+pub use terms::Terms;
 pub use trace::{changed_cards, TraceEntry};
 pub use variants::{
     describe_variant, find_variant, find_variant_near, is_part_name, is_variant_path, known_variants, variant_dirs,
@@ -49,7 +54,7 @@ pub use variants::{
 pub(crate) use variants::{find_part, locate_variant, PartsHome};
 
 use crate::action::{Action, Arg};
-use crate::spec::{ArgType, Spec};
+use crate::spec::Spec;
 use crate::state::GameState;
 use crate::value::Value;
 use mlua::{ffi, Function, Lua, LuaOptions, StdLib, Table};
@@ -134,61 +139,6 @@ pub struct Script {
     /// rest were kept).
     term_positions: Cell<u64>,
     term_computations: Cell<u64>,
-}
-
-/// One seat's terms as the rules computed them (`Script::terms`), kept by the engine while
-/// nothing they read changes (`Ctx::term_rows`).
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct SeatTerms {
-    points: f64,
-    evaluate: Option<f64>,
-    /// The named features, by their number in `TermNames`; None when not asked or not
-    /// declared.
-    named: Option<Vec<(u32, f64)>>,
-}
-
-/// The names of the named features seen so far, numbered as first seen, and sorted.
-#[derive(Default)]
-struct TermNames {
-    ids: rustc_hash::FxHashMap<Box<[u8]>, u32>,
-    sorted: Rc<[String]>,
-    /// Each number's place in `sorted`.
-    place: Vec<usize>,
-}
-
-impl TermNames {
-    /// The number of the name `name` (a Lua string's bytes), given one if it is new.
-    fn id(&mut self, name: &[u8]) -> u32 {
-        if let Some(&id) = self.ids.get(name) {
-            return id;
-        }
-        let id = self.ids.len() as u32;
-        self.ids.insert(name.into(), id);
-        let mut names: Vec<(&[u8], u32)> = self.ids.iter().map(|(k, &v)| (&**k, v)).collect();
-        // In the order of their bytes, as Lua compares names.
-        names.sort();
-        self.place = vec![0; names.len()];
-        for (i, (_, id)) in names.iter().enumerate() {
-            self.place[*id as usize] = i;
-        }
-        self.sorted = names.into_iter().map(|(k, _)| String::from_utf8_lossy(k).into_owned()).collect();
-        id
-    }
-}
-
-/// What a tuned evaluation reads of the rules at one position (`Script::terms`), in one
-/// call into Lua.
-#[derive(Debug, Clone)]
-pub struct Terms {
-    /// Each seat's victory points, hidden ones included.
-    pub points: Vec<f64>,
-    /// Each seat's `evaluate` filter, when asked.
-    pub evaluate: Option<Vec<f64>>,
-    /// The named features' names (the `features` filter's keys seen so far, sorted)...
-    pub names: Rc<[String]>,
-    /// ... and each seat's values, `[seat * names.len() + i]` (0 where a seat's table
-    /// lacks a name); empty when not asked or not declared.
-    pub named: Vec<f64>,
 }
 
 /// The random numbers `sample` takes without growing its table.
@@ -812,11 +762,6 @@ impl Script {
         self.ask::<Option<String>>(false, "player_text", (self.g.clone(), point, seat + 1, action))
     }
 
-    /// The `evaluate` filter for every seat (victory points without one), for bots.
-    pub fn evaluate(&self) -> Result<Vec<f64>, ScriptError> {
-        Ok(self.terms(true, false)?.evaluate.unwrap_or_default())
-    }
-
     /// The actions whose declared needs the engine checks itself, without calling into
     /// the rules (`declared.rs`), in declaration order.
     pub fn checked_in_engine(&self) -> Vec<String> {
@@ -840,135 +785,6 @@ impl Script {
             ));
         }
         Ok(v)
-    }
-
-    /// Each seat's victory points, and its `evaluate` and named features when asked, in
-    /// one call: what a tuned evaluation reads at every position it scores, without the
-    /// tables of names `features` builds.
-    pub fn terms(&self, with_evaluate: bool, with_features: bool) -> Result<Terms, ScriptError> {
-        let n = self.state().players.len();
-        // Each seat's terms are kept apart, by what was asked.
-        let key = |s: usize| 4 * s + 2 * usize::from(with_evaluate) + usize::from(with_features);
-        let mut rows = Vec::with_capacity(n);
-        // The number of this position, which shares one scratch table among its seats.
-        let position = self.term_positions.get() + 1;
-        self.term_positions.set(position);
-        for s in 0..n {
-            let kept = self.ctx.borrow().as_ref().and_then(|c| c.term_rows.borrow_mut().good(c, key(s), |_| true));
-            if kept.is_some() {
-                if let Some(slot) = self.lua.app_data_ref::<api_fast::FastSlot>() {
-                    slot.kept.set(slot.kept.get() + 1);
-                }
-            }
-            let row = match kept {
-                Some(row) if !cfg!(debug_assertions) => row,
-                kept => {
-                    if kept.is_none() {
-                        self.term_computations.set(self.term_computations.get() + 1);
-                    }
-                    let (row, read) = self.seat_terms(s, with_evaluate, with_features, position)?;
-                    match (kept, read) {
-                        // Debug builds compute a kept row again: a write that did not
-                        // stamp what it changed, or a read left unrecorded, shows here.
-                        (Some(kept), _) if kept != row => {
-                            return Err(ScriptError::new(
-                                ScriptErrorKind::Runtime,
-                                "a seat's terms kept while nothing they read changed differ from the position's: a write that did not stamp what it changed, or a read left unrecorded".to_string(),
-                            ))
-                        }
-                        (Some(kept), _) => kept,
-                        (None, Some(read)) => {
-                            if let Some(c) = self.ctx.borrow().as_ref() {
-                                c.term_rows.borrow_mut().keep(c, key(s), read, row.clone());
-                            }
-                            row
-                        }
-                        (None, None) => row,
-                    }
-                }
-            };
-            rows.push(row);
-        }
-        let names = self.term_names.borrow();
-        let len = names.sorted.len();
-        let mut named = Vec::new();
-        if rows.iter().all(|r| r.named.is_some()) {
-            named = vec![0.0; n * len];
-            for (s, row) in rows.iter().enumerate() {
-                for &(id, x) in row.named.iter().flatten() {
-                    named[s * len + names.place[id as usize]] = x;
-                }
-            }
-        }
-        Ok(Terms {
-            points: rows.iter().map(|r| r.points).collect(),
-            evaluate: with_evaluate.then(|| rows.iter().map(|r| r.evaluate.unwrap_or(0.0)).collect()),
-            names: names.sorted.clone(),
-            named,
-        })
-    }
-
-    /// Seat `s`'s terms computed by the rules (the prelude's `seat_terms`), and what
-    /// computing them read (None: they wrote). `scratch` is the table the seats of one
-    /// position share, made at the first seat computed.
-    fn seat_terms(
-        &self,
-        s: usize,
-        with_evaluate: bool,
-        with_features: bool,
-        position: u64,
-    ) -> Result<(Rc<SeatTerms>, Option<ctx::ReadSet>), ScriptError> {
-        let bad = |what: &str| ScriptError::new(ScriptErrorKind::Runtime, what.to_string());
-        // The features filter's table is made with room for the names seen so far.
-        let room = with_features.then(|| self.term_names.borrow().sorted.len());
-        let args = (self.g.clone(), s + 1, with_evaluate, room, position);
-        let ((points, evaluate, features), read) =
-            self.ask_recording::<(f64, Option<f64>, Option<Table>)>(false, "seat_terms", args, true)?;
-        if !points.is_finite() || evaluate.is_some_and(|x| !x.is_finite()) {
-            return Err(bad("the evaluate filter must return a finite number for every seat"));
-        }
-        let named = match features {
-            None => None,
-            Some(f) => match self.named_of(&f) {
-                Some(named) if named.iter().all(|(_, x)| x.is_finite()) => Some(named),
-                Some(_) => return Err(bad("the features filter must give finite numbers")),
-                // Refused with the words `features` refuses it with (the first such key
-                // in sorted order).
-                None => {
-                    return Err(self
-                        .features()
-                        .err()
-                        .unwrap_or_else(|| bad("the features filter returned a key or a value it may not")))
-                }
-            },
-        };
-        Ok((Rc::new(SeatTerms { points, evaluate, named }), read))
-    }
-
-    /// A seat's named features (the table its `features` filter filled): each field's
-    /// number among the names seen (`TermNames`) and its value; None at a field that is
-    /// not a name with a number. Read off the Lua stack: mlua's walk of a table makes a
-    /// value of each key and each field, several times the cost of the rest of a seat's
-    /// terms around them.
-    fn named_of(&self, f: &Table) -> Option<Vec<(u32, f64)>> {
-        let mut names = self.term_names.borrow_mut();
-        // SAFETY: walks `f` with lua_next from nil, which raises on no key it gave itself;
-        // reads strings and numbers in place (nothing converted, nothing allocated by Lua).
-        self.on_stack(f, |l, t| unsafe {
-            let mut out = Vec::new();
-            ffi::lua_pushnil(l);
-            while ffi::lua_next(l, t) != 0 {
-                if ffi::lua_type(l, -2) != ffi::LUA_TSTRING || ffi::lua_type(l, -1) != ffi::LUA_TNUMBER {
-                    return None;
-                }
-                let x = ffi::lua_tonumberx(l, -1, std::ptr::null_mut());
-                out.push((names.id(lua_str(l, -2)), x));
-                ffi::lua_settop(l, -2);
-            }
-            // By number: a table's walk follows how it was built, not what it holds.
-            out.sort_by_key(|&(id, _)| id);
-            Some(out)
-        })
     }
 
     /// `f(l, i)` with table `t` pushed at index `i` of the main Lua stack, put back as it
@@ -1087,101 +903,6 @@ impl Script {
         }
         e
     }
-
-    /// An option the rules listed (or `sample` drew, `sampled`) that is not the action's
-    /// arguments: named with the action and the line of the function that gave it
-    /// (`action_from_lua` leaves the action's name in `rule`).
-    fn in_options(&self, mut e: ScriptError, sampled: bool) -> ScriptError {
-        if let Some(name) = e.rule.take() {
-            let at = self.call::<(Option<String>, Option<String>)>("options_at", (name.as_str(), sampled));
-            (e.location, e.variant) = at.unwrap_or_default();
-            e.rule = Some(format!("action '{name}'"));
-        }
-        e
-    }
-
-    /// The actions of a listing (`{ name, args }` entries), read off the Lua stack: mlua's
-    /// reads made a value of every entry, name and argument, about a third of a listing's
-    /// cost. None for anything but the usual entries (an action of this game with no
-    /// argument, or ids, integers and names in its arguments' places, bare or in a list):
-    /// `action_from_lua` then reads it all, and names what is wrong.
-    fn listing_raw(&self, list: &Table) -> Option<Vec<Action>> {
-        // SAFETY: reads with raw gets (which never raise) from `list` and the tables in it,
-        // strings and numbers in place (nothing converted, nothing allocated by Lua).
-        self.on_stack(list, |l, listed| unsafe {
-            let n = ffi::lua_rawlen(l, listed);
-            let mut out = Vec::with_capacity(n);
-            for i in 1..=n {
-                ffi::lua_settop(l, listed);
-                if ffi::lua_rawgeti(l, listed, i as ffi::lua_Integer) != ffi::LUA_TTABLE {
-                    return None;
-                }
-                let entry = listed + 1;
-                if ffi::lua_rawgeti(l, entry, 1) != ffi::LUA_TSTRING {
-                    return None;
-                }
-                let spec = self.spec.action(std::str::from_utf8(lua_str(l, -1)).ok()?)?;
-                let types = spec.arg_types().count();
-                let args_at = entry + 2;
-                let kind = ffi::lua_rawgeti(l, entry, 2);
-                let mut args = Vec::with_capacity(types);
-                for (k, t) in spec.arg_types().enumerate() {
-                    // One argument may be given bare; several come as a list.
-                    let at = match (kind, types) {
-                        (ffi::LUA_TTABLE, _) => {
-                            ffi::lua_rawgeti(l, args_at, k as ffi::lua_Integer + 1);
-                            -1
-                        }
-                        (_, 1) => args_at,
-                        _ => return None,
-                    };
-                    args.push(raw_arg(l, t, at)?);
-                    if at == -1 {
-                        ffi::lua_settop(l, -2);
-                    }
-                }
-                out.push(Action { name: spec.name.clone(), args });
-            }
-            Some(out)
-        })
-    }
-
-    fn action_from_lua(&self, name: String, args: mlua::Value) -> Result<Action, ScriptError> {
-        let spec = self.spec.action(&name).ok_or_else(|| {
-            ScriptError::new(ScriptErrorKind::Runtime, format!("legal actions listed unknown action '{name}'"))
-        })?;
-        // Most actions a bot draws take no argument (roll, end): nothing to convert.
-        if spec.arg_types().next().is_none() {
-            return Ok(Action { name, args: vec![] });
-        }
-        let types: Vec<ArgType> = spec.arg_types().collect();
-        // One argument may be given bare; several come as a list.
-        let values: Vec<mlua::Value> = match (&args, types.len()) {
-            (_, 0) => vec![],
-            (mlua::Value::Table(t), 1) if types[0] != ArgType::Cards => {
-                vec![t.raw_get(1).map_err(lua_err)?]
-            }
-            (_, 1) => vec![args.clone()],
-            (mlua::Value::Table(t), n) => (1..=n).map(|i| t.raw_get(i)).collect::<Result<_, _>>().map_err(lua_err)?,
-            _ => {
-                return Err(ScriptError {
-                    rule: Some(name.clone()),
-                    ..ScriptError::new(
-                        ScriptErrorKind::Runtime,
-                        format!("options of '{name}' must be lists of {} arguments", types.len()),
-                    )
-                })
-            }
-        };
-        let mut out = Vec::with_capacity(types.len());
-        for (t, v) in types.iter().zip(values) {
-            out.push(api::arg_from_lua(&self.lua, *t, &v).map_err(|e| ScriptError {
-                rule: Some(name.clone()),
-                ..ScriptError::new(ScriptErrorKind::Runtime, format!("bad option for '{name}': {e}"))
-            })?);
-        }
-        Ok(Action { name, args: out })
-    }
 }
 
 /// The bytes of the string at `i` of the stack (it stays there while they are read).
@@ -1192,33 +913,4 @@ unsafe fn lua_str<'a>(l: *mut ffi::lua_State, i: std::ffi::c_int) -> &'a [u8] {
     let mut len = 0;
     let p = ffi::lua_tolstring(l, i, &mut len);
     std::slice::from_raw_parts(p.cast::<u8>(), len)
-}
-
-/// An argument of a listed action at `i` of the stack, read as `api::arg_from_lua` reads
-/// it; None for anything else (cards, a value of the wrong type), which it then judges.
-///
-/// # Safety
-/// `i` is an index of the stack.
-unsafe fn raw_arg(l: *mut ffi::lua_State, t: ArgType, i: std::ffi::c_int) -> Option<Arg> {
-    let id = || -> Option<usize> {
-        let mut ok = 0;
-        let n = ffi::lua_tointegerx(l, i, &mut ok);
-        (ffi::lua_type(l, i) == ffi::LUA_TNUMBER && ok != 0 && n >= 1).then(|| n as usize - 1)
-    };
-    let text = || -> Option<String> {
-        (ffi::lua_type(l, i) == ffi::LUA_TSTRING).then(|| std::str::from_utf8(lua_str(l, i)).ok().map(String::from))?
-    };
-    Some(match t {
-        ArgType::Intersection => Arg::Intersection(id()?),
-        ArgType::Path => Arg::Path(id()?),
-        ArgType::Hex => Arg::Hex(id()?),
-        ArgType::Player => Arg::Player(id()?),
-        ArgType::Int => {
-            Arg::Int((ffi::lua_isinteger(l, i) != 0).then(|| ffi::lua_tointegerx(l, i, std::ptr::null_mut()))?)
-        }
-        ArgType::Resource => Arg::Resource(text()?),
-        ArgType::Word => Arg::Word(text()?),
-        ArgType::Slot => Arg::Slot(text()?.to_ascii_uppercase()),
-        ArgType::Cards => return None,
-    })
 }
