@@ -291,6 +291,47 @@ fn a_restore_puts_back_exactly_the_position_put_aside_however_often() {
 }
 
 #[test]
+fn a_snapshot_since_a_position_puts_back_the_line_played_from_it_with_its_log() {
+    // `Game::snapshot_since`: what the bots keep of the best of several tries, put back
+    // instead of played again. It must read as the line played: state, log, messages,
+    // legal actions, evaluation and save, though other lines were tried from the base
+    // after it was taken.
+    for (variant, seed) in [("base", 6), ("rivals", 7)] {
+        let mut g = position(variant, seed, 50);
+        g.set_message_history(true);
+        let base = g.snapshot();
+        let mut bot = RandomBot::new(200 + seed);
+        let mut line = |g: &mut Game, n: usize| {
+            for _ in 0..n {
+                if g.winner().is_some() {
+                    break;
+                }
+                let seat = g.to_act().expect("a seat to act");
+                let a = bot.choose(g, seat).expect("a draw").expect("a legal action");
+                g.perform(seat, &a).expect("a legal action plays");
+            }
+        };
+        line(&mut g, 12);
+        let played = (everything(&g), g.log().to_vec(), g.messages().to_vec());
+        let after = g.snapshot_since(&base);
+        // Other lines from the base, shorter and longer, then the kept one put back.
+        for n in [3, 20] {
+            g.restore(&base);
+            line(&mut g, n);
+            g.restore(&after);
+            let now = (everything(&g), g.log().to_vec(), g.messages().to_vec());
+            assert!(now == played, "{variant}: put back after a line of {n} actions, the position reads otherwise");
+        }
+        // And the game goes on from the kept line as one that played it: its save replays.
+        g.restore(&after);
+        line(&mut g, 10);
+        let (again, div) = Game::load_json(&g.save_json()).expect("the save loads");
+        assert!(div.is_none(), "{variant}: the save replays");
+        assert!(*again.state() == *g.state(), "{variant}: the kept line's state is its save's");
+    }
+}
+
+#[test]
 fn a_kept_value_is_not_served_stale_after_a_restore() {
     // `g:cached` and the kept rules key on the engine's stamps, which are never issued
     // twice: a state put back comes with the stamps it was taken with, so what was kept

@@ -72,6 +72,11 @@ struct Scored {
     unfinished: bool,
     /// The follow-up that made its value, if any.
     then: Option<Action>,
+    /// The position right after it and the replies to it on the first look's deal, for an
+    /// action the same seat acts after, put back by the closer look instead of playing it
+    /// again: the same position, as every draw comes from the state's seeded generator,
+    /// where no reply was picked at random (`self.rng`).
+    after: Option<Snapshot>,
 }
 
 impl PlannerBot {
@@ -114,8 +119,8 @@ impl PlannerBot {
             // Within the turn `seat` acted in, a seat with many choices is not answering
             // it (the turn's owner playing on after a choice it asked of `seat`): the
             // replies end there, not with a move drawn at random.
-            let Some(a) = self.pick_by_one_look(game, r, REPLY_CHOICES, turn == acted_in)? else { break };
-            if game.perform(r, &a).is_err() {
+            let Some((a, after)) = self.pick_by_one_look(game, r, REPLY_CHOICES, turn == acted_in)? else { break };
+            if !perform_or_put_back(game, r, &a, after) {
                 break;
             }
         }
@@ -124,39 +129,40 @@ impl PlannerBot {
 
     /// `seat`'s legal action with the best value for it by one look, the game left as it
     /// was; among more than `most` (a discard of many cards), one at random, or none if
-    /// `none_past_most`.
+    /// `none_past_most`. With the action, the position it led to when it was tried, if it
+    /// was: `perform_or_put_back` puts that back instead of performing it again.
     fn pick_by_one_look(
         &mut self,
         game: &mut Game,
         seat: usize,
         most: usize,
         none_past_most: bool,
-    ) -> Result<Option<Action>, GameError> {
+    ) -> Result<Option<(Action, Option<Snapshot>)>, GameError> {
         let mut acts = game.legal_actions(seat)?;
         if acts.len() <= 1 {
-            return Ok(acts.pop());
+            return Ok(acts.pop().map(|a| (a, None)));
         }
         if acts.len() > most {
             if none_past_most {
                 return Ok(None);
             }
             let i = self.rng.random_range(0..acts.len());
-            return Ok(Some(acts.swap_remove(i)));
+            return Ok(Some((acts.swap_remove(i), None)));
         }
         let here = game.snapshot();
-        let mut best: Option<(f64, Action)> = None;
+        let mut best: Option<(f64, Action, Snapshot)> = None;
         for a in acts {
             game.restore(&here);
             if game.perform(seat, &a).is_err() {
                 continue;
             }
             let v = position_value(game)?[seat];
-            if best.as_ref().is_none_or(|(top, _)| v > *top + 1e-12) {
-                best = Some((v, a));
+            if best.as_ref().is_none_or(|(top, _, _)| v > *top + 1e-12) {
+                best = Some((v, a, game.snapshot_since(&here)));
             }
         }
         game.restore(&here);
-        Ok(best.map(|(_, a)| a))
+        Ok(best.map(|(_, a, after)| (a, Some(after))))
     }
 
     /// Performs `a` for `seat` and the others' replies to it; false if the rules refuse it.
@@ -171,9 +177,10 @@ impl PlannerBot {
     /// A step of an unfinished action: performed, and the others' replies played only
     /// within the turn. A step that ends the turn fails the finish whatever comes next,
     /// so the next turn's replies (the next seat's roll and choices) would be thrown away.
-    fn step(&mut self, game: &mut Game, seat: usize, a: &Action) -> Result<bool, GameError> {
+    /// `after`, if given, is the position `a` leads to (`pick_by_one_look`).
+    fn step(&mut self, game: &mut Game, seat: usize, a: &Action, after: Option<Snapshot>) -> Result<bool, GameError> {
         let turn = game.state().turn;
-        if game.perform(seat, a).is_err() {
+        if !perform_or_put_back(game, seat, a, after) {
             return Ok(false);
         }
         if game.state().turn != turn {
@@ -220,10 +227,10 @@ impl PlannerBot {
                 self.pick_by_one_look(game, seat, FINISH_CHOICES, false)?
             } else {
                 // The engine's draw, as the random bot's: no listing of every choice.
-                self.drawer.choose(game, seat)?
+                self.drawer.choose(game, seat)?.map(|a| (a, None))
             };
-            let Some(a) = a else { return Ok(false) };
-            if !self.step(game, seat, &a)? {
+            let Some((a, after)) = a else { return Ok(false) };
+            if !self.step(game, seat, &a, after)? {
                 return Ok(false);
             }
             steps.push(a);
@@ -250,7 +257,7 @@ impl PlannerBot {
                 break;
             }
             // A refused step leaves the game as it was (every action is all-or-nothing).
-            if !self.step(game, seat, step)? {
+            if !self.step(game, seat, step, None)? {
                 break;
             }
         }
@@ -305,11 +312,13 @@ impl PlannerBot {
         for a in actions {
             game.restore(&det);
             let len = game.log().len();
+            let drawn = self.rng.get_word_pos();
             if !self.play(game, seat, &a)? {
                 continue;
             }
             let random = game.log().get(len).is_some_and(|e| !e.draws.is_empty());
             let again = game.winner().is_none() && game.to_act()? == seat;
+            let after = (again && !random && self.rng.get_word_pos() == drawn).then(|| game.snapshot_since(&det));
             let mut unfinished = again && game.state().phase != phase;
             let mut value = position_value(game)?[seat];
             // Halfway is no value to compare (a trade whose regions are still to pay looks
@@ -325,7 +334,7 @@ impl PlannerBot {
                     unfinished = false;
                 }
             }
-            scored.push(Scored { action: a, value, random, again, unfinished, then: None });
+            scored.push(Scored { action: a, value, random, again, unfinished, then: None, after });
         }
         if scored.is_empty() {
             return Ok(Some(Decision { action: first, why: "no action could be tried on a copy".into() }));
@@ -365,7 +374,9 @@ impl PlannerBot {
                 game.restore(&det);
                 let a = scored[i].action.clone();
                 let len = game.log().len();
-                if !self.play(game, seat, &a)? {
+                if let Some(after) = scored[i].after.take() {
+                    game.restore(&after);
+                } else if !self.play(game, seat, &a)? {
                     continue;
                 }
                 if scored[i].unfinished {
@@ -463,6 +474,19 @@ impl PlannerBot {
             why.push_str(&format!(", counting on '{}' next", game.action_text(b)));
         }
         Ok(Some(Decision { action: s.action.clone(), why }))
+    }
+}
+
+/// Performs `a` for `seat`, or puts back `after`, the position it led to when it was
+/// tried from this one (the same, as every action's outcome is drawn from the state's
+/// seeded generator, without its cost). False if the rules refuse it.
+fn perform_or_put_back(game: &mut Game, seat: usize, a: &Action, after: Option<Snapshot>) -> bool {
+    match after {
+        Some(after) => {
+            game.restore(&after);
+            true
+        }
+        None => game.perform(seat, a).is_ok(),
     }
 }
 

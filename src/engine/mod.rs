@@ -756,6 +756,25 @@ impl Game {
             message_bytes: self.message_bytes,
             grid_stamps: None,
             stamps: std::sync::OnceLock::from(script.stamps()),
+            since: None,
+        }
+    }
+
+    /// The position as `snapshot` takes it, carrying the log's entries and the messages
+    /// since `base`, a position this line of play passed through: it can be put back after
+    /// `base` (or a position after it on another line) is, where a plain snapshot would
+    /// find the log cut at `base`. A bot that tried several actions from `base` puts back
+    /// the best one's outcome so, instead of performing it again.
+    pub fn snapshot_since(&self, base: &Snapshot) -> Snapshot {
+        let (log_from, messages_from) = (base.log_len.min(self.log.len()), base.messages_len.min(self.messages.len()));
+        Snapshot {
+            since: Some(Box::new(Since {
+                log_from,
+                log: self.log[log_from..].to_vec(),
+                messages_from,
+                messages: self.messages[messages_from..].to_vec(),
+            })),
+            ..self.snapshot()
         }
     }
 
@@ -800,8 +819,20 @@ impl Game {
         if stamps.is_none() && snap.stamps.get().is_none() {
             let _ = snap.stamps.set(script.stamps());
         }
-        self.log.truncate(snap.log_len);
-        self.messages.truncate(snap.messages_len);
+        match &snap.since {
+            // Only after a position of the line it was taken on: the log up to where it
+            // starts is that line's (`snapshot_since`).
+            Some(since) if self.log.len() >= since.log_from && self.messages.len() >= since.messages_from => {
+                self.log.truncate(since.log_from);
+                self.log.extend_from_slice(&since.log);
+                self.messages.truncate(since.messages_from);
+                self.messages.extend_from_slice(&since.messages);
+            }
+            _ => {
+                self.log.truncate(snap.log_len);
+                self.messages.truncate(snap.messages_len);
+            }
+        }
         self.message_bytes = snap.message_bytes;
         // The seat to act belongs to the state put aside, not to the one put back.
         self.next.set(None);
@@ -926,6 +957,18 @@ pub struct Snapshot {
     /// Every stamp of the position (`script::Stamps`); a snapshot made by `with_state`
     /// takes them at its first restore.
     stamps: std::sync::OnceLock<crate::script::Stamps>,
+    /// The log's entries and the messages from a position before this one
+    /// (`Game::snapshot_since`), put back with it.
+    since: Option<Box<Since>>,
+}
+
+/// What a snapshot taken by `Game::snapshot_since` carries of the log and the messages.
+#[derive(Debug, Clone)]
+struct Since {
+    log_from: usize,
+    log: Vec<LogEntry>,
+    messages_from: usize,
+    messages: Vec<(usize, Message)>,
 }
 
 impl Snapshot {
@@ -947,6 +990,7 @@ impl Snapshot {
             message_bytes: self.message_bytes,
             grid_stamps,
             stamps: std::sync::OnceLock::new(),
+            since: self.since.clone(),
         }
     }
 }
