@@ -41,8 +41,7 @@ local BUILDS = { { "city", 0.6 }, { "settlement", 0.6 }, { "development", 0.3 },
 
 -- What p's hand nears: the cards it holds, its open sites, and for each build it has the
 -- pieces and the room for, the share of the price the hand covers, squared (0 otherwise).
--- The evaluation and the named features below both read it; `g:cached` computes it once
--- a position.
+-- The evaluation and the named features below both read it, computed once (`outlook`).
 local function nearness(g, p)
   local n = g:count(p, "hand")
   local spots = open_sites(g, p)
@@ -55,9 +54,19 @@ local function nearness(g, p)
   return { n = n, spots = spots, near = near }
 end
 
-local function outlook(g, p) return g:cached(nearness, p, "recorded") end
+-- Computed once a seat: its named features and its evaluation both read it (`scratch`, one
+-- table for the seats of one position; a wrapper that does not pass it on costs a second
+-- computation, nothing more).
+local function outlook(g, p, scratch)
+  local o = scratch and scratch[p]
+  if not o then
+    o = nearness(g, p)
+    if scratch then scratch[p] = o end
+  end
+  return o
+end
 
-filter("evaluate", "base.evaluate", function(g, v, p, _, points)
+filter("evaluate", "base.evaluate", function(g, v, p, scratch, points)
   local winner = g:winner()
   if winner then return v + (winner == p and 100 or 0) end
   -- The points, hidden ones included, as the engine counted them for this position (a
@@ -81,7 +90,7 @@ filter("evaluate", "base.evaluate", function(g, v, p, _, points)
   v = v + 0.3 * dev + 0.15 * g:count(p, "played") + 0.02 * g:longest_trail(p, "road")
   -- The hand: a little per card, more as it nears a build (the nearest counts); over the
   -- discard limit it is at risk on a 7.
-  local o = outlook(g, p)
+  local o = outlook(g, p, scratch)
   local n, spots = o.n, o.spots
   local best = 0
   for _, b in ipairs(BUILDS) do
@@ -103,8 +112,8 @@ end)
 -- generic features cannot say, since they add up linearly: how near the hand is to each
 -- build (the share of its price covered, squared, as above; 0 when it cannot be built) and
 -- the cards over the discard limit. The weights file weighs them beside the rest.
-filter("features", "base.features", function(g, t, p)
-  local o = outlook(g, p)
+filter("features", "base.features", function(g, t, p, scratch)
+  local o = outlook(g, p, scratch)
   for _, b in ipairs(BUILDS) do
     t["near." .. b[1]] = o.near[b[1]]
   end
