@@ -37,7 +37,13 @@ local function buildable(g, p, spots)
   }
 end
 
-local BUILDS = { { "city", 0.6 }, { "settlement", 0.6 }, { "development", 0.3 }, { "road", 0.15 } }
+-- Each build, what nearing it is worth to the evaluation, and its named feature.
+local BUILDS = {
+  { what = "city", worth = 0.6, feature = "near.city" },
+  { what = "settlement", worth = 0.6, feature = "near.settlement" },
+  { what = "development", worth = 0.3, feature = "near.development" },
+  { what = "road", worth = 0.15, feature = "near.road" },
+}
 
 -- What p's hand nears: the cards it holds, its open sites, and for each build it has the
 -- pieces and the room for, the share of the price the hand covers, squared (0 otherwise).
@@ -48,7 +54,7 @@ local function nearness(g, p)
   local can = buildable(g, p, spots)
   local near = {}
   for _, b in ipairs(BUILDS) do
-    local what = b[1]
+    local what = b.what
     near[what] = (n > 0 and can[what]) and covered(g, p, what) ^ 2 or 0
   end
   return { n = n, spots = spots, near = near }
@@ -94,7 +100,7 @@ filter("evaluate", "base.evaluate", function(g, v, p, scratch, points)
   local n, spots = o.n, o.spots
   local best = 0
   for _, b in ipairs(BUILDS) do
-    best = math.max(best, b[2] * o.near[b[1]])
+    best = math.max(best, b.worth * o.near[b.what])
   end
   v = v + 0.03 * n + best
   local limit = opt(g, "discard_limit")
@@ -115,7 +121,7 @@ end)
 filter("features", "base.features", function(g, t, p, scratch)
   local o = outlook(g, p, scratch)
   for _, b in ipairs(BUILDS) do
-    t["near." .. b[1]] = o.near[b[1]]
+    t[b.feature] = o.near[b.what]
   end
   t.over_limit = math.max(0, o.n - opt(g, "discard_limit"))
   return t
