@@ -303,8 +303,10 @@ pub struct GameState {
     /// The actions the rules cannot list (templates, such as a trade offer or a counter)
     /// taken in this turn: a bot's limit on its offers per turn is the game's, so it holds
     /// after a load, a resume or an undo. Written by the engine, never read by the rules.
+    /// Shared as the parts above are: a bot's copies of a position, many a decision,
+    /// copied its actions (their names and arguments) each time.
     #[serde(default)]
-    pub unlisted: UnlistedThisTurn,
+    pub unlisted: Shared<UnlistedThisTurn>,
     /// Bytes held by `vars` and the players' vars (`Value::size`), kept by `g:set` and
     /// `g:pset` to enforce `VARS_CAP`; derived, so not saved or compared.
     #[serde(skip)]

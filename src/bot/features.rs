@@ -213,7 +213,8 @@ impl FeatureSpace {
                 };
                 match &**zone {
                     Zone::Counts(c) => {
-                        for (k, &n) in c.iter().enumerate() {
+                        // Most kinds are held by none: adding their zeros changes nothing.
+                        for (k, &n) in c.iter().enumerate().filter(|(_, &n)| n != 0) {
                             add(k, n as f64);
                         }
                     }
