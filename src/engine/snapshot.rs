@@ -30,9 +30,7 @@ impl Game {
         let (log_from, messages_from) = (base.log_len.min(self.log.len()), base.messages_len.min(self.messages.len()));
         Snapshot {
             since: Some(Box::new(Since {
-                log_from,
                 log: self.log[log_from..].to_vec(),
-                messages_from,
                 messages: self.messages[messages_from..].to_vec(),
             })),
             ..self.snapshot()
@@ -41,7 +39,7 @@ impl Game {
 
     /// Puts back a position taken by `snapshot` of this game (or one made from it by
     /// `Snapshot::with_state`): the state, and the log and messages cut to their length
-    /// then. The loaded scripts are reused, and the state put in place shares its parts
+    /// then (a snapshot taken by `snapshot_since` puts back the entries it carries). The loaded scripts are reused, and the state put in place shares its parts
     /// with the snapshot's (`state::Shared`), so a fork costs a count per part; the
     /// actions played after it copy the parts they write. The position's stamps come back
     /// with it (`script::Stamps`), so what the rules kept of it (`g:cached`, hooks declared
@@ -68,13 +66,19 @@ impl Game {
         if stamps.is_none() && snap.stamps.get().is_none() {
             let _ = snap.stamps.set(script.stamps());
         }
-        match &snap.since {
+        // What a snapshot taken by `snapshot_since` carries starts where its base's log
+        // and messages ended.
+        let since =
+            snap.since.as_deref().map(|s| (s, snap.log_len - s.log.len(), snap.messages_len - s.messages.len()));
+        match since {
             // Only after a position of the line it was taken on: the log up to where it
-            // starts is that line's (`snapshot_since`).
-            Some(since) if self.log.len() >= since.log_from && self.messages.len() >= since.messages_from => {
-                self.log.truncate(since.log_from);
+            // starts is that line's.
+            Some((since, log_from, messages_from))
+                if self.log.len() >= log_from && self.messages.len() >= messages_from =>
+            {
+                self.log.truncate(log_from);
                 self.log.extend_from_slice(&since.log);
-                self.messages.truncate(since.messages_from);
+                self.messages.truncate(messages_from);
                 self.messages.extend_from_slice(&since.messages);
             }
             _ => {
@@ -107,12 +111,11 @@ pub struct Snapshot {
     since: Option<Box<Since>>,
 }
 
-/// What a snapshot taken by `Game::snapshot_since` carries of the log and the messages.
+/// What a snapshot taken by `Game::snapshot_since` carries of the log and the messages:
+/// their last entries, up to the snapshot's lengths (where they start follows).
 #[derive(Debug, Clone)]
 struct Since {
-    log_from: usize,
     log: Vec<LogEntry>,
-    messages_from: usize,
     messages: Vec<(usize, Message)>,
 }
 
