@@ -239,6 +239,27 @@ fn search_bots_take_a_winning_city() {
     }
 }
 
+/// `choose` (a simulation's call, which skips the reasons and the score before the action
+/// they quote) takes the action `decide` explains, decision after decision, its bot's
+/// draws following the same course.
+#[test]
+fn the_planner_chooses_the_action_it_explains() {
+    let mut g = game_of(&["base"], 8, &[("board", "random"), ("starting_pieces", "false")]);
+    let (mut choosing, mut deciding) = (Bot::new(BotKind::Planner, 7, FEW), Bot::new(BotKind::Planner, 7, FEW));
+    let mut explained = 0;
+    for _ in 0..120 {
+        let seat = g.to_act().unwrap();
+        let chosen = choosing.choose(&mut g, seat).unwrap().unwrap();
+        let decided = deciding.decide(&mut g, seat).unwrap().unwrap();
+        assert_eq!(chosen, decided.action, "{}", decided.why);
+        if decided.why.contains("win chance") {
+            explained += 1;
+        }
+        g.perform(seat, &chosen).unwrap();
+    }
+    assert!(explained > 20, "only {explained} decisions had a choice");
+}
+
 #[test]
 fn the_same_seed_and_budget_give_the_same_decision() {
     let (mut g, seat) = midgame();

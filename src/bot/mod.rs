@@ -132,20 +132,30 @@ impl SeatBot {
         SeatBot { bot: Bot::new(spec.kind, seed, budget), spec: spec.clone(), own: None, bound_to: None }
     }
 
+    /// The action this bot takes for `seat`, without the reasons `decide` gives.
     pub fn choose(&mut self, game: &mut Game, seat: usize) -> Result<Option<Action>, GameError> {
-        Ok(self.decide(game, seat)?.map(|d| d.action))
+        self.with_own_weights(game, |bot, game| bot.choose(game, seat))
     }
 
     pub fn decide(&mut self, game: &mut Game, seat: usize) -> Result<Option<Decision>, GameError> {
+        self.with_own_weights(game, |bot, game| bot.decide(game, seat))
+    }
+
+    /// Runs `f` with the bot's own weights in `game` (those its spec names), if any.
+    fn with_own_weights<T>(
+        &mut self,
+        game: &mut Game,
+        f: impl FnOnce(&mut Bot, &mut Game) -> Result<T, GameError>,
+    ) -> Result<T, GameError> {
         let h = game.header();
         if self.spec.weights.is_some()
             && self.bound_to.as_ref().is_none_or(|(v, p)| *v != h.variants || *p != h.players)
         {
             self.rebind(game).map_err(GameError::Setup)?;
         }
-        let Some(own) = self.own.take() else { return self.bot.decide(game, seat) };
+        let Some(own) = self.own.take() else { return f(&mut self.bot, game) };
         let stack = game.swap_tuned(own);
-        let decided = self.bot.decide(game, seat);
+        let decided = f(&mut self.bot, game);
         self.own = Some(game.swap_tuned(stack));
         decided
     }
@@ -226,7 +236,12 @@ impl Bot {
     /// The action this bot takes for `seat` (None: it has no legal action). The game is
     /// used for search and left exactly as it was.
     pub fn choose(&mut self, game: &mut Game, seat: usize) -> Result<Option<Action>, GameError> {
-        Ok(self.decide(game, seat)?.map(|d| d.action))
+        match self {
+            // Without its reasons: the planner's win chance before the action is asked for
+            // them alone.
+            Bot::Planner(b) => b.choose(game, seat),
+            _ => Ok(self.decide(game, seat)?.map(|d| d.action)),
+        }
     }
 
     pub fn decide(&mut self, game: &mut Game, seat: usize) -> Result<Option<Decision>, GameError> {

@@ -88,14 +88,28 @@ impl PlannerBot {
         }
     }
 
+    /// The action to take for `seat`, and why (its win chance before and after, and what
+    /// it counts on).
     pub fn decide(&mut self, game: &mut Game, seat: usize) -> Result<Option<Decision>, GameError> {
+        self.decide_as(game, seat, true)
+    }
+
+    /// The action `decide` takes, without its reasons: the same choice, for a game that
+    /// does not print them (a simulation).
+    pub fn choose(&mut self, game: &mut Game, seat: usize) -> Result<Option<Action>, GameError> {
+        Ok(self.decide_as(game, seat, false)?.map(|d| d.action))
+    }
+
+    /// `explain`: the decision says why; otherwise its `why` is empty, and the position
+    /// before the action is not scored (nothing else reads it).
+    fn decide_as(&mut self, game: &mut Game, seat: usize, explain: bool) -> Result<Option<Decision>, GameError> {
         let mut actions = game.legal_actions(seat)?;
         let offers = self.offers.add_candidates(game, seat, OFFERS_PER_TURN, &mut actions)?;
         if actions.len() <= 1 {
             return Ok(actions.pop().map(|action| Decision { action, why: super::ONLY_ACTION.into() }));
         }
         let root = game.snapshot();
-        let result = self.search(game, &root, seat, actions, &offers);
+        let result = self.search(game, &root, seat, actions, &offers, explain);
         game.restore(&root);
         let decision = result?;
         Ok(decision)
@@ -300,12 +314,13 @@ impl PlannerBot {
         seat: usize,
         actions: Vec<Action>,
         offers: &[Action],
+        explain: bool,
     ) -> Result<Option<Decision>, GameError> {
         let n = actions.len();
         let first = actions[0].clone();
         let det = root.with_state(determinize(game.spec(), root.state(), seat, &mut self.rng));
         game.restore(&det);
-        let before = position_value(game)?[seat];
+        let before = if explain { position_value(game)?[seat] } else { 0.0 };
         let phase = game.state().phase.clone();
         // The first look: every action once, on one determinization.
         let mut scored = Vec::with_capacity(n);
@@ -462,6 +477,9 @@ impl PlannerBot {
             return Ok(Some(Decision { action: first, why: "no action could be tried on a copy".into() }));
         };
         let s = &scored[pick];
+        if !explain {
+            return Ok(Some(Decision { action: s.action.clone(), why: String::new() }));
+        }
         let mut why = format!(
             "best of {n} actions by the evaluation: win chance {:.0}% -> {:.0}%",
             100.0 * before,
