@@ -59,6 +59,40 @@ fn features_read_points_production_and_pieces_of_any_board() {
     assert!(f.generic[0][space.index("slots.cards").unwrap()] > 0.0);
 }
 
+/// The features' longest trail is the rules' (`g:longest_trail`): broken by a piece of no
+/// player too, such as the settlements the 5-player game's fixed set-up leaves on the board
+/// for the colour nobody plays (Longest Road: another's building breaks a road).
+#[test]
+fn the_features_longest_trail_is_broken_where_the_rules_break_it() {
+    let mut g = Game::new(header(5, 3, &[("board", "stand_in")], true)).unwrap();
+    let t = g.state().topology.clone().unwrap();
+    let st = g.state();
+    let nobodys = (0..t.intersections.len())
+        .find(|&n| st.intersections[n].is_some_and(|p| p.seat().is_none()))
+        .expect("a settlement of no player");
+    // Two free paths meeting at it: one road each side of it.
+    let sides: Vec<usize> = t.intersections[nobodys].paths.iter().copied().filter(|&p| st.paths[p].is_none()).collect();
+    assert!(sides.len() >= 2, "two free paths beside intersection {nobodys}");
+    drop(st);
+    let who = color(&g, 0);
+    for p in &sides[..2] {
+        sb(&mut g, &format!("place road {} {who}", t.paths[*p].label));
+    }
+    let rules = match g.describe(0).unwrap() {
+        catan_engine::value::Value::Map(m) => m["road_length"].as_int().unwrap() as f64,
+        other => panic!("describe gave {other:?}"),
+    };
+    let space = FeatureSpace::of(&g);
+    let f = space.extract(&g).unwrap();
+    assert_eq!(f.generic[0][space.index("trail.road").unwrap()], rules);
+    // Not broken there, the two roads would make a longer trail: the case is a real one.
+    let st = g.state();
+    let owned: Vec<bool> = st.paths.iter().map(|p| p.is_some_and(|p| p.seat() == Some(0))).collect();
+    let others: Vec<bool> =
+        st.intersections.iter().map(|p| p.is_some_and(|p| p.seat().is_some_and(|o| o != 0))).collect();
+    assert!(catan_engine::board::longest_trail(&t, &owned, &others) as f64 > rules);
+}
+
 #[test]
 fn features_count_a_card_category_together_in_each_zone() {
     // Classic's five victory point cards are one card to the rules under five names: a

@@ -290,16 +290,9 @@ impl FeatureSpace {
             // intersections with no piece beside them at the end of one of the seat's paths.
             for (k, _) in spec.pieces.iter().enumerate().filter(|(_, p)| p.site == SiteKind::Path) {
                 let Some(i) = self.trail.get(k).copied().flatten() else { continue };
-                let owned: Vec<bool> =
-                    st.paths.iter().map(|p| p.is_some_and(|p| p.kind as usize == k && p.seat() == Some(s))).collect();
-                if !owned.contains(&true) {
-                    continue;
-                }
-                let others: Vec<bool> =
-                    st.intersections.iter().map(|p| p.is_some_and(|p| p.seat().is_some_and(|o| o != s))).collect();
-                // Kept by the engine per seat and kind: most positions a bot weighs
-                // changed no one's roads.
-                row[i] = game.kept_trail(s, k, &owned, &others) as f64;
+                // As the rules' `g:longest_trail` finds it, kept by the engine per seat and
+                // kind: most positions a bot weighs changed no one's roads.
+                row[i] = game.trail_length(s, k) as f64;
             }
             let free = |n: usize| {
                 st.intersections[n].is_none()

@@ -749,10 +749,10 @@ impl Game {
 
     // Search: what bots read (their positions put aside and back: snapshot.rs) ---------
 
-    /// The longest trail over the paths `owned` (seat s's pieces of kind k), broken at the
-    /// intersections `blocked`, kept per seat and kind while they stay the same.
-    pub(crate) fn kept_trail(&self, s: usize, k: usize, owned: &[bool], blocked: &[bool]) -> usize {
-        self.script().kept_trail(s, k, owned, blocked)
+    /// The longest trail of seat s's path pieces of kind k, as `g:longest_trail` finds it
+    /// (broken by every other piece, a player's or not; kept per seat and kind).
+    pub(crate) fn trail_length(&self, s: usize, k: usize) -> usize {
+        self.script().trail_length(s, k)
     }
 
     /// Seat `s`'s row of `len` generic features for the bots, kept while nothing it reads

@@ -128,7 +128,8 @@ pub(super) fn roll_die(c: &mut Ctx) -> u32 {
 }
 
 /// `g:longest_trail`: the longest trail of seat `s`'s pieces of kind `k` (paths), broken
-/// by other players' pieces; the method and its C function both ask this.
+/// by every other piece (another player's or no player's); the method, its C function and
+/// the bots' generic features (`Script::trail_length`) all ask this.
 /// Kept per seat and kind with what it was found from (`Ctx::trails`): the same paths and
 /// blocked intersections give the same trail without the search.
 pub(super) fn trail_length(c: &Ctx, t: &Topology, s: usize, k: usize) -> usize {
@@ -142,7 +143,7 @@ pub(super) fn trail_length(c: &Ctx, t: &Topology, s: usize, k: usize) -> usize {
 /// The longest trail over the paths `owned` (seat s's pieces of kind k), broken at the
 /// intersections `blocked`: the one kept per seat and kind when they are the same (a bot's
 /// features ask it at every position it weighs, most often of unchanged roads).
-pub(crate) fn kept_trail(c: &Ctx, t: &Topology, s: usize, k: usize, owned: &[bool], blocked: &[bool]) -> usize {
+fn kept_trail(c: &Ctx, t: &Topology, s: usize, k: usize, owned: &[bool], blocked: &[bool]) -> usize {
     let Some(topology) = c.state.topology.as_ref().filter(|b| std::ptr::eq(b.as_ref(), t)) else {
         return board::longest_trail(t, owned, blocked);
     };

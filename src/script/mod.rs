@@ -390,13 +390,13 @@ impl Script {
         self.ctx.borrow().as_ref().expect("game state installed").stamps_now(self.stamps_owner)
     }
 
-    /// The longest trail over `owned` broken at `blocked`, for seat s's pieces of kind k
-    /// (`api::kept_trail`: kept per seat and kind).
-    pub(crate) fn kept_trail(&self, s: usize, k: usize, owned: &[bool], blocked: &[bool]) -> usize {
+    /// The longest trail of seat s's path pieces of kind k (`api::trail_length`, which
+    /// `g:longest_trail` asks: kept per seat and kind).
+    pub(crate) fn trail_length(&self, s: usize, k: usize) -> usize {
         let c = self.ctx.borrow();
         let c = c.as_ref().expect("game state installed");
         match c.state.topology.as_deref() {
-            Some(t) => api::kept_trail(c, t, s, k, owned, blocked),
+            Some(t) => api::trail_length(c, t, s, k),
             None => 0,
         }
     }
