@@ -320,7 +320,8 @@ impl PlannerBot {
         let first = actions[0].clone();
         let det = root.with_state(determinize(game.spec(), root.state(), seat, &mut self.rng));
         game.restore(&det);
-        let before = if explain { position_value(game)?[seat] } else { 0.0 };
+        // Scored only to be quoted in `why`.
+        let before = if explain { Some(position_value(game)?[seat]) } else { None };
         let phase = game.state().phase.clone();
         // The first look: every action once, on one determinization.
         let mut scored = Vec::with_capacity(n);
@@ -477,9 +478,9 @@ impl PlannerBot {
             return Ok(Some(Decision { action: first, why: "no action could be tried on a copy".into() }));
         };
         let s = &scored[pick];
-        if !explain {
+        let Some(before) = before else {
             return Ok(Some(Decision { action: s.action.clone(), why: String::new() }));
-        }
+        };
         let mut why = format!(
             "best of {n} actions by the evaluation: win chance {:.0}% -> {:.0}%",
             100.0 * before,

@@ -39,7 +39,8 @@ impl Game {
 
     /// Puts back a position taken by `snapshot` of this game (or one made from it by
     /// `Snapshot::with_state`): the state, and the log and messages cut to their length
-    /// then (a snapshot taken by `snapshot_since` puts back the entries it carries). The loaded scripts are reused, and the state put in place shares its parts
+    /// then (a snapshot taken by `snapshot_since` puts back the entries it carries). The
+    /// loaded scripts are reused, and the state put in place shares its parts
     /// with the snapshot's (`state::Shared`), so a fork costs a count per part; the
     /// actions played after it copy the parts they write. The position's stamps come back
     /// with it (`script::Stamps`), so what the rules kept of it (`g:cached`, hooks declared
