@@ -444,3 +444,37 @@ fn planner_weighs_an_action_finished_not_halfway() {
         assert_eq!(pick.name, "end", "seed {seed}: a trinket only looks free halfway");
     }
 }
+
+/// The planner follows an end of turn into the next turn up to its first draw, the roll
+/// it hands over (docs/bots.md, "The simulation bot"): in tests/variants/next_turn.lua a
+/// tithe is worth it only to a look that sees the roll, hiding gold only to one that sees
+/// the next seat's raid after it, and ending the turn plainly to one that stops before
+/// the roll.
+#[test]
+fn planner_follows_the_next_turn_up_to_its_roll() {
+    for seed in 1..=3 {
+        let mut g = Game::new(Header {
+            variants: vec!["tests/variants/next_turn.lua".into()],
+            players: 2,
+            seed,
+            options: vec![],
+            sandbox: false,
+        })
+        .unwrap();
+        let mut bot = Bot::new(BotKind::Planner, seed, Budget::default());
+        let pick = bot.choose(&mut g, 0).unwrap().unwrap();
+        assert_eq!(pick.name, "tithe", "seed {seed}: the roll pays a tithe back threefold");
+        // In a follow-up the same: blue rolls and ends its turn, red rolls, and red's raid
+        // (after which red acts again) is weighed by the tithe that ends its turn after it.
+        g.perform(0, &pick).unwrap();
+        for name in ["roll", "end"] {
+            let a = g.legal_actions(1).unwrap().into_iter().find(|a| a.name == name).unwrap();
+            g.perform(1, &a).unwrap();
+        }
+        let roll = bot.choose(&mut g, 0).unwrap().unwrap();
+        g.perform(0, &roll).unwrap();
+        let d = bot.decide(&mut g, 0).unwrap().unwrap();
+        assert_eq!(d.action.name, "raid", "seed {seed}: {}", d.why);
+        assert!(d.why.contains("'tithe' next"), "seed {seed}: {}", d.why);
+    }
+}

@@ -12,11 +12,11 @@
 //! by the same evaluation, until the move comes back, the turn ends or a replying seat has
 //! many choices (it plays on, it is not answering), so an offer is judged by the trade it
 //! brings (it makes offers through the same templates as `mcts`). An action that ends the
-//! turn is followed the same way into the next turn's first moves, a seat with many
-//! choices there drawing one at random: what ending the turn hands over. Scores are the
-//! variant's evaluation as win chances (the tuned one where the stack ships weights).
-//! Cheap enough to fill every seat of thousands of games; knows nothing of any particular
-//! game.
+//! turn is followed the same way into the next turn up to its first draw (the roll), a
+//! seat with many choices there drawing one at random: what ending the turn hands over.
+//! Scores are the variant's evaluation as win chances (the tuned one where the stack
+//! ships weights). Cheap enough to fill every seat of thousands of games; knows nothing
+//! of any particular game.
 
 use super::determinize::determinize;
 use super::{position_value, Decision};
@@ -118,8 +118,9 @@ impl PlannerBot {
     /// After `seat`'s action (taken in turn `acted_in`): the other seats' replies, each the
     /// best of its legal actions by one look, until `seat` is to act again, the turn is
     /// over or `REPLIES` were played. After an action that ended the turn, they are the
-    /// next turn's first moves (the roll it hands over), a seat with many choices drawing
-    /// one at random; within `acted_in` such a seat ends them. The game is left after them.
+    /// next turn's first moves up to its first draw (the roll it hands over), a seat with
+    /// many choices drawing one at random; within `acted_in` such a seat ends them. The
+    /// game is left after them.
     fn replies(&mut self, game: &mut Game, seat: usize, acted_in: u32) -> Result<(), GameError> {
         let turn = game.state().turn;
         for _ in 0..REPLIES {
@@ -135,6 +136,13 @@ impl PlannerBot {
             // replies end there, not with a move drawn at random.
             let Some((a, after)) = self.pick_by_one_look(game, r, REPLY_CHOICES, turn == acted_in)? else { break };
             if !perform_or_put_back(game, r, &a, after) {
+                break;
+            }
+            // The next turn is followed up to its first draw (the roll it hands over):
+            // what ending the turn brings every seat is weighed, not the next seat's
+            // choices after it, the same in the first look and in a follow-up that ends
+            // the turn, so neither leans towards ending it.
+            if turn != acted_in && game.log().last().is_some_and(|e| !e.draws.is_empty()) {
                 break;
             }
         }
@@ -190,7 +198,7 @@ impl PlannerBot {
 
     /// A step of an unfinished action: performed, and the others' replies played only
     /// within the turn. A step that ends the turn fails the finish whatever comes next,
-    /// so the next turn's replies (the next seat's roll and choices) would be thrown away.
+    /// so the next turn's replies (the next seat's roll) would be thrown away.
     /// `after`, if given, is the position `a` leads to (`pick_by_one_look`).
     fn step(&mut self, game: &mut Game, seat: usize, a: &Action, after: Option<Snapshot>) -> Result<bool, GameError> {
         let turn = game.state().turn;
