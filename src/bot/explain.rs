@@ -68,7 +68,7 @@ fn compare(game: &mut Game, seat: usize, action: &Action) -> Result<Reasons, Gam
         return Ok(Reasons::default());
     }
     // Cards drawn at random in a dealt-again position say nothing of the real draw.
-    let random = game.log().last().is_some_and(|e| !e.draws.is_empty());
+    let random = game.log().last().is_some_and(|e| e.drew());
     let after = space.extract(game)?;
     let value_after = position_value(game)?;
     let spec = game.spec().clone();

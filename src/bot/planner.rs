@@ -142,7 +142,7 @@ impl PlannerBot {
             // what ending the turn brings every seat is weighed, not the next seat's
             // choices after it, the same in the first look and in a follow-up that ends
             // the turn, so neither leans towards ending it.
-            if turn != acted_in && game.log().last().is_some_and(|e| !e.draws.is_empty()) {
+            if turn != acted_in && game.log().last().is_some_and(|e| e.drew()) {
                 break;
             }
         }
@@ -214,7 +214,7 @@ impl PlannerBot {
     /// After `seat`'s action: the others' replies (none after an action drawn at random).
     /// True.
     fn replied(&mut self, game: &mut Game, seat: usize, acted_in: u32) -> Result<bool, GameError> {
-        let random = game.log().last().is_some_and(|e| !e.draws.is_empty());
+        let random = game.log().last().is_some_and(|e| e.drew());
         if !random && game.winner().is_none() && game.to_act()? != seat {
             self.replies(game, seat, acted_in)?;
         }
@@ -340,7 +340,7 @@ impl PlannerBot {
             if !self.play(game, seat, &a)? {
                 continue;
             }
-            let random = game.log().get(len).is_some_and(|e| !e.draws.is_empty());
+            let random = game.log().get(len).is_some_and(|e| e.drew());
             let again = game.winner().is_none() && game.to_act()? == seat;
             let after = (again && !random && self.rng.get_word_pos() == drawn).then(|| game.snapshot_since(&det));
             let mut unfinished = again && game.state().phase != phase;
@@ -412,7 +412,7 @@ impl PlannerBot {
                         // it, beside the others' values taken before the turn's end too.
                         continue;
                     }
-                    let drew = game.log().get(len..).is_some_and(|l| l.iter().any(|e| !e.draws.is_empty()));
+                    let drew = game.log().get(len..).is_some_and(|l| l.iter().any(|e| e.drew()));
                     let v = position_value(game)?[seat];
                     if drew {
                         let (mut total, mut k) = (v, 1);
@@ -458,7 +458,7 @@ impl PlannerBot {
                     // A follow-up drawn at random is weighed as an action drawn at random is,
                     // by the mean over determinizations: the best of several single draws
                     // would favour whatever action came before a lucky one.
-                    if home && game.log().get(len).is_some_and(|e| !e.draws.is_empty()) {
+                    if home && game.log().get(len).is_some_and(|e| e.drew()) {
                         v = self.mean_after(game, (root, seat, &phase), (&a, &b), v)?;
                     }
                     if best.as_ref().is_none_or(|(top, _)| v > *top + 1e-12) {

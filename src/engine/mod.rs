@@ -88,6 +88,14 @@ pub struct LogEntry {
     pub sandbox: bool,
 }
 
+impl LogEntry {
+    /// Its outcome was drawn at random (a roll, a card drawn, a steal): what the bots
+    /// average over determinizations instead of trusting one sample.
+    pub fn drew(&self) -> bool {
+        !self.draws.is_empty()
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SaveFile {
     pub format: u32,
