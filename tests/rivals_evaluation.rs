@@ -65,3 +65,27 @@ fn a_trade_toward_no_build_is_not_worth_making() {
     let trade = after(&mut g, "trade 3 brick for gold");
     assert!(trade < keep, "trade {trade} keep {keep}");
 }
+
+/// The Duel of the Princes (13 points, where the road, settlement and city stacks can run
+/// out): an expansion built scores above the same card kept in hand with its price in
+/// store (`rivals_duel.evaluate`). Without it, two planners kept a grain mill in hand for
+/// hundreds of turns once the centre stacks were empty, and the game never ended.
+#[test]
+fn duel_an_expansion_built_is_worth_more_than_kept_in_hand() {
+    let mut g = crate::rivals_theme::theme_game("rivals_duel", "red");
+    roll(&mut g, 5, "brigand");
+    assert_eq!(g.state().phase, "action");
+    empty_regions(&mut g);
+    edit(&mut g, "hand red grain_mill");
+    // The grain mill's price, 1 grain and 1 lumber, from red's fields and forest.
+    let region = |kind: &str| regions(&g, "red").into_iter().find(|(_, k)| k.starts_with(kind)).expect(kind).0;
+    let (fields, forest) = (region("fields"), region("forest"));
+    set_stores(&mut g, &[(fields.as_str(), 1), (forest.as_str(), 1)]);
+    let build = legal_texts(&g, "red")
+        .into_iter()
+        .find(|t| t.starts_with("build grain_mill "))
+        .expect("red may build the grain mill");
+    let keep = now(&g);
+    let built = after(&mut g, &build);
+    assert!(built > keep, "{build}: {built}, kept in hand: {keep}");
+}

@@ -67,3 +67,25 @@ R.duel_rules = {
     R.build_event_deck(g)
   end,
 }
+
+-- Evaluation (bots) -------------------------------------------------------------------------
+
+-- The Duel runs to 13 points, and the road, settlement and city stacks can run out before
+-- it ends: then points come only from expansions (the advantages, skill and progress,
+-- printed points). `rivals.evaluate` weighs an expansion in hand whose price the stores
+-- cover at 0.3 (how near they are to a build) and one built at 0.05 and its points, less
+-- the resources paid: two planners kept a grain mill in hand for hundreds of turns rather
+-- than build it, and the game never ended. Here a building site filled is worth more than
+-- the card in hand and its price in store. (A wrapper of the Duel's own: the theme sets'
+-- tuned weights stay keyed to their rules.)
+local BUILT = 0.5
+
+filter("evaluate", "rivals_duel.evaluate", function(g, v, p)
+  if g:winner() then return v end
+  local n = 0
+  for _, s in ipairs(R.placed(g, p)) do
+    local d = s.def
+    if d and d.cost and d.placement then n = n + 1 end
+  end
+  return v + BUILT * n
+end)
