@@ -1,6 +1,7 @@
 //! `g:insert(key, pos?, value)` and `g:remove(key, pos?)` (docs/api.md, "Variables"):
 //! `table.insert` and `table.remove` on a stored list, an entry at a time, with the
-//! method's errors at the script's line and the state untouched by a refused action.
+//! method's errors at the script's line and the state untouched by a refused action; and
+//! `g:set_entry(key, field, value)`, one entry of a stored table written in place.
 
 use catan_engine::value::Value;
 use catan_engine::{Game, GameError, Header};
@@ -18,6 +19,23 @@ fn act(g: &mut Game, line: &str) {
 
 fn s(x: &str) -> Value {
     Value::Str(x.into())
+}
+
+/// `action`, after "fill", is refused with `says` at the fixture's line marked with its
+/// name, and the state is as before it.
+fn refused_at_its_line(action: &str, says: &str) {
+    let mut g = game();
+    act(&mut g, "fill");
+    let before = g.state().clone();
+    let e = match g.act(0, action) {
+        Err(GameError::Script(e)) => e,
+        other => panic!("{action}: expected a script error, got {other:?}"),
+    };
+    assert!(e.message.contains(says), "{action}: {e}");
+    let text = std::fs::read_to_string(LISTS).expect("fixture");
+    let line = text.lines().position(|l| l.ends_with(&format!("-- {action}"))).expect("marker") + 1;
+    assert_eq!(e.location.as_deref(), Some(format!("{LISTS}:{line}").as_str()), "{action}: {e:?}");
+    assert!(*g.state() == before, "{action}: the refused action changed the state");
 }
 
 #[test]
@@ -57,17 +75,45 @@ fn a_bad_list_call_is_refused_at_the_line_and_changes_nothing() {
         ("bad_nil", "the value to insert is nil"),
         ("bad_function", "function"),
     ] {
-        let mut g = game();
-        act(&mut g, "fill");
-        let before = g.state().clone();
-        let e = match g.act(0, action) {
-            Err(GameError::Script(e)) => e,
-            other => panic!("{action}: expected a script error, got {other:?}"),
-        };
-        assert!(e.message.contains(says), "{action}: {e}");
-        let text = std::fs::read_to_string(LISTS).expect("fixture");
-        let line = text.lines().position(|l| l.ends_with(&format!("-- {action}"))).expect("marker") + 1;
-        assert_eq!(e.location.as_deref(), Some(format!("{LISTS}:{line}").as_str()), "{action}: {e:?}");
-        assert!(*g.state() == before, "{action}: the refused action changed the state");
+        refused_at_its_line(action, says);
+    }
+}
+
+#[test]
+fn set_with_a_field_leaves_the_table_a_whole_set_would() {
+    let mut g = game();
+    act(&mut g, "entries");
+    let st = g.state();
+    let Some(Value::Int(cases)) = st.vars.get("cases").cloned() else { panic!("no cases") };
+    for i in 1..=cases {
+        let (a, b) = (st.vars.get(&format!("a{i}")), st.vars.get(&format!("b{i}")));
+        assert!(a.is_some(), "case {i}: nothing stored");
+        assert_eq!(a, b, "case {i}: the entry written in place differs from the whole table stored");
+    }
+    // What the stored values hold is counted as a whole set counts it.
+    let counted: usize = st.vars.iter().map(|(k, v)| 32 + k.len() + v.size()).sum::<usize>()
+        + st.players.iter().flat_map(|p| p.vars.iter()).map(|(k, v)| 32 + k.len() + v.size()).sum::<usize>();
+    assert_eq!(st.var_bytes, counted);
+}
+
+#[test]
+fn set_with_a_field_counts_a_tally() {
+    let mut g = game();
+    act(&mut g, "tally");
+    assert_eq!(
+        g.state().vars.get("seen").cloned(),
+        Some(Value::List(vec![Value::Int(3), Value::Int(1), Value::Bool(true)]))
+    );
+}
+
+#[test]
+fn a_bad_entry_is_refused_at_the_line_and_changes_nothing() {
+    for (action, says) in [
+        ("bad_entry_of_number", "'n' holds a number, not a table"),
+        ("bad_entry_nil", "the entry to write is nil"),
+        ("bad_entry_table", "the entry to write is an integer or a string, not a table"),
+        ("bad_entry_function", "function"),
+    ] {
+        refused_at_its_line(action, says);
     }
 }

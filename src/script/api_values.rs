@@ -78,6 +78,20 @@ pub(super) fn entry<'a>(v: Option<&'a Value>, field: Field<'_>) -> Option<&'a Va
     }
 }
 
+/// Refuses stored values of `total` bytes past `VARS_CAP`, at the script's line.
+fn within_cap(m: &mut impl Call, total: usize) -> R<()> {
+    if total > VARS_CAP {
+        return Err(mlua::Error::external(ScriptError {
+            location: m.lua().and_then(caller),
+            ..ScriptError::new(
+                ScriptErrorKind::Memory,
+                format!("the stored values (g:set, g:pset) would hold {total} bytes, past the cap of {VARS_CAP}"),
+            )
+        }));
+    }
+    Ok(())
+}
+
 /// Stores `value` under `key` in the game's vars (`seat` None) or a player's, keeping
 /// `GameState::var_bytes` and refusing past `VARS_CAP`.
 fn store_var(m: &mut impl Call, c: &mut Ctx, seat: Option<usize>, key: &str, value: Option<Value>) -> R<()> {
@@ -88,15 +102,7 @@ fn store_var(m: &mut impl Call, c: &mut Ctx, seat: Option<usize>, key: &str, val
     let (new, total) = var_bytes_after(vars, c.state.var_bytes, key, value.as_ref());
     m.alloc(new)?;
     m.charge(new as u64 / 32)?;
-    if total > VARS_CAP {
-        return Err(mlua::Error::external(ScriptError {
-            location: m.lua().and_then(caller),
-            ..ScriptError::new(
-                ScriptErrorKind::Memory,
-                format!("the stored values (g:set, g:pset) would hold {total} bytes, past the cap of {VARS_CAP}"),
-            )
-        }));
-    }
+    within_cap(m, total)?;
     m.commit(c)?;
     c.wrote(part::var(key));
     let vars = match seat {
@@ -114,6 +120,43 @@ fn store_var(m: &mut impl Call, c: &mut Ctx, seat: Option<usize>, key: &str, val
         None => {
             vars.remove(key);
         }
+    }
+    c.state.var_bytes = total;
+    Ok(())
+}
+
+/// `g:set_entry(key, field, value)`: entry `field` of the stored table `key` (a missing key
+/// starts an empty one), keeping `GameState::var_bytes` and refusing past `VARS_CAP`.
+fn set_entry(m: &mut impl Call, c: &mut Ctx, key: &str, field: &SetField, value: Option<Value>) -> R<()> {
+    let entry_bytes = value.as_ref().map_or(0, Value::size);
+    let (edit, delta) =
+        plan_edit(c.state.vars.get(key), field, value).map_err(|e| rt(format!("g:set_entry: '{key}' {e}")))?;
+    // A new key: its own node and the table's, as `var_bytes_after` counts them.
+    let delta = delta + if c.state.vars.contains_key(key) { 0 } else { 32 + key.len() as isize + 32 };
+    let total = (c.state.var_bytes as isize + delta).max(0) as usize;
+    m.alloc(entry_bytes)?;
+    m.charge(entry_bytes as u64 / 32)?;
+    within_cap(m, total)?;
+    m.commit(c)?;
+    c.wrote(part::var(key));
+    let slot = match c.state.vars.get_mut(key) {
+        Some(v) => v,
+        None => c.state.vars.entry(key.to_owned()).or_insert(Value::Map(BTreeMap::new())),
+    };
+    match (edit, slot) {
+        (Edit::Replace(i, v), Value::List(items)) => items[i] = v,
+        (Edit::Push(v), Value::List(items)) => items.push(v),
+        (Edit::Pop, Value::List(items)) => {
+            items.pop();
+        }
+        (Edit::Put(k, v), Value::Map(map)) => {
+            map.insert(k, v);
+        }
+        (Edit::Drop(k), Value::Map(map)) => {
+            map.remove(&k);
+        }
+        (Edit::Whole(v), slot) => *slot = v,
+        _ => {}
     }
     c.state.var_bytes = total;
     Ok(())
@@ -239,6 +282,150 @@ impl<'a> Arg<'a> for InsertArgs {
     }
 }
 
+/// The entry `g:set_entry(key, field, value)` writes, owned: a map's key is kept as a `String`.
+#[derive(Clone, PartialEq)]
+enum SetField {
+    Int(i64),
+    Str(String),
+}
+
+impl SetField {
+    /// The key of a stored map: integers as their digits, as a stored table's keys are.
+    fn map_key(&self) -> String {
+        match self {
+            SetField::Int(i) => i.to_string(),
+            SetField::Str(s) => s.clone(),
+        }
+    }
+}
+
+impl<'a> Arg<'a> for SetField {
+    type Slow = FieldArg;
+    fn from_slow(_: &Lua, v: &'a FieldArg) -> R<Self> {
+        match v {
+            FieldArg::Int(i) => Ok(SetField::Int(*i)),
+            FieldArg::Str(s) => Ok(SetField::Str(s.clone())),
+            FieldArg::Whole => Err(rt("g:set_entry: the entry to write is nil")),
+            FieldArg::Missing => Err(rt("g:set_entry: the entry to write is an integer or a string")),
+            FieldArg::Bad(t) => {
+                Err(rt(format!("g:set_entry: the entry to write is an integer or a string, not a {t}")))
+            }
+        }
+    }
+    unsafe fn raw(l: *mut ffi::lua_State, i: c_int) -> Option<Self> {
+        match ffi::lua_type(l, i) {
+            ffi::LUA_TNUMBER => Some(SetField::Int(int_arg(l, i)?)),
+            ffi::LUA_TSTRING => Some(SetField::Str(str_arg(l, i)?.to_owned())),
+            _ => None,
+        }
+    }
+}
+
+/// What `g:set_entry(key, field, value)` does to the stored table, worked out before anything
+/// changes: the bytes it adds (or frees) and the edit.
+enum Edit {
+    /// Entry `.0` (from 0) of a stored list becomes `.1`.
+    Replace(usize, Value),
+    Push(Value),
+    Pop,
+    Put(String, Value),
+    Drop(String),
+    /// The table changes shape (a list with a gap becomes a map, a map keyed 1..n a list).
+    Whole(Value),
+    Nothing,
+}
+
+/// Whether a stored map's keys are exactly 1..n (n > 0): a table `g:set` would store as
+/// a list.
+fn keyed_as_list(m: &BTreeMap<String, Value>) -> bool {
+    !m.is_empty() && (1..=m.len()).all(|k| m.contains_key(&k.to_string()))
+}
+
+/// `t[field] = value` on the stored table `old` (none: an empty one), as `g:set` would
+/// store the table after it: a list while its keys are 1..n, a map otherwise. Gives the
+/// edit and the change in the table's size (`Value::size`).
+fn plan_edit(old: Option<&Value>, field: &SetField, value: Option<Value>) -> Result<(Edit, isize), String> {
+    const NODE: isize = 32;
+    let size = |v: &Value| v.size() as isize;
+    let empty = Value::Map(BTreeMap::new());
+    let old = old.unwrap_or(&empty);
+    match old {
+        Value::List(items) => {
+            let n = items.len();
+            let at = match *field {
+                SetField::Int(i) if i >= 1 => Some(i as usize),
+                _ => None,
+            };
+            match (at, value) {
+                (Some(i), Some(v)) if i <= n => {
+                    let d = size(&v) - size(&items[i - 1]);
+                    Ok((Edit::Replace(i - 1, v), d))
+                }
+                (Some(i), Some(v)) if i == n + 1 => {
+                    let d = size(&v);
+                    Ok((Edit::Push(v), d))
+                }
+                // The last entry out: an empty table is stored as an empty map.
+                (Some(i), None) if i == n && n == 1 => Ok((Edit::Whole(empty.clone()), NODE - size(old))),
+                (Some(i), None) if i == n => Ok((Edit::Pop, -size(&items[n - 1]))),
+                // Nothing there to take out.
+                (Some(i), None) if i > n => Ok((Edit::Nothing, 0)),
+                (None, None) => Ok((Edit::Nothing, 0)),
+                // A gap, or a key no list has: the table becomes a map.
+                (_, value) => {
+                    let mut m: BTreeMap<String, Value> =
+                        items.iter().enumerate().map(|(k, v)| ((k + 1).to_string(), v.clone())).collect();
+                    match value {
+                        Some(v) => m.insert(field.map_key(), v),
+                        None => m.remove(&field.map_key()),
+                    };
+                    let new = Value::Map(m);
+                    let d = size(&new) - size(old);
+                    Ok((Edit::Whole(new), d))
+                }
+            }
+        }
+        Value::Map(m) => {
+            let key = field.map_key();
+            let was = m.get(&key);
+            match value {
+                None if was.is_none() => Ok((Edit::Nothing, 0)),
+                None => {
+                    let mut rest = m.clone();
+                    rest.remove(&key);
+                    if keyed_as_list(&rest) {
+                        let new = Value::List((1..=rest.len()).filter_map(|k| rest.remove(&k.to_string())).collect());
+                        let d = size(&new) - size(old);
+                        return Ok((Edit::Whole(new), d));
+                    }
+                    let d = -(NODE + key.len() as isize + was.map_or(0, size));
+                    Ok((Edit::Drop(key), d))
+                }
+                Some(v) => {
+                    // A new integer key may make the keys 1..n: then the table is a list.
+                    if was.is_none() && matches!(field, SetField::Int(i) if *i >= 1 && *i as usize <= m.len() + 1) {
+                        let mut all = m.clone();
+                        all.insert(key.clone(), v.clone());
+                        if keyed_as_list(&all) {
+                            let new = Value::List((1..=all.len()).filter_map(|k| all.remove(&k.to_string())).collect());
+                            let d = size(&new) - size(old);
+                            return Ok((Edit::Whole(new), d));
+                        }
+                    }
+                    let d = match was {
+                        Some(w) => size(&v) - size(w),
+                        None => NODE + key.len() as isize + size(&v),
+                    };
+                    Ok((Edit::Put(key, v), d))
+                }
+            }
+        }
+        Value::Bool(_) => Err("holds a boolean, not a table".into()),
+        Value::Str(_) => Err("holds a string, not a table".into()),
+        Value::Int(_) | Value::Num(_) => Err("holds a number, not a table".into()),
+    }
+}
+
 methods! {
     fast get "get" (m, c; key: &str, field: Entry) {
         c.read_var(key);
@@ -251,6 +438,11 @@ methods! {
     }
     fast set "set" (m, c; key: &str, value: Stored) {
         store_var(m, c, None, key, value.0)
+    }
+    /// One entry of a stored table, written in place (`t[field] = value`), without copying
+    /// the table to Lua and back: charged for the entry, not the table.
+    fast set "set_entry" (m, c; key: &str, field: SetField, value: Stored) {
+        set_entry(m, c, key, &field, value.0)
     }
     /// A stored list as a queue or a stack: one entry in or out without copying the list
     /// to Lua and back. Charged for the entry (its size, as g:set charges) and the entries

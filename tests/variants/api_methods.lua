@@ -62,6 +62,11 @@ local CALLS = {
     g:set("a", 7); g:set("b", 2.0); g:set("c", false); g:set("d", "seven"); g:set("e", { 1, 2 })
     g:set("f", { list = { "a", { b = true } }, [7] = 2.5, empty = {} }); g:set("d", nil); g:set("a", 8)
   end,
+  set_entry = function(g)
+    g:set_entry("t", 7, 1); g:set_entry("t", "k", { 2, 3 }); g:set_entry("t", 7.0, nil); g:set_entry("l", 1, "a")
+    g:set_entry("l", 2, true); g:set_entry("l", 1, 2.5); g:set_entry("l", 2, nil); g:set_entry("l", 5, "gap")
+    keep(g, "set_entry", g:get("t"), g:get("l"))
+  end,
   insert = function(g)
     g:insert("q", 1); g:insert("q", { x = 1 }); g:insert("q", 1, "first"); g:insert("q", 2, 3)
     g:set("empty", {}); g:insert("empty", true)
@@ -184,6 +189,7 @@ local BAD = {
   __probe = function(g) g:cached(derive, nil, "seat_grids") end,
   get = function(g) g:get("stored", {}) end,
   set = function(g) g:set("f", { ok = 1, deep = { fn = print } }) end,
+  set_entry = function(g) g:set("n", 1); g:set_entry("n", 1, 2) end,
   insert = function(g) g:set("n", 1); g:insert("n", 2) end,
   remove = function(g) g:insert("q", 1); g:remove("q", 5) end,
   count = function(g, p) g:count(p, "pocket") end,

@@ -74,7 +74,7 @@ end)
 filter("tallies", "base.dice_rolled", function(g, tallies)
   local rolls = g:get("rolls") or {}
   local rows = {}
-  for sum = 2, 12 do rows[#rows + 1] = { tostring(sum), rolls[sum - 1] or 0 } end
+  for sum = 2, 12 do rows[#rows + 1] = { tostring(sum), rolls[sum] or 0 } end
   tallies[#tallies + 1] = { "dice rolled", rows }
   return tallies
 end)
@@ -90,10 +90,8 @@ action {
     local d = g:roll(2)
     local sum = d[1] + d[2]
     g:set("last_roll", d)
-    -- How often each sum came up (2 to 12, at 1 to 11), for the dice at the game's end.
-    local rolls = g:get("rolls") or { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
-    rolls[sum - 1] = rolls[sum - 1] + 1
-    g:set("rolls", rolls)
+    -- How often each sum came up, for the dice at the game's end.
+    g:set_entry("rolls", sum, (g:get("rolls", sum) or 0) + 1)
     g:log("%s rolls %d+%d = %d", g:color(p), d[1], d[2], sum)
     local after = g:option("combined_trade_build") and "main" or "trade"
     if sum == 7 then

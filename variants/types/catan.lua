@@ -139,6 +139,13 @@ function G:get(key, field) end
 ---@param value any
 function G:set(key, value) end
 
+---(changes the state) one entry of a stored table, as t[field] = value on it and a g:set of the whole would leave it (a missing key starts an empty table; a list stays a list while its keys are 1..n), without copying the table to Lua and back: a tally is g:set_entry("rolls", sum, (g:get("rolls", sum) or 0) + 1). Charged for the entry, not the table
+---Returns: —
+---@param key string
+---@param field string
+---@param value any
+function G:set_entry(key, field, value) end
+
 ---(changes the state) table.insert on a stored list: value at position pos (default: after the last), the entries from there on moving up; a missing key starts a list. One entry in, without copying the list to Lua and back (a queue: g:insert("queue", 1, task))
 ---Returns: —
 ---@param key string
