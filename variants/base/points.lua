@@ -127,9 +127,8 @@ local function engine_points(g, p) return g:filter("victory_points", 0, p, true)
 -- Ending the Game: 10 points during your own turn, hidden victory point cards included.
 -- 5-6 players: a Special Building Phase is not the builder's turn (it comes "between player
 -- turns"), so it wins nothing; 10 points then win once the builder's own turn begins.
--- Checked after every action, so the engine keeps what it can: the hook runs again only
--- once something it read has changed (`when_changed`), and the points are counted again
--- only once something they read has changed (`g:cached` on "recorded").
+-- Checked after every action; the points are counted again only once something they read
+-- has changed (`g:cached` on "recorded").
 sequence("after_action", "base.victory", function(g)
   if g:winner() then return end
   local ph = g:phase()
@@ -141,7 +140,7 @@ sequence("after_action", "base.victory", function(g)
     g:log(name(g, p) .. " wins with " .. points .. " points!")
     g:emit("game_won", { seat = p })
   end
-end, { when_changed = true })
+end)
 
 -- For the parts after this one.
 shared.update_longest_road, shared.update_largest_army = update_longest_road, update_largest_army

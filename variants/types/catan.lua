@@ -8,7 +8,7 @@
 ---@alias CatanEvent "rolled"|"built"|"bought"|"produced"|"knights_changed"|"discarded"|"robber_moved"|"stole"|"played_development"|"traded"|"longest_road_changed"|"largest_army_changed"|"turn_ended"|"game_won"|string
 
 -- sequence `setup`: —; the engine, once when a game starts
--- sequence `after_action`: seat, action_name; the engine, after every successful action (base: base.victory checks for a winner, declared when_changed)
+-- sequence `after_action`: seat, action_name; the engine, after every successful action (base: base.victory checks for a winner; Rivals: rivals.advantages, declared when_changed)
 -- sequence `turn_begin`: seat; base, when a seat's turn begins: turn 1 once set-up is over, then when the next seat gets the dice (after end, or after the 5-6 player game's Special Building Phases); with paired turns also when player 2's action phase begins (var paired is set then)
 -- sequence `turn_end`: seat; base, first thing in the end action (before cards bought this turn become playable); with paired turns, for player 1 and player 2 each
 -- sequence `seven`: seat, after (the phase to go back to once the robber moved); base's roll on a 7; base.seven works out the discards and enters phase discard or robber. A variant that must let a player decide first wraps base.seven, keeps the original and calls it once the decision is made (helpers.lua: Sean)
