@@ -129,13 +129,13 @@ fn store_var(m: &mut impl Call, c: &mut Ctx, seat: Option<usize>, key: &str, val
 /// starts an empty one), keeping `GameState::var_bytes` and refusing past `VARS_CAP`.
 fn set_entry(m: &mut impl Call, c: &mut Ctx, key: &str, field: &SetField, value: Option<Value>) -> R<()> {
     let entry_bytes = value.as_ref().map_or(0, Value::size);
-    let (edit, delta) =
+    let (edit, delta, work) =
         plan_edit(c.state.vars.get(key), field, value).map_err(|e| rt(format!("g:set_entry: '{key}' {e}")))?;
     // A new key: its own node and the table's, as `var_bytes_after` counts them.
     let delta = delta + if c.state.vars.contains_key(key) { 0 } else { 32 + key.len() as isize + 32 };
     let total = (c.state.var_bytes as isize + delta).max(0) as usize;
     m.alloc(entry_bytes)?;
-    m.charge(entry_bytes as u64 / 32)?;
+    m.charge(entry_bytes as u64 / 32 + work as u64 * ENTRY_WORK)?;
     within_cap(m, total)?;
     m.commit(c)?;
     c.wrote(part::var(key));
@@ -335,16 +335,28 @@ enum Edit {
     Nothing,
 }
 
-/// Whether a stored map's keys are exactly 1..n (n > 0): a table `g:set` would store as
-/// a list.
-fn keyed_as_list(m: &BTreeMap<String, Value>) -> bool {
-    !m.is_empty() && (1..=m.len()).all(|k| m.contains_key(&k.to_string()))
+/// Whether a stored map's keys, with `added` and without `removed`, are exactly 1..n
+/// (n > 0): a table `g:set` would store as a list. Only a map holding the key "1" can be
+/// one, which most maps (names for keys, or a tally of sums from 2) answer at once.
+fn keyed_as_list(m: &BTreeMap<String, Value>, added: Option<&str>, removed: Option<&str>) -> bool {
+    let has = |k: &str| added == Some(k) || (removed != Some(k) && m.contains_key(k));
+    let n = m.len() + usize::from(added.is_some_and(|k| !m.contains_key(k)))
+        - usize::from(removed.is_some_and(|k| m.contains_key(k)));
+    n > 0 && has("1") && (1..=n).all(|k| has(&k.to_string()))
 }
+
+/// Instruction units charged for each entry `g:set_entry` copies or scans in Rust: turning
+/// a long list into a map and back is work by the entries (a key written out and a node of
+/// the map each, four times what `table.insert` charges an element it moves), and a script
+/// looping on it runs out of its budget within the time a plain loop takes
+/// (tests/hostile_scripts/set_entry_flip.lua).
+const ENTRY_WORK: u64 = 16;
 
 /// `t[field] = value` on the stored table `old` (none: an empty one), as `g:set` would
 /// store the table after it: a list while its keys are 1..n, a map otherwise. Gives the
-/// edit and the change in the table's size (`Value::size`).
-fn plan_edit(old: Option<&Value>, field: &SetField, value: Option<Value>) -> Result<(Edit, isize), String> {
+/// edit, the change in the table's size (`Value::size`) and the entries copied or scanned
+/// to find it (charged `ENTRY_WORK` each).
+fn plan_edit(old: Option<&Value>, field: &SetField, value: Option<Value>) -> Result<(Edit, isize, usize), String> {
     const NODE: isize = 32;
     let size = |v: &Value| v.size() as isize;
     let empty = Value::Map(BTreeMap::new());
@@ -359,18 +371,18 @@ fn plan_edit(old: Option<&Value>, field: &SetField, value: Option<Value>) -> Res
             match (at, value) {
                 (Some(i), Some(v)) if i <= n => {
                     let d = size(&v) - size(&items[i - 1]);
-                    Ok((Edit::Replace(i - 1, v), d))
+                    Ok((Edit::Replace(i - 1, v), d, 0))
                 }
                 (Some(i), Some(v)) if i == n + 1 => {
                     let d = size(&v);
-                    Ok((Edit::Push(v), d))
+                    Ok((Edit::Push(v), d, 0))
                 }
                 // The last entry out: an empty table is stored as an empty map.
-                (Some(i), None) if i == n && n == 1 => Ok((Edit::Whole(empty.clone()), NODE - size(old))),
-                (Some(i), None) if i == n => Ok((Edit::Pop, -size(&items[n - 1]))),
+                (Some(i), None) if i == n && n == 1 => Ok((Edit::Whole(empty.clone()), NODE - size(old), 1)),
+                (Some(i), None) if i == n => Ok((Edit::Pop, -size(&items[n - 1]), 0)),
                 // Nothing there to take out.
-                (Some(i), None) if i > n => Ok((Edit::Nothing, 0)),
-                (None, None) => Ok((Edit::Nothing, 0)),
+                (Some(i), None) if i > n => Ok((Edit::Nothing, 0, 0)),
+                (None, None) => Ok((Edit::Nothing, 0, 0)),
                 // A gap, or a key no list has: the table becomes a map.
                 (_, value) => {
                     let mut m: BTreeMap<String, Value> =
@@ -381,42 +393,56 @@ fn plan_edit(old: Option<&Value>, field: &SetField, value: Option<Value>) -> Res
                     };
                     let new = Value::Map(m);
                     let d = size(&new) - size(old);
-                    Ok((Edit::Whole(new), d))
+                    Ok((Edit::Whole(new), d, n))
                 }
             }
         }
         Value::Map(m) => {
             let key = field.map_key();
             let was = m.get(&key);
-            match value {
-                None if was.is_none() => Ok((Edit::Nothing, 0)),
-                None => {
-                    let mut rest = m.clone();
-                    rest.remove(&key);
-                    if keyed_as_list(&rest) {
-                        let new = Value::List((1..=rest.len()).filter_map(|k| rest.remove(&k.to_string())).collect());
-                        let d = size(&new) - size(old);
-                        return Ok((Edit::Whole(new), d));
+            // The table as a list, when the edit leaves its keys 1..n.
+            let as_list = |value: Option<&Value>| {
+                let mut list = Vec::with_capacity(m.len() + 1);
+                for k in 1.. {
+                    let name = k.to_string();
+                    let v = if name == key { value } else { m.get(&name) };
+                    match v {
+                        Some(v) => list.push(v.clone()),
+                        None => break,
                     }
+                }
+                Value::List(list)
+            };
+            match value {
+                None if was.is_none() => Ok((Edit::Nothing, 0, 0)),
+                None => {
+                    if keyed_as_list(m, None, Some(&key)) {
+                        let new = as_list(None);
+                        let d = size(&new) - size(old);
+                        return Ok((Edit::Whole(new), d, 2 * m.len()));
+                    }
+                    let scanned = if m.contains_key("1") { m.len() } else { 0 };
                     let d = -(NODE + key.len() as isize + was.map_or(0, size));
-                    Ok((Edit::Drop(key), d))
+                    Ok((Edit::Drop(key), d, scanned))
                 }
                 Some(v) => {
                     // A new integer key may make the keys 1..n: then the table is a list.
-                    if was.is_none() && matches!(field, SetField::Int(i) if *i >= 1 && *i as usize <= m.len() + 1) {
-                        let mut all = m.clone();
-                        all.insert(key.clone(), v.clone());
-                        if keyed_as_list(&all) {
-                            let new = Value::List((1..=all.len()).filter_map(|k| all.remove(&k.to_string())).collect());
+                    let mut scanned = 0;
+                    if was.is_none() && matches!(field, SetField::Int(_)) {
+                        if keyed_as_list(m, Some(&key), None) {
+                            let new = as_list(Some(&v));
                             let d = size(&new) - size(old);
-                            return Ok((Edit::Whole(new), d));
+                            return Ok((Edit::Whole(new), d, 2 * m.len() + 1));
+                        }
+                        if key == "1" || m.contains_key("1") {
+                            scanned = m.len();
                         }
                     }
                     let d = match was {
                         Some(w) => size(&v) - size(w),
                         None => NODE + key.len() as isize + size(&v),
                     };
-                    Ok((Edit::Put(key, v), d))
+                    Ok((Edit::Put(key, v), d, scanned))
                 }
             }
         }

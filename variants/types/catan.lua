@@ -139,7 +139,7 @@ function G:get(key, field) end
 ---@param value any
 function G:set(key, value) end
 
----(changes the state) one entry of a stored table, as t[field] = value on it and a g:set of the whole would leave it (a missing key starts an empty table; a list stays a list while its keys are 1..n), without copying the table to Lua and back: a tally is g:set_entry("rolls", sum, (g:get("rolls", sum) or 0) + 1). Charged for the entry, not the table
+---(changes the state) one entry of a stored table, as t[field] = value on it and a g:set of the whole would leave it (a missing key starts an empty table; a list stays a list while its keys are 1..n), without copying the table to Lua and back: a tally is g:set_entry("rolls", sum, (g:get("rolls", sum) or 0) + 1). Charged for the entry, not the table, unless the table turns from a list into a map or back (then by its entries, as docs/modding.md's table of charges says)
 ---Returns: —
 ---@param key string
 ---@param field string
