@@ -336,13 +336,22 @@ enum Edit {
 }
 
 /// Whether a stored map's keys, with `added` and without `removed`, are exactly 1..n
-/// (n > 0): a table `g:set` would store as a list. Only a map holding the key "1" can be
-/// one, which most maps (names for keys, or a tally of sums from 2) answer at once.
-fn keyed_as_list(m: &BTreeMap<String, Value>, added: Option<&str>, removed: Option<&str>) -> bool {
+/// (n > 0): a table `g:set` would store as a list; and how many keys it looked up to find
+/// out. Only a map holding the key "1" can be one, which most maps (names for keys, or a
+/// tally of sums from 2) answer at once; the walk stops at the first key missing.
+fn keyed_as_list(m: &BTreeMap<String, Value>, added: Option<&str>, removed: Option<&str>) -> (bool, usize) {
     let has = |k: &str| added == Some(k) || (removed != Some(k) && m.contains_key(k));
     let n = m.len() + usize::from(added.is_some_and(|k| !m.contains_key(k)))
         - usize::from(removed.is_some_and(|k| m.contains_key(k)));
-    n > 0 && has("1") && (1..=n).all(|k| has(&k.to_string()))
+    if n == 0 || !has("1") {
+        return (false, 0);
+    }
+    let mut looked = 0;
+    let all = (1..=n).all(|k| {
+        looked += 1;
+        has(&k.to_string())
+    });
+    (all, looked)
 }
 
 /// Instruction units charged for each entry `g:set_entry` copies or scans in Rust: turning
@@ -416,12 +425,12 @@ fn plan_edit(old: Option<&Value>, field: &SetField, value: Option<Value>) -> Res
             match value {
                 None if was.is_none() => Ok((Edit::Nothing, 0, 0)),
                 None => {
-                    if keyed_as_list(m, None, Some(&key)) {
+                    let (list, scanned) = keyed_as_list(m, None, Some(&key));
+                    if list {
                         let new = as_list(None);
                         let d = size(&new) - size(old);
-                        return Ok((Edit::Whole(new), d, 2 * m.len()));
+                        return Ok((Edit::Whole(new), d, scanned + m.len()));
                     }
-                    let scanned = if m.contains_key("1") { m.len() } else { 0 };
                     let d = -(NODE + key.len() as isize + was.map_or(0, size));
                     Ok((Edit::Drop(key), d, scanned))
                 }
@@ -429,14 +438,13 @@ fn plan_edit(old: Option<&Value>, field: &SetField, value: Option<Value>) -> Res
                     // A new integer key may make the keys 1..n: then the table is a list.
                     let mut scanned = 0;
                     if was.is_none() && matches!(field, SetField::Int(_)) {
-                        if keyed_as_list(m, Some(&key), None) {
+                        let (list, looked) = keyed_as_list(m, Some(&key), None);
+                        if list {
                             let new = as_list(Some(&v));
                             let d = size(&new) - size(old);
-                            return Ok((Edit::Whole(new), d, 2 * m.len() + 1));
+                            return Ok((Edit::Whole(new), d, looked + m.len() + 1));
                         }
-                        if key == "1" || m.contains_key("1") {
-                            scanned = m.len();
-                        }
+                        scanned = looked;
                     }
                     let d = match was {
                         Some(w) => size(&v) - size(w),
@@ -466,7 +474,8 @@ methods! {
         store_var(m, c, None, key, value.0)
     }
     /// One entry of a stored table, written in place (`t[field] = value`), without copying
-    /// the table to Lua and back: charged for the entry, not the table.
+    /// the table to Lua and back: charged for the entry, and by the entries only when the
+    /// table turns from a list into a map or back (`ENTRY_WORK`).
     fast set "set_entry" (m, c; key: &str, field: SetField, value: Stored) {
         set_entry(m, c, key, &field, value.0)
     }
