@@ -1,7 +1,7 @@
-//! The `g` methods of stored values (`get`, `set`, `insert`, `remove`, `pget`, `pset`),
-//! declared once each (`methods.rs`), and what they share: what a value costs against
-//! `VARS_CAP`, entries of stored lists and maps, a Lua value to store as either way of
-//! calling reads it.
+//! The `g` methods of stored values (`get`, `set`, `set_entry`, `insert`, `remove`, `pget`,
+//! `pset`), declared once each (`methods.rs`), and what they share: what a value costs
+//! against `VARS_CAP`, entries of stored lists and maps, a Lua value to store as either way
+//! of calling reads it.
 
 use super::api::{from_lua_value, rt, seat, MAX_DEPTH, R};
 use super::api_fast::{int_arg, str_arg};
