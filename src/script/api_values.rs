@@ -283,7 +283,6 @@ impl<'a> Arg<'a> for InsertArgs {
 }
 
 /// The entry `g:set_entry(key, field, value)` writes, owned: a map's key is kept as a `String`.
-#[derive(Clone, PartialEq)]
 enum SetField {
     Int(i64),
     Str(String),
