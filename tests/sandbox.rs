@@ -521,6 +521,27 @@ fn a_smaller_board_mid_game_keeps_markers_and_pieces_consistent() {
     });
 }
 
+/// A board is made from its hexes' coordinates alone, so the engine shares the last one it
+/// built when the same hexes come again (each game of `catan sim` builds its board anew):
+/// a restart finds the 19-hex board whole after the one-hex board replaced it, and shares it
+/// with the restart after.
+#[test]
+fn a_board_built_again_from_the_same_hexes_is_the_same_board() {
+    let board = |g: &Game| g.state().topology.clone().unwrap();
+    let text = |g: &Game| serde_json::to_string(&*board(g)).unwrap();
+    let fresh = Game::new(header(BREACH)).unwrap();
+    let mut g = Game::new(header(BREACH)).unwrap();
+    g.act(0, "shrink").unwrap();
+    assert_eq!(board(&g).hexes.len(), 1);
+    g.restart(5).unwrap();
+    assert_eq!(text(&g), text(&fresh), "the 19-hex board built again after the one-hex board");
+    let first = board(&g);
+    g.restart(6).unwrap();
+    assert!(std::sync::Arc::ptr_eq(&first, &board(&g)), "the same hexes share the board built last");
+    g.act(0, "shrink").unwrap();
+    assert_eq!((board(&g).hexes.len(), g.state().intersections.len(), g.state().paths.len()), (1, 6, 6));
+}
+
 /// DESIGN 5: time in Rust callbacks and the C library counts against the budget, so
 /// every runaway stops within about a second of CPU. The loops below finish on an
 /// engine that does not count that work (2 million `g:` calls, 30,000 placement queries

@@ -29,7 +29,13 @@ methods! {
             let t = c.spec.terrain(&terrain).ok_or_else(|| rt(format!("'{terrain}' is not a terrain of this game")))?;
             hexes.push(HexState { terrain: t as u8, number: h.get::<Option<u8>>("number")? });
         }
-        let topo = Topology::from_axial(&coords).map_err(|e| rt(e.0))?;
+        // The same hexes make the same board: the last one built is shared (its charge above
+        // is the same either way).
+        let same = |t: &&Arc<Topology>| t.hexes.len() == coords.len() && t.hexes.iter().zip(&coords).all(|(h, &(q, r))| h.q == q && h.r == r);
+        let topo = match c.built_board.as_ref().filter(same) {
+            Some(t) => t.clone(),
+            None => Arc::new(Topology::from_axial(&coords).map_err(|e| rt(e.0))?),
+        };
         let mut harbors = vec![];
         if let Some(list) = layout.get::<Option<Table>>("harbors")? {
             for hb in list.sequence_values::<Table>() {
@@ -60,7 +66,8 @@ methods! {
         c.state.paths = vec![None; topo.paths.len()].into();
         c.state.hexes = hexes.into();
         c.state.harbors = Arc::new(harbors);
-        c.state.topology = Some(Arc::new(topo));
+        c.built_board = Some(topo.clone());
+        c.state.topology = Some(topo);
         Ok(())
     }
     fast get "hex_count" (m, c) {

@@ -87,6 +87,10 @@ pub(crate) struct Ctx {
     /// What `g:produce` counted each seat is owed, by card kind and seat (a buffer kept, so
     /// that the C function holds no memory of its own while it pushes its answers).
     pub produced: Vec<u32>,
+    /// The last board `g:build_board` made, kept across the states installed since
+    /// (`Script::set_state`): a board depends on its hexes' coordinates alone, and each game
+    /// of `catan sim` builds the same one again (its graph was 1.5% of a random base game).
+    pub built_board: Option<Arc<crate::board::Topology>>,
 }
 
 /// A part of the state a recorded read depends on: a bit of a `ReadSet`. Zones, kinds of

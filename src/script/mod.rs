@@ -348,6 +348,7 @@ impl Script {
     /// Installs a fresh state (before setup).
     pub(crate) fn set_state(&self, state: GameState) {
         let version = self.ctx.borrow().as_ref().map_or(0, |c| c.version.max(c.grid_version) + 1);
+        let built_board = self.ctx.borrow_mut().as_mut().and_then(|c| c.built_board.take());
         *self.ctx.borrow_mut() = Some(Ctx {
             version,
             content: version,
@@ -376,6 +377,7 @@ impl Script {
             log_scratch: String::new(),
             reads: ctx::Reads::new(version),
             produced: vec![],
+            built_board,
         });
         api_fast::refresh(&self.lua);
     }
