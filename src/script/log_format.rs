@@ -88,7 +88,9 @@ pub(super) fn format_log_into<'n>(
 ) -> Result<(), String> {
     let mut next = args.iter();
     let mut rest = format;
-    while let Some(i) = rest.find('%') {
+    // A byte search ('%' is ASCII, so `i` is a char boundary): `str::find`'s searcher
+    // cost more than the short formats it scans (a message about twice an action).
+    while let Some(i) = rest.bytes().position(|b| b == b'%') {
         out.push_str(&rest[..i]);
         let spec = rest[i + 1..].chars().next();
         rest = &rest[(i + 1 + spec.map_or(0, char::len_utf8)).min(rest.len())..];
