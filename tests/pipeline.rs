@@ -6,7 +6,7 @@
 //! comment ("-- GRAB FAILS HERE"), so editing a file does not break the line numbers.
 
 use catan_engine::bot::RandomBot;
-use catan_engine::engine::{Outcome, SaveFile};
+use catan_engine::engine::{Drawn, Outcome, SaveFile};
 use catan_engine::value::Value;
 use catan_engine::{Action, Game, GameError, GameState, Header, ScriptError, ScriptErrorKind};
 
@@ -957,4 +957,79 @@ fn a_drawn_action_is_checked_again_once_performed_or_stale() {
     assert_eq!(g.sample_action(0, &[0.0; 8]).unwrap().unwrap(), Some(roll.clone()));
     let e = script_error("roll by another seat", g.perform(1, &roll));
     assert_eq!(e.kind, ScriptErrorKind::Rejected, "{e:?}");
+}
+
+// One call into the rules for a bot's draw and its performance -----------------------------
+
+/// Issue 33: a random seat draws and performs in one call into the rules
+/// (`Game::play_drawn`, as `catan sim` plays): the game is the one its draw (`choose`) and
+/// then `perform` play, action by action, whether the checks of a drawn action are asked
+/// again (`recheck_drawn`, `catan check`) or not (`catan sim`).
+#[test]
+fn a_random_draw_and_its_performance_in_one_call_play_the_two_calls_game() {
+    let cases: [(&[&str], usize); 6] = [
+        (&["base"], 4),
+        (&["base"], 6),
+        (&["classic"], 3),
+        (&["base", "helpers"], 4),
+        (&["rivals"], 2),
+        (&["rivals_turmoil"], 2),
+    ];
+    for (variants, players) in cases {
+        for recheck in [true, false] {
+            let header = Header { players, seed: 11, ..header_of(variants, &[]) };
+            let (mut one, mut two) = (Game::new(header.clone()).unwrap(), Game::new(header).unwrap());
+            one.recheck_drawn(recheck);
+            two.recheck_drawn(recheck);
+            let bots = || (0..players as u64).map(|s| RandomBot::new(s + 1)).collect::<Vec<_>>();
+            let (mut by_one, mut by_two) = (bots(), bots());
+            for step in 0..300 {
+                if one.winner().is_some() {
+                    break;
+                }
+                let what = format!("{variants:?}, recheck {recheck}, step {step}");
+                let seat = one.to_act().unwrap();
+                assert_eq!(seat, two.to_act().unwrap(), "{what}");
+                let played = match by_one[seat].play(&mut one, seat).unwrap() {
+                    Drawn::Played(action, outcome) => (action, outcome),
+                    other => panic!("{what}: {other:?}"),
+                };
+                let action = by_two[seat].choose(&two, seat).unwrap().unwrap();
+                let outcome = two.perform(seat, &action).unwrap();
+                assert_eq!(played, (action, outcome), "{what}");
+                assert_same_state(&what, &one.state(), &two.state());
+            }
+            assert_eq!(one.save_json(), two.save_json(), "{variants:?}");
+        }
+    }
+}
+
+/// A drawn action that fails after it changed the game (`grab`, `overdraw`, `gamble`) is
+/// put back whole, then refused as `perform` refuses it, the action named.
+#[test]
+fn a_drawn_action_that_fails_in_one_call_is_put_back_and_refused_as_perform_refuses_it() {
+    let g = game(&[PIPELINE], &[]);
+    let seat = g.to_act().unwrap();
+    // (Copies of one game share its loaded rules: one state read at a time.)
+    let (state, save) = (g.state().clone(), g.save_json());
+    let mut bot = RandomBot::new(3);
+    let mut refused = std::collections::BTreeSet::new();
+    for _ in 0..300 {
+        let mut h = g.try_clone().unwrap();
+        match bot.play(&mut h, seat).unwrap() {
+            Drawn::Refused(action, e) => {
+                assert_same_state(&action.name, &state, &h.state());
+                assert_eq!(h.save_json(), save, "{}", action.name);
+                let mut k = g.try_clone().unwrap();
+                let again = k.perform(seat, &action).unwrap_err();
+                assert_eq!(e.to_string(), again.to_string(), "{}", action.name);
+                refused.insert(action.name);
+            }
+            Drawn::Played(..) => {}
+            other => panic!("{other:?}"),
+        }
+    }
+    for name in ["grab", "overdraw", "gamble"] {
+        assert!(refused.contains(name), "{name} was never drawn: {refused:?}");
+    }
 }

@@ -20,7 +20,7 @@ pub use planner::PlannerBot;
 pub use random::RandomBot;
 
 use crate::action::Action;
-use crate::engine::{Game, GameError};
+use crate::engine::{Drawn, Game, GameError};
 
 /// The kinds of bot. `Mcts` is the default of `catan play`: the strongest per decision;
 /// `Planner` is the bot for simulations: close to it at a small fraction of its cost.
@@ -139,6 +139,16 @@ impl SeatBot {
 
     pub fn decide(&mut self, game: &mut Game, seat: usize) -> Result<Option<Decision>, GameError> {
         self.with_own_weights(game, |bot, game| bot.decide(game, seat))
+    }
+
+    /// A random bot's draw and the action performed, in one call into the rules
+    /// (`RandomBot::play`): the same game as `choose` and then `Game::perform`. None for
+    /// the other bots, whose caller chooses and then performs.
+    pub fn play_drawn(&mut self, game: &mut Game, seat: usize) -> Result<Option<Drawn>, GameError> {
+        self.with_own_weights(game, |bot, game| match bot {
+            Bot::Random(b) => b.play(game, seat).map(Some),
+            _ => Ok(None),
+        })
     }
 
     /// Runs `f` with the bot's own weights in `game` (those its spec names), if any.

@@ -2,7 +2,7 @@
 //! (which depend on its own hand and the public board).
 
 use crate::action::Action;
-use crate::engine::{Game, GameError};
+use crate::engine::{Drawn, Game, GameError};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -28,14 +28,32 @@ impl RandomBot {
         // kinds rarely needs more.
         let mut want = 12;
         loop {
-            self.rnd.clear();
-            for _ in 0..want {
-                self.rnd.push(self.rng.random::<f64>());
-            }
+            self.draw_numbers(want);
             match game.sample_action(seat, &self.rnd)? {
                 Ok(action) => return Ok(action),
                 Err(()) => want *= 4,
             }
+        }
+    }
+
+    /// `choose`, and the action performed, in one call into the rules
+    /// (`Game::play_drawn`): the same numbers drawn, the same action, the same game.
+    pub fn play(&mut self, game: &mut Game, seat: usize) -> Result<Drawn, GameError> {
+        let mut want = 12;
+        loop {
+            self.draw_numbers(want);
+            match game.play_drawn(seat, &self.rnd)? {
+                Drawn::More => want *= 4,
+                other => return Ok(other),
+            }
+        }
+    }
+
+    /// `want` numbers in [0, 1) for a draw.
+    fn draw_numbers(&mut self, want: usize) {
+        self.rnd.clear();
+        for _ in 0..want {
+            self.rnd.push(self.rng.random::<f64>());
         }
     }
 

@@ -11,7 +11,7 @@ mod snapshot;
 pub use snapshot::Snapshot;
 
 use crate::action::{Action, ParseError};
-use crate::script::{Message, Script, ScriptError, ScriptErrorKind, GAME_MESSAGES_CAP, MEMORY_CAP};
+use crate::script::{Message, Played, Script, ScriptError, ScriptErrorKind, GAME_MESSAGES_CAP, MEMORY_CAP};
 use crate::spec::Spec;
 use crate::state::{GameState, Piece};
 use crate::value::Value;
@@ -146,6 +146,16 @@ impl From<ParseError> for GameError {
 pub struct Outcome {
     pub messages: Vec<Message>,
     pub events: Vec<String>,
+}
+
+/// What `Game::play_drawn` did: asked for more numbers, found nothing to draw, performed
+/// the action drawn, or drew one that `perform` refused (the state put back).
+#[derive(Debug)]
+pub enum Drawn {
+    More,
+    Nothing,
+    Played(Action, Outcome),
+    Refused(Action, GameError),
 }
 
 /// What `trace` shows of one action: the hooks and parts of the action that ran, in
@@ -510,6 +520,53 @@ impl Game {
 
     fn perform_once(&mut self, seat: usize, action: &Action) -> Result<Outcome, GameError> {
         self.seat_exists(seat)?;
+        let version = self.begin_action();
+        // An action must leave someone to act: one after which `to_act` fails (a hook
+        // answering the wrong type) is refused with that hook's error.
+        let result = self.script().perform(seat, action).and_then(|next| self.messages_fit().map(|()| next));
+        match result {
+            Ok(next) => Ok(self.finish_action(seat, action, next)),
+            Err(e) => {
+                self.undo_action(version)?;
+                Err(GameError::Script(e))
+            }
+        }
+    }
+
+    /// A random draw for `seat` with the numbers in `rnd` and its performance, in one call
+    /// into the rules: the same action as `sample_action`, performed as `perform` performs
+    /// it (`RandomBot::play`). Anything out of the ordinary (an error, an option the engine
+    /// reads only through mlua) puts the state back and takes the two calls, which say what
+    /// went wrong as they always have.
+    pub fn play_drawn(&mut self, seat: usize, rnd: &[f64]) -> Result<Drawn, GameError> {
+        self.seat_exists(seat)?;
+        let version = self.begin_action();
+        let played = self.script().play(seat, rnd).and_then(|p| match p {
+            Played::Done(..) => self.messages_fit().map(|()| p).map_err(|_| ()),
+            other => Ok(other),
+        });
+        match played {
+            Ok(Played::More) => return Ok(Drawn::More),
+            Ok(Played::Nothing) => return Ok(Drawn::Nothing),
+            Ok(Played::Done(action, next)) => {
+                let outcome = self.finish_action(seat, &action, next);
+                return Ok(Drawn::Played(action, outcome));
+            }
+            Err(()) => self.undo_action(version)?,
+        }
+        Ok(match self.sample_action(seat, rnd)? {
+            Err(()) => Drawn::More,
+            Ok(None) => Drawn::Nothing,
+            Ok(Some(action)) => match self.perform(seat, &action) {
+                Ok(outcome) => Drawn::Played(action, outcome),
+                Err(e) => Drawn::Refused(action, e),
+            },
+        })
+    }
+
+    /// What an action starts from: the checkpoint brought up to date, no output left over;
+    /// the state's version, to tell whether a failed action changed anything.
+    fn begin_action(&mut self) -> Option<u64> {
         let at = self.log.len();
         self.script();
         let rules = self.rules.clone();
@@ -529,43 +586,43 @@ impl Game {
         }
         let version = self.script().version();
         self.script().with_output(|mut c| c.clear());
-        // An action must leave someone to act: one after which `to_act` fails (a hook
-        // answering the wrong type) is refused with that hook's error.
-        let result = self.script().perform(seat, action).and_then(|next| {
-            // The history lives in Rust, out of the Lua memory cap's sight: each call is
-            // bounded (HOST_MEMORY_CAP), and so is the whole game.
-            let bytes: usize =
-                self.script().with_output(|c| c.messages.iter().map(|m| m.text.len()).sum::<usize>() + *c.quiet_bytes);
-            if self.message_bytes + bytes > GAME_MESSAGES_CAP {
-                return Err(ScriptError::new(
-                    ScriptErrorKind::Memory,
-                    format!(
-                        "the game's messages would pass {} MiB (a script logging without bound?)",
-                        GAME_MESSAGES_CAP >> 20
-                    ),
-                ));
-            }
-            Ok(next)
-        });
-        match result {
-            Ok(next) => {
-                self.next.set(next);
-                let draws = self.script().with_output(|c| std::mem::take(c.draws));
-                let command = action.to_text(&self.script().spec, &self.state());
-                self.log.push(LogEntry { seat, command, draws, sandbox: false });
-                let outcome = self.take_outcome();
-                self.record(self.log.len(), outcome.messages.clone());
-                Ok(outcome)
-            }
-            Err(e) => {
-                // Refused before anything changed (the usual refusal: `when` or `legal`
-                // said no): nothing to put back.
-                let rebuilt = if self.script().version() != version { self.rebuild() } else { Ok(()) };
-                self.script().with_output(|mut c| c.clear());
-                rebuilt?;
-                Err(GameError::Script(e))
-            }
+        version
+    }
+
+    /// The history lives in Rust, out of the Lua memory cap's sight: each call is bounded
+    /// (HOST_MEMORY_CAP), and so is the whole game.
+    fn messages_fit(&self) -> Result<(), ScriptError> {
+        let bytes: usize =
+            self.script().with_output(|c| c.messages.iter().map(|m| m.text.len()).sum::<usize>() + *c.quiet_bytes);
+        if self.message_bytes + bytes > GAME_MESSAGES_CAP {
+            return Err(ScriptError::new(
+                ScriptErrorKind::Memory,
+                format!(
+                    "the game's messages would pass {} MiB (a script logging without bound?)",
+                    GAME_MESSAGES_CAP >> 20
+                ),
+            ));
         }
+        Ok(())
+    }
+
+    /// An action performed: logged, and what it produced taken.
+    fn finish_action(&mut self, seat: usize, action: &Action, next: Option<usize>) -> Outcome {
+        self.next.set(next);
+        let draws = self.script().with_output(|c| std::mem::take(c.draws));
+        let command = action.to_text(&self.script().spec, &self.state());
+        self.log.push(LogEntry { seat, command, draws, sandbox: false });
+        let outcome = self.take_outcome();
+        self.record(self.log.len(), outcome.messages.clone());
+        outcome
+    }
+
+    /// An action that failed: the state put back as it was before (refused before anything
+    /// changed, the usual refusal as `when` or `legal` said no, there is nothing to put back).
+    fn undo_action(&mut self, version: Option<u64>) -> Result<(), GameError> {
+        let rebuilt = if self.script().version() != version { self.rebuild() } else { Ok(()) };
+        self.script().with_output(|mut c| c.clear());
+        rebuilt
     }
 
     /// Puts back the state before the action that just failed: the checkpoint, then the

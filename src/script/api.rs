@@ -298,46 +298,61 @@ pub(super) fn int_key(k: &str) -> Option<i64> {
 /// mlua reading then judges it).
 fn cards_from_lua(lua: &Lua, tbl: &mlua::Table) -> Option<Vec<(String, u32)>> {
     lua.exec_raw_lua(|raw| unsafe {
-        // SAFETY: the table is not changed while it is walked, and lua_next is given
-        // only the keys it answered, so it cannot raise; lua_tolstring on a string
-        // and lua_tointegerx allocate nothing. The stack is put back as it was.
+        // SAFETY: the stack is put back as it was; `raw_cards` reads without raising.
         let l = raw.state();
         let top = mlua::ffi::lua_gettop(l);
         if mlua::ffi::lua_checkstack(l, 4) == 0 || raw.push(tbl).is_err() {
             mlua::ffi::lua_settop(l, top);
             return None;
         }
-        let t = mlua::ffi::lua_absindex(l, -1);
-        let mut cards = vec![];
-        let mut ok = true;
-        mlua::ffi::lua_pushnil(l);
-        while mlua::ffi::lua_next(l, t) != 0 {
-            let mut isnum = 0;
-            let n = mlua::ffi::lua_tointegerx(l, -1, &mut isnum);
-            let key = (mlua::ffi::lua_type(l, -2) == mlua::ffi::LUA_TSTRING).then(|| {
-                let mut len = 0usize;
-                let p = mlua::ffi::lua_tolstring(l, -2, &mut len);
-                std::str::from_utf8(std::slice::from_raw_parts(p as *const u8, len)).ok().map(str::to_string)
-            });
-            match (key.flatten(), mlua::ffi::lua_type(l, -1) == mlua::ffi::LUA_TNUMBER && isnum != 0) {
-                // A count past u32 is the mlua reader's to refuse.
-                (Some(k), true) if n <= u32::MAX as i64 => {
-                    if n > 0 {
-                        cards.push((k, n as u32));
-                    }
-                }
-                _ => ok = false,
-            }
-            mlua::ffi::lua_settop(l, -2);
-            if !ok {
-                break;
-            }
-        }
+        let cards = raw_cards(l, mlua::ffi::lua_absindex(l, -1));
         mlua::ffi::lua_settop(l, top);
-        ok.then(|| {
-            cards.sort();
-            cards
-        })
+        cards
+    })
+}
+
+/// `cards_from_lua` of the table at stack index `t` (absolute): None for anything but a
+/// table of text keys and integer counts.
+///
+/// # Safety
+/// `t` is an absolute index of the stack, with room for 3 more values. The table is not
+/// changed while it is walked, and lua_next is given only the keys it answered, so it
+/// cannot raise; lua_tolstring on a string and lua_tointegerx allocate nothing. The stack
+/// is left as it was.
+pub(super) unsafe fn raw_cards(l: *mut mlua::ffi::lua_State, t: std::ffi::c_int) -> Option<Vec<(String, u32)>> {
+    if mlua::ffi::lua_type(l, t) != mlua::ffi::LUA_TTABLE {
+        return None;
+    }
+    let mut cards = vec![];
+    let mut ok = true;
+    mlua::ffi::lua_pushnil(l);
+    while mlua::ffi::lua_next(l, t) != 0 {
+        let mut isnum = 0;
+        let n = mlua::ffi::lua_tointegerx(l, -1, &mut isnum);
+        let key = (mlua::ffi::lua_type(l, -2) == mlua::ffi::LUA_TSTRING).then(|| {
+            let mut len = 0usize;
+            let p = mlua::ffi::lua_tolstring(l, -2, &mut len);
+            std::str::from_utf8(std::slice::from_raw_parts(p as *const u8, len)).ok().map(str::to_string)
+        });
+        match (key.flatten(), mlua::ffi::lua_type(l, -1) == mlua::ffi::LUA_TNUMBER && isnum != 0) {
+            // A count past u32 is the mlua reader's to refuse.
+            (Some(k), true) if n <= u32::MAX as i64 => {
+                if n > 0 {
+                    cards.push((k, n as u32));
+                }
+            }
+            _ => ok = false,
+        }
+        mlua::ffi::lua_settop(l, -2);
+        if !ok {
+            // The key left by lua_next goes too.
+            mlua::ffi::lua_settop(l, -2);
+            break;
+        }
+    }
+    ok.then(|| {
+        cards.sort();
+        cards
     })
 }
 

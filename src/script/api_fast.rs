@@ -54,6 +54,9 @@ pub(crate) struct FastSlot {
     pub(super) kept: Cell<u64>,
     /// Counts the uses of records, to find the one used least lately.
     tick: Cell<u64>,
+    /// The action a bot's draw took in the call running (`take_drawn_fn`), for
+    /// `Script::play` to log.
+    pub(super) drawn: std::cell::RefCell<Option<crate::action::Action>>,
 }
 
 impl FastSlot {
@@ -66,6 +69,7 @@ impl FastSlot {
             records: Default::default(),
             kept: Cell::new(0),
             tick: Cell::new(0),
+            drawn: Default::default(),
         }
     }
 
@@ -179,6 +183,70 @@ pub(super) fn new_table_fn(lua: &Lua) -> mlua::Result<Function> {
         1
     }
     c_closure(lua, slot, new_table, None)
+}
+
+/// `take_drawn(name, option)`: the function the prelude's `engine.play` calls between a
+/// bot's draw and its performance (`Script::play`). It reads the option drawn as the
+/// action's arguments (`listing::raw_option`), keeps the action for the engine's log, and
+/// answers the arguments as `Script::perform` hands them to the prelude's perform; and it
+/// turns the call from a listing into an action as `Script::call` starts one (the state
+/// writable, a fresh count of host memory; the budget is the perform's `fresh_budget`).
+/// An option it cannot read raises, and `Script::play` takes the two calls, whose
+/// `action_from_lua` names what is wrong. Handed to the prelude alone, as
+/// `read_only_fn` is.
+pub(super) fn take_drawn_fn(lua: &Lua) -> mlua::Result<Function> {
+    let slot = slot_of(lua).ok_or_else(|| mlua::Error::runtime("the engine's fast functions are not set up"))?;
+    unsafe extern "C-unwind" fn take_drawn(l: *mut ffi::lua_State) -> c_int {
+        let slot = upvalue_slot(l);
+        let ctx = slot.ctx.get();
+        // (The action is made, or dropped, before anything may raise: no Rust value with a
+        // destructor is alive where Lua may jump out.)
+        let taken = (|| {
+            if ctx.is_null() || ffi::lua_type(l, 1) != ffi::LUA_TSTRING {
+                return None;
+            }
+            let spec = (*ctx).spec.action(std::str::from_utf8(super::lua_str(l, 1)).ok()?)?;
+            let args = super::listing::raw_option(l, spec, 2)?;
+            Some(crate::action::Action { name: spec.name.clone(), args })
+        })();
+        let Some(action) = taken else {
+            ffi::lua_pushstring(l, c"the engine reads this option in two calls".as_ptr());
+            ffi::lua_error(l)
+        };
+        let n = action.args.len();
+        *slot.drawn.borrow_mut() = Some(action);
+        (*ctx).read_only = false;
+        (*ctx).listing = false;
+        (*ctx).clear_recordings();
+        slot.bytes.set(0);
+        if ffi::lua_checkstack(l, n as c_int + 3) == 0 {
+            ffi::lua_pushstring(l, c"no room on the stack for the action's arguments".as_ptr());
+            ffi::lua_error(l)
+        }
+        // Read through the slot without a borrow held: pushing may raise (out of memory).
+        let Some(action) = (*slot.drawn.as_ptr()).as_ref() else { return 0 };
+        for arg in &action.args {
+            use crate::action::Arg;
+            match arg {
+                Arg::Intersection(n) | Arg::Path(n) | Arg::Hex(n) | Arg::Player(n) => {
+                    ffi::lua_pushinteger(l, *n as ffi::lua_Integer + 1)
+                }
+                Arg::Int(n) => ffi::lua_pushinteger(l, *n),
+                Arg::Resource(s) | Arg::Word(s) | Arg::Slot(s) => push_str(l, s),
+                // As `Script::args_to_lua` makes it: a new table, each kind set in order.
+                Arg::Cards(cards) => {
+                    ffi::lua_createtable(l, 0, 0);
+                    for (k, n) in cards {
+                        push_str(l, k);
+                        ffi::lua_pushinteger(l, *n as ffi::lua_Integer);
+                        ffi::lua_rawset(l, -3);
+                    }
+                }
+            }
+        }
+        n as c_int
+    }
+    c_closure(lua, slot, take_drawn, None)
 }
 
 /// The function the prelude's perform calls between its checks and the action: a fresh

@@ -5,7 +5,7 @@
 use super::error::{ScriptError, ScriptErrorKind};
 use super::{api, ffi, lua_err, lua_str, Script};
 use crate::action::{Action, Arg};
-use crate::spec::ArgType;
+use crate::spec::{ActionSpec, ArgType};
 use mlua::Table;
 
 impl Script {
@@ -103,6 +103,39 @@ impl Script {
         }
         Ok(Action { name, args: out })
     }
+}
+
+/// The arguments of a drawn option of action `spec` (at stack index `at`, absolute), read
+/// off the stack as `Script::action_from_lua` reads them (one argument bare or in a list,
+/// several in a list), cards included: None for anything out of the ordinary, which
+/// `action_from_lua` then judges and names (`Script::play` takes the two calls).
+///
+/// # Safety
+/// `at` is an absolute index of the stack; reads with raw gets, which never raise.
+pub(super) unsafe fn raw_option(l: *mut ffi::lua_State, spec: &ActionSpec, at: std::ffi::c_int) -> Option<Vec<Arg>> {
+    let types = spec.arg_types().count();
+    if types == 0 || ffi::lua_checkstack(l, 4) == 0 {
+        return (types == 0).then(Vec::new);
+    }
+    let listed = ffi::lua_type(l, at) == ffi::LUA_TTABLE;
+    let mut args = Vec::with_capacity(types);
+    for (k, t) in spec.arg_types().enumerate() {
+        let one = |i| if t == ArgType::Cards { api::raw_cards(l, i).map(Arg::Cards) } else { raw_arg(l, t, i) };
+        let arg = match (types, t) {
+            // A lone cards argument is the table itself.
+            (1, ArgType::Cards) => one(at),
+            (1, _) if !listed => one(at),
+            _ if listed => {
+                ffi::lua_rawgeti(l, at, k as ffi::lua_Integer + 1);
+                let arg = one(ffi::lua_gettop(l));
+                ffi::lua_settop(l, -2);
+                arg
+            }
+            _ => None,
+        };
+        args.push(arg?);
+    }
+    Some(args)
 }
 
 /// An argument of a listed action at `i` of the stack, read as `api::arg_from_lua` reads

@@ -144,11 +144,20 @@ pub struct Script {
 /// The random numbers `sample` takes without growing its table.
 const RND_SLOTS: usize = 64;
 
+/// What `Script::play` did: a draw that needs more numbers, none to draw, or the action
+/// drawn, performed, and the seat to act next (if the rules said).
+pub(crate) enum Played {
+    More,
+    Nothing,
+    Done(Action, Option<usize>),
+}
+
 const DISPATCH: &[&str] = &[
     "setup",
     "perform",
     "legal_actions",
     "sample",
+    "play",
     "to_act",
     "points",
     "describe",
@@ -216,6 +225,7 @@ impl Script {
                 declared::lacking_fn(&lua).map_err(lua_err)?,
                 api_fast::keep_run_fn(&lua).map_err(lua_err)?,
                 api_fast::new_table_fn(&lua).map_err(lua_err)?,
+                api_fast::take_drawn_fn(&lua).map_err(lua_err)?,
             ))
             .map_err(lua_err)?;
         // Out of the scripts' reach (no global names it): the engine's entry points are
@@ -661,7 +671,8 @@ impl Script {
 
     /// A random legal action for `seat`, drawn with the numbers in `rnd` (each in [0, 1)):
     /// Ok(Err(())) when more numbers are needed.
-    pub fn sample(&self, seat: usize, rnd: &[f64]) -> Result<Result<Option<Action>, ()>, ScriptError> {
+    /// Puts a draw's numbers in the table the prelude's `sample` reads them from.
+    fn fill_rnd(&self, rnd: &[f64]) -> Result<(), ScriptError> {
         // Filled through the C API: a table per call and a `raw_set` per number were a
         // tenth of a simulated game. `fill` sets the numbers, then nil after the last
         // (whatever a longer call left after it), in the table at stack index `t`.
@@ -698,6 +709,11 @@ impl Script {
             }
             .map_err(lua_err)?;
         }
+        Ok(())
+    }
+
+    pub fn sample(&self, seat: usize, rnd: &[f64]) -> Result<Result<Option<Action>, ()>, ScriptError> {
+        self.fill_rnd(rnd)?;
         let r = self.ask::<(Option<String>, mlua::Value)>(true, "sample", (self.g.clone(), seat + 1, self.rnd.clone()));
         match r.map_err(|e| self.not_a_list(e))? {
             (Some(name), option) => {
@@ -709,6 +725,48 @@ impl Script {
             }
             (None, mlua::Value::String(_)) => Ok(Err(())),
             (None, _) => Ok(Ok(None)),
+        }
+    }
+
+    /// A bot's draw and its performance in one call into the rules (the prelude's
+    /// `engine.play`): what `sample` would draw with `rnd`, performed as `perform` performs
+    /// an action `sample` drew. Err(()) when anything went otherwise (an error, an option
+    /// the engine could not read itself, a refusal): the caller puts the state back and takes
+    /// the two calls, which say what went wrong as they always have (`Game::play_drawn`).
+    pub(crate) fn play(&self, seat: usize, rnd: &[f64]) -> Result<Played, ()> {
+        self.fill_rnd(rnd).map_err(|_| ())?;
+        // SAFETY: the slot lives as long as the Lua state (`api_fast::slot_of`); no borrow of
+        // the app data is held through the call.
+        let slot = unsafe { &*api_fast::slot_of(&self.lua).ok_or(())? };
+        slot.drawn.borrow_mut().take();
+        let over = self.ctx.borrow().as_ref().is_some_and(|c| c.state.winner.is_some());
+        let drawn = !self.recheck_drawn.get();
+        type Answer = (mlua::Value, mlua::Value, mlua::Value, mlua::Value, mlua::Value, Option<i64>);
+        // A listing's call until `take_drawn` makes it an action's.
+        self.with_output(|c| {
+            *c.read_only = true;
+            *c.listing = true;
+        });
+        let answer = self.call::<Answer>("play", (self.g.clone(), seat + 1, self.rnd.clone(), drawn, over));
+        self.with_output(|c| {
+            *c.read_only = false;
+            *c.listing = false;
+        });
+        let taken = slot.drawn.borrow_mut().take();
+        match (answer, taken) {
+            (Ok((mlua::Value::Nil, mlua::Value::String(_), ..)), None) => Ok(Played::More),
+            (Ok((mlua::Value::Nil, mlua::Value::Nil, ..)), None) => Ok(Played::Nothing),
+            (Ok((mlua::Value::String(_), mlua::Value::Boolean(true), .., next)), Some(action)) => {
+                if self.unlisted.contains(&action.name) {
+                    if let Some(c) = self.ctx.borrow_mut().as_mut() {
+                        let turn = c.state.turn;
+                        c.state.unlisted.note(turn, seat, &action);
+                    }
+                }
+                let next = next.map(|s| self.seat_from(s)).transpose().map_err(|_| ())?;
+                Ok(Played::Done(action, next))
+            }
+            _ => Err(()),
         }
     }
 

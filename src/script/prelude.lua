@@ -9,9 +9,10 @@
 -- keeps, as the rules are frozen once loaded (script/freeze.rs). `declared_lacking(seat,
 -- want)` answers, for the actions whose declared needs the engine checks itself (bits of
 -- `want`, see engine.declared_needs), those that `seat` lacks now, as a bit mask.
--- `new_table(n)` makes a table with room for n fields (engine.seat_terms).
+-- `new_table(n)` makes a table with room for n fields (engine.seat_terms). `take_drawn(name,
+-- option)` hands a bot's draw over to its performance (engine.play).
 local set_read_only, fresh_budget, keep_cached, check_samples, freeze_kept, card_stamp, declared_lacking,
-  keep_run, new_table = ...
+  keep_run, new_table, take_drawn = ...
 
 local R = { hooks = {}, by_point = nil, actions = {}, order = {}, seq = 0 }
 local engine = {}
@@ -1099,6 +1100,17 @@ function engine.perform(g, seat, name, drawn, over, ...)
   -- answers), with the state read-only from here on, as engine.to_act has it.
   set_read_only()
   return true, nil, nil, nil, engine.to_act(g)
+end
+
+-- A bot's draw and its performance in one call into the rules (Script::play): what
+-- engine.sample draws, converted by the engine (`take_drawn`: the action kept for the log,
+-- its arguments as perform gets them, the call made an action's instead of a listing's),
+-- then performed as engine.perform does an action drawn (`drawn`) on this state. Returns
+-- nil and what sample returned when nothing was drawn, else the name and perform's answers.
+function engine.play(g, seat, rnd, drawn, over)
+  local name, o = engine.sample(g, seat, rnd)
+  if not name then return nil, o end
+  return name, engine.perform(g, seat, name, drawn, over, take_drawn(name, o))
 end
 
 function engine.setup(g) g:run("setup") end
