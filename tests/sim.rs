@@ -66,3 +66,13 @@ fn a_quiet_game_plays_the_same_game_without_its_messages() {
         assert!(quiet.2 == loud.2, "{variant}: the same final state");
     }
 }
+
+/// The fixture that measures the pipeline's own cost an action (src/README.md, "Speed"):
+/// its games play to their 300th action and end, every one won.
+#[test]
+fn the_pipeline_fixture_plays_its_300_actions() {
+    let variants = ["tests/variants/nothing.lua".to_string()];
+    let r = sim::run_jobs(&variants, 4, &[], 3, 1, &sim::Lineup::default(), 1, |_| {}).unwrap();
+    assert_eq!((r.finished, r.failed.len(), r.mean_actions), (3, 0, 300.0));
+    assert_eq!(r.wins.iter().sum::<usize>(), 3);
+}
