@@ -128,18 +128,8 @@ impl Picks {
             caps.iter().map(|&cap| (n as u64 + 1).saturating_mul(cap as u64 + 1)).fold(0, u64::saturating_add);
         m.charge(work)?;
         m.alloc((ids.len() + 1).saturating_mul(n + 1).saturating_mul(8))?;
-        let w = n + 1;
-        let mut ways = vec![0u64; (ids.len() + 1) * w];
-        ways[ids.len() * w] = 1;
-        for i in (0..ids.len()).rev() {
-            for left in 0..=n {
-                let mut sum = 0u64;
-                for j in 0..=caps[i].min(left) {
-                    sum = sum.saturating_add(ways[(i + 1) * w + left - j]);
-                }
-                ways[i * w + left] = sum;
-            }
-        }
+        let mut ways = vec![0u64; (ids.len() + 1) * (n + 1)];
+        count_picks(n, &caps, &mut ways);
         Ok((Picks { n, caps, ways }, ids))
     }
 
@@ -148,22 +138,135 @@ impl Picks {
     }
 
     /// The pick at 0-based place `skip` (below `count`): how many of each kind.
-    fn nth(&self, mut skip: u64) -> Vec<usize> {
-        let w = self.n + 1;
-        let mut left = self.n;
+    fn nth(&self, skip: u64) -> Vec<usize> {
         let mut out = vec![0; self.caps.len()];
-        for (i, &cap) in self.caps.iter().enumerate() {
-            for j in (0..=cap.min(left)).rev() {
-                let here = self.ways[(i + 1) * w + left - j];
-                if skip < here {
-                    out[i] = j;
-                    left -= j;
-                    break;
-                }
-                skip -= here;
-            }
-        }
+        nth_pick(self.n, &self.caps, &self.ways, skip, &mut out);
         out
+    }
+}
+
+/// What `g:selection(s)` counts: `ways[i * (n + 1) + left]`, the ways to pick `left` more
+/// among kinds `i..`, each at most its cap (`ways` zeroed, `(caps.len() + 1) * (n + 1)` long).
+fn count_picks(n: usize, caps: &[usize], ways: &mut [u64]) {
+    let w = n + 1;
+    ways[caps.len() * w] = 1;
+    for i in (0..caps.len()).rev() {
+        for left in 0..=n {
+            let mut sum = 0u64;
+            for j in 0..=caps[i].min(left) {
+                sum = sum.saturating_add(ways[(i + 1) * w + left - j]);
+            }
+            ways[i * w + left] = sum;
+        }
+    }
+}
+
+/// The pick at 0-based place `skip` (below the count) of what `count_picks` counted: how
+/// many of each kind, into `out`.
+fn nth_pick(n: usize, caps: &[usize], ways: &[u64], mut skip: u64, out: &mut [usize]) {
+    let w = n + 1;
+    let mut left = n;
+    for (i, &cap) in caps.iter().enumerate() {
+        for j in (0..=cap.min(left)).rev() {
+            let here = ways[(i + 1) * w + left - j];
+            if skip < here {
+                out[i] = j;
+                left -= j;
+                break;
+            }
+            skip -= here;
+        }
+    }
+}
+
+/// At most this many kinds, and cards to pick, in a `g:selection(s)` call its C function
+/// answers: the counting lives on its stack (the C function may not own memory while it
+/// pushes its answer). More go to the mlua function.
+const PICK_KINDS: usize = 8;
+const PICK_CARDS: usize = 31;
+
+/// `Picks` read off the stack by the C functions, as `Picks::read` reads them (anything
+/// out of the ordinary, an error included, hands the call over to the mlua function,
+/// which names it), and charged the same.
+struct SmallPicks {
+    n: usize,
+    kinds: usize,
+    ids: [usize; PICK_KINDS],
+    caps: [usize; PICK_KINDS],
+    ways: [u64; (PICK_KINDS + 1) * (PICK_CARDS + 1)],
+}
+
+impl SmallPicks {
+    fn read(m: &mut impl Call, c: &Ctx, n: i64, kinds: &TableArg, within: &PickWithin) -> R<SmallPicks> {
+        let n = usize::try_from(n).ok().filter(|&n| n <= PICK_CARDS).ok_or_else(hand_it_over)?;
+        let len = kinds.len();
+        if len > PICK_KINDS {
+            return Err(hand_it_over());
+        }
+        let mut p = SmallPicks {
+            n,
+            kinds: len,
+            ids: [0; PICK_KINDS],
+            caps: [0; PICK_KINDS],
+            ways: [0; (PICK_KINDS + 1) * (PICK_CARDS + 1)],
+        };
+        for k in 0..len {
+            let (id, cap) = kinds.name_at("g:selection", k + 1, |name| {
+                let id = card(c, name)?;
+                let cap = match within {
+                    PickWithin::Any => n,
+                    // (An integer of 0 or more, as the mlua function reads it.)
+                    PickWithin::Counts(w) => {
+                        usize::try_from(w.count_of_top("g:selection", name)?).map_err(|_| hand_it_over())?.min(n)
+                    }
+                    PickWithin::Slow(_) => return Err(hand_it_over()),
+                };
+                Ok((id, cap))
+            })?;
+            if p.ids[..k].contains(&id) {
+                return Err(hand_it_over());
+            }
+            (p.ids[k], p.caps[k]) = (id, cap);
+        }
+        let work: u64 =
+            p.caps[..len].iter().map(|&cap| (n as u64 + 1).saturating_mul(cap as u64 + 1)).fold(0, u64::saturating_add);
+        m.charge(work)?;
+        m.alloc((len + 1).saturating_mul(n + 1).saturating_mul(8))?;
+        count_picks(n, &p.caps[..len], &mut p.ways[..(len + 1) * (n + 1)]);
+        Ok(p)
+    }
+
+    fn count(&self) -> u64 {
+        self.ways[self.n]
+    }
+
+    /// Pushes the pick at 0-based place `skip` (below `count`).
+    fn push(&self, m: &mut impl Call, c: &Ctx, skip: u64) -> R<()> {
+        let mut out = [0; PICK_KINDS];
+        nth_pick(self.n, &self.caps[..self.kinds], &self.ways, skip, &mut out);
+        push_pick(m, c, &self.ids[..self.kinds], &out[..self.kinds])
+    }
+}
+
+/// The cards `g:selection(s)` picks within: a table of counts or nil (any number) in the
+/// C function; whatever was given, for the mlua function to read as before.
+pub(super) enum PickWithin<'a> {
+    Counts(TableArg<'a>),
+    Any,
+    Slow(&'a LV),
+}
+
+impl<'a> Arg<'a> for PickWithin<'a> {
+    type Slow = LV;
+    fn from_slow(_: &Lua, v: &'a LV) -> R<Self> {
+        Ok(PickWithin::Slow(v))
+    }
+    unsafe fn raw(l: *mut ffi::lua_State, i: c_int) -> Option<Self> {
+        match ffi::lua_type(l, i) {
+            ffi::LUA_TTABLE => Some(PickWithin::Counts(TableArg::Fast(l, i))),
+            t if t <= ffi::LUA_TNIL => Some(PickWithin::Any),
+            _ => None,
+        }
     }
 }
 
@@ -245,7 +348,12 @@ impl TableArg<'_> {
             TableArg::Fast(l, i) => unsafe {
                 ffi::lua_pushvalue(l, -1);
                 let t = ffi::lua_rawget(l, i);
-                let n = if t == ffi::LUA_TNIL { Some(0) } else { int_arg(l, -1) };
+                // (An integer, as the mlua function reads it: 2.0 is not a count.)
+                let n = match t {
+                    ffi::LUA_TNIL => Some(0),
+                    _ if ffi::lua_isinteger(l, -1) != 0 => int_arg(l, -1),
+                    _ => None,
+                };
                 ffi::lua_settop(l, -2);
                 n.ok_or_else(hand_it_over)
             },
@@ -471,19 +579,34 @@ methods! {
     /// vary), at most `within`'s count of each (a table of counts, e.g. a hand) or any
     /// number if it is nil: a list of count tables, the first kind's count from the most
     /// down to none, then the next kind's. Charged a unit per card kind of each table.
-    slow get "selections" (m, c; n: i64, kinds: Table, within: LV) {
-        let (picks, ids) = Picks::read(m, c, "g:selections", n, &kinds, &within)?;
-        let count = picks.count();
+    fast get "selections" (m, c; n: i64, kinds: TableArg, within: PickWithin) {
+        // The C function counts on its stack; the mlua function (more kinds, more cards,
+        // or anything to name) as before.
+        let (count, small, picks) = match (&kinds, &within) {
+            (TableArg::Slow(t), PickWithin::Slow(w)) => {
+                let (picks, ids) = Picks::read(m, c, "g:selections", n, t, w)?;
+                (picks.count(), None, Some((picks, ids)))
+            }
+            _ => {
+                let p = SmallPicks::read(m, c, n, &kinds, &within)?;
+                (p.count(), Some(p), None)
+            }
+        };
         if count > MAX_SELECTIONS {
             return Err(rt(format!(
                 "g:selections: {count} ways to pick {n} cards is more than a list may hold \
                  ({MAX_SELECTIONS}); draw one with g:selection"
             )));
         }
-        m.charge(count.saturating_mul(ids.len() as u64 + 1))?;
+        let kinds_n = small.as_ref().map_or_else(|| picks.as_ref().map_or(0, |(_, ids)| ids.len()), |p| p.kinds);
+        m.charge(count.saturating_mul(kinds_n as u64 + 1))?;
         m.table(count as usize, 0)?;
         for place in 0..count {
-            push_pick(m, c, &ids, &picks.nth(place))?;
+            match (&small, &picks) {
+                (Some(p), _) => p.push(m, c, place)?,
+                (None, Some((picks, ids))) => push_pick(m, c, ids, &picks.nth(place))?,
+                (None, None) => return Err(hand_it_over()),
+            }
             m.seti(place as i64 + 1)?;
         }
         Ok(())
@@ -491,19 +614,32 @@ methods! {
     /// The pick `g:selections(n, kinds, within)` lists at place ⌊r · count⌋ + 1 (`r` in
     /// [0, 1), as an action's `sample` is given), found by counting, without the list; nil
     /// if there is no way to pick `n`.
-    slow get "selection" (m, c; n: i64, kinds: Table, within: LV, r: f64) {
+    fast get "selection" (m, c; n: i64, kinds: TableArg, within: PickWithin, r: f64) {
         if !(0.0..1.0).contains(&r) {
             return Err(rt(format!("g:selection: r is {r}, not in [0, 1)")));
         }
-        let (picks, ids) = Picks::read(m, c, "g:selection", n, &kinds, &within)?;
-        let count = picks.count();
-        if count == 0 {
-            return m.nil();
-        }
         // As a variant's Lua would place it: a float product, floored.
-        let place = ((r * count as f64).floor() as u64).min(count - 1);
-        m.charge(ids.len() as u64)?;
-        push_pick(m, c, &ids, &picks.nth(place))
+        let place = |count: u64| ((r * count as f64).floor() as u64).min(count - 1);
+        match (&kinds, &within) {
+            (TableArg::Slow(t), PickWithin::Slow(w)) => {
+                let (picks, ids) = Picks::read(m, c, "g:selection", n, t, w)?;
+                let count = picks.count();
+                if count == 0 {
+                    return m.nil();
+                }
+                m.charge(ids.len() as u64)?;
+                push_pick(m, c, &ids, &picks.nth(place(count)))
+            }
+            _ => {
+                let p = SmallPicks::read(m, c, n, &kinds, &within)?;
+                let count = p.count();
+                if count == 0 {
+                    return m.nil();
+                }
+                m.charge(p.kinds as u64)?;
+                p.push(m, c, place(count))
+            }
+        }
     }
     /// Every trade of one of the groups `gives` (a list of count tables) for one card of
     /// a kind in `takes` (a list of card names) that is not in the group and that `within`

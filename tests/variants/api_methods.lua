@@ -105,6 +105,18 @@ local CALLS = {
     keep(g, "trade_at", g:trade_at(gives, res, "bank", 0), g:trade_at(gives, res, "bank", 0.5),
       g:trade_at(gives, res, { lumber = 2 }, 0.99), g:trade_at(gives, res, nil, 0.3), g:trade_at({}, res, nil, 0.3) or "none")
   end,
+  selections = function(g, p)
+    local res = { "brick", "lumber", "wool", "grain", "ore" }
+    -- (The last: more cards than the C function counts, the mlua function's.)
+    keep(g, "selections", g:selections(2, res, { ore = 2, wool = 1, grain = 0 }), g:selections(1, { "ore", "wool" }),
+      g:selections(0, res, {}), g:selections(3, res, { ore = 1 }), #g:selections(40, { "ore" }))
+  end,
+  selection = function(g, p)
+    local res = { "brick", "lumber", "wool", "grain", "ore" }
+    keep(g, "selection", g:selection(2, res, { ore = 2, wool = 1 }, 0), g:selection(2, res, { ore = 2, wool = 1 }, 0.99),
+      g:selection(3, res, nil, 0.5), g:selection(3, res, { ore = 1 }, 0.5) or "none", g:selection(33, { "ore" }, nil, 0.5),
+      g:selection(9, { "ore", "wool", "grain", "brick", "lumber", "knight", "road_building", "monopoly", "year_of_plenty" }, nil, 0.7))
+  end,
   move = function(g, p)
     g:move(nil, "bank", p, "hand", "ore", 2); g:move(nil, "bank", p, "hand", "wool"); g:move(p, "hand", nil, "bank", "ore")
     g:move(nil, "deck", nil, "deck", "knight", 1); g:move(nil, "bank", 2.0, "hand", "grain", 1.0)
@@ -200,6 +212,9 @@ local BAD = {
   cards = function(g) g:cards(nil, "hand") end,
   trades = function(g) g:trades({ { ore = 1.5 } }, { "wool" }, "bank") end,
   trade_at = function(g) g:trade_at({ { ore = 1 } }, { "wool", "gold" }, "bank", 0.5) end,
+  selections = function(g) g:selections(2, { "ore", "ore" }, nil) end,
+  -- (A count of 2.0 is no count, to either function.)
+  selection = function(g) g:selection(2, { "ore", "wool" }, { ore = 2.0 }, 0.5) end,
   move = function(g, p) g:move(p, "hand", nil, "bank", "ore", 99) end,
   hex = function(g) g:hex(999) end,
   hex_resource = function(g) g:hex_resource(0) end,
