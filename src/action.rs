@@ -310,25 +310,25 @@ impl Action {
             return self.name.clone();
         };
         // The syntax's words and the arguments' texts, the empty ones left out, joined by
-        // spaces: written into one string (every action's log entry has one).
-        let mut out = String::new();
-        let mut put = |s: &str| {
-            if !s.is_empty() {
-                if !out.is_empty() {
-                    out.push(' ');
-                }
-                out.push_str(s);
-            }
-        };
+        // spaces: each written straight into one string (every action's log entry has one).
+        let mut out = String::with_capacity(32);
         let mut args = self.args.iter();
         for part in &a.syntax {
+            let start = out.len();
+            if start > 0 {
+                out.push(' ');
+            }
+            let text = out.len();
             match part {
-                SyntaxPart::Literal(l) => put(l),
+                SyntaxPart::Literal(l) => out.push_str(l),
                 SyntaxPart::Arg(_) => {
                     if let Some(arg) = args.next() {
-                        put(&arg_text(arg, state));
+                        push_arg_text(&mut out, arg, state);
                     }
                 }
+            }
+            if out.len() == text {
+                out.truncate(start);
             }
         }
         out
@@ -336,17 +336,34 @@ impl Action {
 }
 
 pub fn arg_text(arg: &Arg, state: &GameState) -> String {
+    let mut out = String::new();
+    push_arg_text(&mut out, arg, state);
+    out
+}
+
+/// `arg_text`, appended to `out`.
+fn push_arg_text(out: &mut String, arg: &Arg, state: &GameState) {
+    use std::fmt::Write;
     let topo = state.topology.as_deref();
     match arg {
-        Arg::Intersection(n) => {
-            topo.and_then(|t| t.intersections.get(*n)).map(|i| i.label.clone()).unwrap_or_else(|| (n + 1).to_string())
+        Arg::Intersection(n) => match topo.and_then(|t| t.intersections.get(*n)) {
+            Some(i) => out.push_str(&i.label),
+            None => {
+                let _ = write!(out, "{}", n + 1);
+            }
+        },
+        Arg::Path(n) => out.push_str(topo.and_then(|t| t.paths.get(*n)).map_or("", |p| p.label.as_str())),
+        Arg::Hex(n) => out.push_str(topo.and_then(|t| t.hexes.get(*n)).map_or("", |h| h.label.as_str())),
+        Arg::Player(p) => {
+            if let Some(p) = state.players.get(*p) {
+                let _ = write!(out, "{}", p.color);
+            }
         }
-        Arg::Path(n) => topo.and_then(|t| t.paths.get(*n)).map(|p| p.label.clone()).unwrap_or_default(),
-        Arg::Hex(n) => topo.and_then(|t| t.hexes.get(*n)).map(|h| h.label.clone()).unwrap_or_default(),
-        Arg::Player(p) => state.players.get(*p).map(|p| p.color.to_string()).unwrap_or_default(),
-        Arg::Resource(s) | Arg::Word(s) | Arg::Slot(s) => s.clone(),
-        Arg::Int(n) => n.to_string(),
-        Arg::Cards(cards) => cards_text(cards),
+        Arg::Resource(s) | Arg::Word(s) | Arg::Slot(s) => out.push_str(s),
+        Arg::Int(n) => {
+            let _ = write!(out, "{n}");
+        }
+        Arg::Cards(cards) => push_cards(out, cards.iter().map(|(k, n)| (k.as_str(), i64::from(*n)))),
     }
 }
 
