@@ -14,7 +14,7 @@ mod view;
 
 use catan_engine::bot::features::FeatureSpace;
 use catan_engine::bot::{BotSpec, Budget, RandomBot, SeatBot};
-use catan_engine::engine::{option_args, SaveFile, Snapshot as CoreSnapshot};
+use catan_engine::engine::{option_args, Drawn, SaveFile, Snapshot as CoreSnapshot};
 use catan_engine::{Action as CoreAction, Game as CoreGame, GameError, Header, Observer, ScriptErrorKind};
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
@@ -544,10 +544,14 @@ impl Game {
             let mut done = 0;
             while done < limit && game.winner().is_none() {
                 let seat = game.to_act()?;
-                let Some(a) = rng.choose(game, seat)? else {
-                    return Err(GameError::Setup(format!("seat {seat} has no legal action")));
-                };
-                game.perform(seat, &a)?;
+                // The draw and its performance in one call into the rules, as `catan sim`.
+                match rng.play(game, seat)? {
+                    Drawn::Played(..) => {}
+                    Drawn::Refused(_, e) => return Err(e),
+                    Drawn::More | Drawn::Nothing => {
+                        return Err(GameError::Setup(format!("seat {seat} has no legal action")))
+                    }
+                }
                 done += 1;
             }
             Ok(done)
@@ -577,10 +581,17 @@ impl Game {
                     break;
                 }
                 let Some(Some(bot)) = bots.get_mut(seat) else { break };
-                let Some(a) = bot.choose(game, seat)? else {
-                    return Err(GameError::Setup(format!("seat {seat} has no legal action")));
-                };
-                game.perform(seat, &a)?;
+                let none = || GameError::Setup(format!("seat {seat} has no legal action"));
+                // A random bot draws and performs in one call into the rules.
+                match bot.play_drawn(game, seat)? {
+                    Some(Drawn::Played(..)) => {}
+                    Some(Drawn::Refused(_, e)) => return Err(e),
+                    Some(Drawn::More | Drawn::Nothing) => return Err(none()),
+                    None => {
+                        let Some(a) = bot.choose(game, seat)? else { return Err(none()) };
+                        game.perform(seat, &a)?;
+                    }
+                }
                 done += 1;
             }
             Ok(done)
