@@ -669,8 +669,6 @@ impl Script {
         Ok((out, tpl))
     }
 
-    /// A random legal action for `seat`, drawn with the numbers in `rnd` (each in [0, 1)):
-    /// Ok(Err(())) when more numbers are needed.
     /// Puts a draw's numbers in the table the prelude's `sample` reads them from.
     fn fill_rnd(&self, rnd: &[f64]) -> Result<(), ScriptError> {
         // Filled through the C API: a table per call and a `raw_set` per number were a
@@ -712,6 +710,8 @@ impl Script {
         Ok(())
     }
 
+    /// A random legal action for `seat`, drawn with the numbers in `rnd` (each in [0, 1)):
+    /// Ok(Err(())) when more numbers are needed.
     pub fn sample(&self, seat: usize, rnd: &[f64]) -> Result<Result<Option<Action>, ()>, ScriptError> {
         self.fill_rnd(rnd)?;
         let r = self.ask::<(Option<String>, mlua::Value)>(true, "sample", (self.g.clone(), seat + 1, self.rnd.clone()));
