@@ -39,7 +39,8 @@ pub use error::{ScriptError, ScriptErrorKind};
 pub use methods::{fast_method_names, record_fast_answers};
 pub(crate) use sandbox::{
     alloc, caller, charge, lua_charge, lua_codesize, lua_cslot, lua_memerrorplace, lua_pendingcharge,
-    lua_pushlstringcached, lua_resetcharge, lua_tointegernum, lua_tostringonly, Budget, Meter, HOOK_EVERY,
+    lua_pushlstringcached, lua_resetcharge, lua_setnumbers, lua_tointegernum, lua_tostringonly, Budget, Meter,
+    HOOK_EVERY,
 };
 pub use sandbox::{GAME_MESSAGES_CAP, HOST_MEMORY_CAP, INSTRUCTION_BUDGET, MEMORY_CAP, VARS_CAP};
 pub use spec_load::resolve_options;
@@ -692,7 +693,12 @@ impl Script {
                     mlua::ffi::lua_settop(l, top);
                     return false;
                 }
-                fill(l, mlua::ffi::lua_absindex(l, -1));
+                // All at once into the array part (the vendored `lua_setnumbers`: a
+                // `lua_rawseti` a number cost more than the rest of the call's glue).
+                let t = mlua::ffi::lua_absindex(l, -1);
+                if lua_setnumbers(l, t, rnd.as_ptr(), rnd.len() as std::ffi::c_int) == 0 {
+                    fill(l, t);
+                }
                 mlua::ffi::lua_settop(l, top);
                 true
             });

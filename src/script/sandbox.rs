@@ -369,6 +369,14 @@ extern "C-unwind" {
         idx: std::ffi::c_int,
         isint: *mut std::ffi::c_int,
     ) -> mlua::ffi::lua_Integer;
+    /// Sets `t[1..n]` to the floats of `v` and `t[n + 1]` to nil in the array part of the
+    /// table at `idx`, which must hold them (else nothing is set and it answers 0).
+    pub(crate) fn lua_setnumbers(
+        l: *mut mlua::ffi::lua_State,
+        idx: std::ffi::c_int,
+        v: *const mlua::ffi::lua_Number,
+        n: std::ffi::c_int,
+    ) -> std::ffi::c_int;
     /// The bytes of a string, or null for anything else (numbers are not converted).
     pub(crate) fn lua_tostringonly(
         l: *mut mlua::ffi::lua_State,
@@ -630,6 +638,30 @@ fn class_end(p: &[u8], mut i: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `lua_setnumbers` sets the floats and the nil after them in a table's array part, and
+    /// nothing at all where the array part is too short for them.
+    #[test]
+    fn set_numbers_fills_the_array_part_or_nothing() {
+        let lua = Lua::new();
+        let t = lua.create_table_with_capacity(4, 0).unwrap();
+        t.raw_set(4, "kept").unwrap();
+        let set = |v: &[f64]| unsafe {
+            lua.exec_raw::<i64>(&t, |l| {
+                let n = lua_setnumbers(l, 1, v.as_ptr(), v.len() as std::ffi::c_int);
+                mlua::ffi::lua_settop(l, 0);
+                mlua::ffi::lua_pushinteger(l, n as mlua::ffi::lua_Integer);
+            })
+            .unwrap()
+        };
+        assert_eq!(set(&[0.25, 0.5, 0.75, 0.125]), 0, "no room for the nil after four");
+        assert_eq!(t.raw_get::<String>(4).unwrap(), "kept");
+        assert_eq!(t.raw_get::<Option<f64>>(1).unwrap(), None);
+        assert_eq!(set(&[0.25, 0.5]), 1);
+        let read: Vec<Option<f64>> = (1..=3).map(|i| t.raw_get(i).unwrap()).collect();
+        assert_eq!(read, vec![Some(0.25), Some(0.5), None]);
+        assert_eq!(t.raw_get::<String>(4).unwrap(), "kept", "past the nil, as it was");
+    }
 
     /// The action's fresh start (the prelude's perform) is granted once per call into the
     /// rules: were the function ever reached again within the call, it would not reset the
