@@ -124,10 +124,7 @@ impl Picks {
             }
             v => return Err(rt(format!("{what}: the cards to pick within are a table, not {}", v.type_name()))),
         };
-        let work: u64 =
-            caps.iter().map(|&cap| (n as u64 + 1).saturating_mul(cap as u64 + 1)).fold(0, u64::saturating_add);
-        m.charge(work)?;
-        m.alloc((ids.len() + 1).saturating_mul(n + 1).saturating_mul(8))?;
+        charge_counting(m, n, &caps)?;
         let mut ways = vec![0u64; (ids.len() + 1) * (n + 1)];
         count_picks(n, &caps, &mut ways);
         Ok((Picks { n, caps, ways }, ids))
@@ -143,6 +140,14 @@ impl Picks {
         nth_pick(self.n, &self.caps, &self.ways, skip, &mut out);
         out
     }
+}
+
+/// What counting the ways to pick `n` among kinds of these caps costs: the same whichever
+/// function counts.
+fn charge_counting(m: &mut impl Call, n: usize, caps: &[usize]) -> R<()> {
+    let work: u64 = caps.iter().map(|&cap| (n as u64 + 1).saturating_mul(cap as u64 + 1)).fold(0, u64::saturating_add);
+    m.charge(work)?;
+    m.alloc((caps.len() + 1).saturating_mul(n + 1).saturating_mul(8))
 }
 
 /// What `g:selection(s)` counts: `ways[i * (n + 1) + left]`, the ways to pick `left` more
@@ -228,10 +233,7 @@ impl SmallPicks {
             }
             (p.ids[k], p.caps[k]) = (id, cap);
         }
-        let work: u64 =
-            p.caps[..len].iter().map(|&cap| (n as u64 + 1).saturating_mul(cap as u64 + 1)).fold(0, u64::saturating_add);
-        m.charge(work)?;
-        m.alloc((len + 1).saturating_mul(n + 1).saturating_mul(8))?;
+        charge_counting(m, n, &p.caps[..len])?;
         count_picks(n, &p.caps[..len], &mut p.ways[..(len + 1) * (n + 1)]);
         Ok(p)
     }
@@ -245,6 +247,50 @@ impl SmallPicks {
         let mut out = [0; PICK_KINDS];
         nth_pick(self.n, &self.caps[..self.kinds], &self.ways, skip, &mut out);
         push_pick(m, c, &self.ids[..self.kinds], &out[..self.kinds])
+    }
+}
+
+/// The counting of `g:selection(s)`: on the C function's stack (`SmallPicks`), or in the
+/// mlua function's vectors (`Picks`, with the kinds' places).
+// The large variant stays on the stack, unboxed: the C function owns no memory.
+#[allow(clippy::large_enum_variant)]
+enum Counted {
+    Small(SmallPicks),
+    Listed(Picks, Vec<usize>),
+}
+
+impl Counted {
+    fn read(m: &mut impl Call, c: &Ctx, what: &str, n: i64, kinds: &TableArg, within: &PickWithin) -> R<Counted> {
+        match (kinds, within) {
+            (TableArg::Slow(t), PickWithin::Slow(w)) => {
+                let (picks, ids) = Picks::read(m, c, what, n, t, w)?;
+                Ok(Counted::Listed(picks, ids))
+            }
+            _ => SmallPicks::read(m, c, n, kinds, within).map(Counted::Small),
+        }
+    }
+
+    fn count(&self) -> u64 {
+        match self {
+            Counted::Small(p) => p.count(),
+            Counted::Listed(p, _) => p.count(),
+        }
+    }
+
+    /// How many kinds are picked among.
+    fn kinds(&self) -> usize {
+        match self {
+            Counted::Small(p) => p.kinds,
+            Counted::Listed(_, ids) => ids.len(),
+        }
+    }
+
+    /// Pushes the pick at 0-based place `skip` (below `count`).
+    fn push(&self, m: &mut impl Call, c: &Ctx, skip: u64) -> R<()> {
+        match self {
+            Counted::Small(p) => p.push(m, c, skip),
+            Counted::Listed(p, ids) => push_pick(m, c, ids, &p.nth(skip)),
+        }
     }
 }
 
@@ -580,33 +626,19 @@ methods! {
     /// number if it is nil: a list of count tables, the first kind's count from the most
     /// down to none, then the next kind's. Charged a unit per card kind of each table.
     fast get "selections" (m, c; n: i64, kinds: TableArg, within: PickWithin) {
-        // The C function counts on its stack; the mlua function (more kinds, more cards,
-        // or anything to name) as before.
-        let (count, small, picks) = match (&kinds, &within) {
-            (TableArg::Slow(t), PickWithin::Slow(w)) => {
-                let (picks, ids) = Picks::read(m, c, "g:selections", n, t, w)?;
-                (picks.count(), None, Some((picks, ids)))
-            }
-            _ => {
-                let p = SmallPicks::read(m, c, n, &kinds, &within)?;
-                (p.count(), Some(p), None)
-            }
-        };
+        // (Counted on the C function's stack, or by the mlua function past its bounds.)
+        let picks = Counted::read(m, c, "g:selections", n, &kinds, &within)?;
+        let count = picks.count();
         if count > MAX_SELECTIONS {
             return Err(rt(format!(
                 "g:selections: {count} ways to pick {n} cards is more than a list may hold \
                  ({MAX_SELECTIONS}); draw one with g:selection"
             )));
         }
-        let kinds_n = small.as_ref().map_or_else(|| picks.as_ref().map_or(0, |(_, ids)| ids.len()), |p| p.kinds);
-        m.charge(count.saturating_mul(kinds_n as u64 + 1))?;
+        m.charge(count.saturating_mul(picks.kinds() as u64 + 1))?;
         m.table(count as usize, 0)?;
         for place in 0..count {
-            match (&small, &picks) {
-                (Some(p), _) => p.push(m, c, place)?,
-                (None, Some((picks, ids))) => push_pick(m, c, ids, &picks.nth(place))?,
-                (None, None) => return Err(hand_it_over()),
-            }
+            picks.push(m, c, place)?;
             m.seti(place as i64 + 1)?;
         }
         Ok(())
@@ -618,28 +650,15 @@ methods! {
         if !(0.0..1.0).contains(&r) {
             return Err(rt(format!("g:selection: r is {r}, not in [0, 1)")));
         }
-        // As a variant's Lua would place it: a float product, floored.
-        let place = |count: u64| ((r * count as f64).floor() as u64).min(count - 1);
-        match (&kinds, &within) {
-            (TableArg::Slow(t), PickWithin::Slow(w)) => {
-                let (picks, ids) = Picks::read(m, c, "g:selection", n, t, w)?;
-                let count = picks.count();
-                if count == 0 {
-                    return m.nil();
-                }
-                m.charge(ids.len() as u64)?;
-                push_pick(m, c, &ids, &picks.nth(place(count)))
-            }
-            _ => {
-                let p = SmallPicks::read(m, c, n, &kinds, &within)?;
-                let count = p.count();
-                if count == 0 {
-                    return m.nil();
-                }
-                m.charge(p.kinds as u64)?;
-                p.push(m, c, place(count))
-            }
+        let picks = Counted::read(m, c, "g:selection", n, &kinds, &within)?;
+        let count = picks.count();
+        if count == 0 {
+            return m.nil();
         }
+        // As a variant's Lua would place it: a float product, floored.
+        let place = ((r * count as f64).floor() as u64).min(count - 1);
+        m.charge(picks.kinds() as u64)?;
+        picks.push(m, c, place)
     }
     /// Every trade of one of the groups `gives` (a list of count tables) for one card of
     /// a kind in `takes` (a list of card names) that is not in the group and that `within`
