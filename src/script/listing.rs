@@ -23,9 +23,9 @@ impl Script {
 
     /// The actions of a listing (`{ name, args }` entries), read off the Lua stack: mlua's
     /// reads made a value of every entry, name and argument, about a third of a listing's
-    /// cost. None for anything but the usual entries (an action of this game with no
-    /// argument, or ids, integers and names in its arguments' places, bare or in a list):
-    /// `action_from_lua` then reads it all, and names what is wrong.
+    /// cost. None for anything but the usual entries (an action of this game and its
+    /// option as a draw's is read, `raw_option`): `action_from_lua` then reads it all, and
+    /// names what is wrong.
     pub(super) fn listing_raw(&self, list: &Table) -> Option<Vec<Action>> {
         // SAFETY: reads with raw gets (which never raise) from `list` and the tables in it,
         // strings and numbers in place (nothing converted, nothing allocated by Lua).
@@ -42,25 +42,8 @@ impl Script {
                     return None;
                 }
                 let spec = self.spec.action(std::str::from_utf8(lua_str(l, -1)).ok()?)?;
-                let types = spec.arg_types().count();
-                let args_at = entry + 2;
-                let kind = ffi::lua_rawgeti(l, entry, 2);
-                let mut args = Vec::with_capacity(types);
-                for (k, t) in spec.arg_types().enumerate() {
-                    // One argument may be given bare; several come as a list.
-                    let at = match (kind, types) {
-                        (ffi::LUA_TTABLE, _) => {
-                            ffi::lua_rawgeti(l, args_at, k as ffi::lua_Integer + 1);
-                            -1
-                        }
-                        (_, 1) => args_at,
-                        _ => return None,
-                    };
-                    args.push(raw_arg(l, t, at)?);
-                    if at == -1 {
-                        ffi::lua_settop(l, -2);
-                    }
-                }
+                ffi::lua_rawgeti(l, entry, 2);
+                let args = raw_option(l, spec, entry + 2)?;
                 out.push(Action { name: spec.name.clone(), args });
             }
             Some(out)
@@ -108,7 +91,8 @@ impl Script {
 /// The arguments of a drawn option of action `spec` (at stack index `at`, absolute), read
 /// off the stack as `Script::action_from_lua` reads them (one argument bare or in a list,
 /// several in a list), cards included: None for anything out of the ordinary, which
-/// `action_from_lua` then judges and names (`Script::play` takes the two calls).
+/// `action_from_lua` then judges and names (a listing is then read through mlua;
+/// `Script::play` takes the two calls).
 ///
 /// # Safety
 /// `at` is an absolute index of the stack; reads with raw gets, which never raise.
