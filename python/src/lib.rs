@@ -581,15 +581,11 @@ impl Game {
                     break;
                 }
                 let Some(Some(bot)) = bots.get_mut(seat) else { break };
-                let none = || GameError::Setup(format!("seat {seat} has no legal action"));
-                // A random bot draws and performs in one call into the rules.
-                match bot.play_drawn(game, seat)? {
-                    Some(Drawn::Played(..)) => {}
-                    Some(Drawn::Refused(_, e)) => return Err(e),
-                    Some(Drawn::More | Drawn::Nothing) => return Err(none()),
-                    None => {
-                        let Some(a) = bot.choose(game, seat)? else { return Err(none()) };
-                        game.perform(seat, &a)?;
+                match bot.play(game, seat)? {
+                    Drawn::Played(..) => {}
+                    Drawn::Refused(_, e) => return Err(e),
+                    Drawn::More | Drawn::Nothing => {
+                        return Err(GameError::Setup(format!("seat {seat} has no legal action")))
                     }
                 }
                 done += 1;

@@ -141,14 +141,21 @@ impl SeatBot {
         self.with_own_weights(game, |bot, game| bot.decide(game, seat))
     }
 
-    /// A random bot's draw and the action performed, in one call into the rules
-    /// (`RandomBot::play`): the same game as `choose` and then `Game::perform`. None for
-    /// the other bots, whose caller chooses and then performs.
-    pub fn play_drawn(&mut self, game: &mut Game, seat: usize) -> Result<Option<Drawn>, GameError> {
-        self.with_own_weights(game, |bot, game| match bot {
+    /// The bot's action for `seat`, performed: `choose`, then `Game::perform` (a random bot
+    /// draws and performs in one call into the rules, `RandomBot::play`: the same game).
+    /// `Drawn::Nothing` when the seat has no legal action.
+    pub fn play(&mut self, game: &mut Game, seat: usize) -> Result<Drawn, GameError> {
+        let drawn = self.with_own_weights(game, |bot, game| match bot {
             Bot::Random(b) => b.play(game, seat).map(Some),
             _ => Ok(None),
-        })
+        })?;
+        match drawn {
+            Some(drawn) => Ok(drawn),
+            None => {
+                let chosen = self.choose(game, seat)?;
+                Ok(game.perform_chosen(seat, chosen))
+            }
+        }
     }
 
     /// Runs `f` with the bot's own weights in `game` (those its spec names), if any.

@@ -148,8 +148,9 @@ pub struct Outcome {
     pub events: Vec<String>,
 }
 
-/// What `Game::play_drawn` did: asked for more numbers, found nothing to draw, performed
-/// the action drawn, or drew one that `perform` refused (the state put back).
+/// What `Game::play_drawn` (and `perform_chosen`) did: asked for more numbers, found
+/// nothing to draw, performed the action drawn, or drew one that `perform` refused (the
+/// state put back).
 #[derive(Debug)]
 pub enum Drawn {
     More,
@@ -556,12 +557,20 @@ impl Game {
         }
         Ok(match self.sample_action(seat, rnd)? {
             Err(()) => Drawn::More,
-            Ok(None) => Drawn::Nothing,
-            Ok(Some(action)) => match self.perform(seat, &action) {
+            Ok(chosen) => self.perform_chosen(seat, chosen),
+        })
+    }
+
+    /// What a bot chose for `seat`, performed (`perform`): `Drawn::Nothing` when it had
+    /// nothing to choose from.
+    pub fn perform_chosen(&mut self, seat: usize, chosen: Option<Action>) -> Drawn {
+        match chosen {
+            None => Drawn::Nothing,
+            Some(action) => match self.perform(seat, &action) {
                 Ok(outcome) => Drawn::Played(action, outcome),
                 Err(e) => Drawn::Refused(action, e),
             },
-        })
+        }
     }
 
     /// What an action starts from: the checkpoint brought up to date, no output left over;

@@ -16,7 +16,6 @@ pub use report::*;
 pub use rows::*;
 pub use stats::*;
 
-use crate::action::Action;
 use crate::bot::external::ExternalBot;
 use crate::bot::{BotKind, BotSpec, Budget, SeatBot};
 use crate::engine::{Drawn, Game, GameError, Header};
@@ -111,20 +110,21 @@ pub fn play_capped_external(
             continue;
         }
         let bot = bots.get_mut(seat).ok_or_else(|| GameError::Setup(format!("no bot for seat {}", seat + 1)))?;
-        let no_action = |game: &Game| {
-            GameError::Setup(format!("seat {} has no legal action in phase {}", seat + 1, game.state().phase))
-        };
-        let refused = |game: &Game, action: &Action, e: GameError| {
-            GameError::Setup(format!("a listed legal action was refused: '{}': {e}", game.action_text(action)))
-        };
-        // A random seat draws and performs in one call into the rules.
-        match bot.play_drawn(game, seat)? {
-            Some(Drawn::Played(..)) => {}
-            Some(Drawn::Refused(action, e)) => return Err(refused(game, &action, e)),
-            Some(Drawn::More | Drawn::Nothing) => return Err(no_action(game)),
-            None => {
-                let Some(action) = bot.choose(game, seat)? else { return Err(no_action(game)) };
-                game.perform(seat, &action).map_err(|e| refused(game, &action, e))?;
+        // (A random seat draws and performs in one call into the rules.)
+        match bot.play(game, seat)? {
+            Drawn::Played(..) => {}
+            Drawn::Refused(action, e) => {
+                return Err(GameError::Setup(format!(
+                    "a listed legal action was refused: '{}': {e}",
+                    game.action_text(&action)
+                )))
+            }
+            Drawn::More | Drawn::Nothing => {
+                return Err(GameError::Setup(format!(
+                    "seat {} has no legal action in phase {}",
+                    seat + 1,
+                    game.state().phase
+                )))
             }
         }
         actions += 1;
