@@ -31,7 +31,9 @@ methods! {
         }
         // The same hexes make the same board: the last one built is shared (its charge above
         // is the same either way).
-        let same = |t: &&Arc<Topology>| t.hexes.len() == coords.len() && t.hexes.iter().zip(&coords).all(|(h, &(q, r))| h.q == q && h.r == r);
+        let same = |t: &&Arc<Topology>| {
+            t.hexes.len() == coords.len() && t.hexes.iter().zip(&coords).all(|(h, &(q, r))| h.q == q && h.r == r)
+        };
         let topo = match c.built_board.as_ref().filter(same) {
             Some(t) => t.clone(),
             None => Arc::new(Topology::from_axial(&coords).map_err(|e| rt(e.0))?),

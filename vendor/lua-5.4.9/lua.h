@@ -492,6 +492,7 @@ LUA_API void *(lua_cslot) (lua_State *L, int *top);
 LUA_API lua_Integer (lua_tointegernum) (lua_State *L, int idx, int *isint);
 /* catan-engine: the bytes of a string only (no number conversion), in one call */
 LUA_API const char *(lua_tostringonly) (lua_State *L, int idx, size_t *len);
+/* catan-engine: floats set at once in a table's array part, then a nil */
 LUA_API int (lua_setnumbers) (lua_State *L, int idx, const lua_Number *v, int n);
 /* catan-engine: lua_pushlstring through the API's string cache, keyed by the bytes' address */
 LUA_API const char *(lua_pushlstringcached) (lua_State *L, const char *s, size_t len);
